@@ -1,0 +1,59 @@
+/* g2.h - the group G2 of BLS12-381: E'(Fp2): y^2 = x^3 + 4(1 + u), order-r subgroup.
+ * Same conventions as g1.h: Jacobian g2_t, affine g2_aff_t with all-zero identity, Montgomery
+ * coordinates, memory order c0 then c1. On the wire Fp2 is c1 || c0 (spec groth16.md 2.3).
+ * Memory: never allocates. Timing: variable-time. Outputs may alias inputs.
+ */
+#ifndef CUZK_CURVE_G2_H
+#define CUZK_CURVE_G2_H
+
+#include "field/fp2.h"
+#include "field/fr.h"
+
+#define G2_COMPRESSED_NBYTES   96
+#define G2_UNCOMPRESSED_NBYTES 192
+
+typedef struct g2 {
+    fp2_t x, y, z;
+} g2_t;
+
+typedef struct g2_aff {
+    fp2_t x, y;
+} g2_aff_t;
+_Static_assert(sizeof(g2_aff_t) == 192, "g2_aff_t layout");
+
+extern const g2_aff_t G2_GEN;
+
+void g2_set_identity(g2_t *out);
+bool g2_is_identity(const g2_t *p);
+void g2_aff_set_identity(g2_aff_t *out);
+bool g2_aff_is_identity(const g2_aff_t *p);
+
+void g2_from_aff(g2_t *out, const g2_aff_t *a);
+void g2_to_aff(g2_aff_t *out, const g2_t *p);
+/** Converts n points with one field inversion; `scratch` holds n fp2_t (borrowed). */
+void g2_batch_to_aff(g2_aff_t *out, const g2_t *in, size_t n, fp2_t *scratch);
+
+void g2_add(g2_t *out, const g2_t *a, const g2_t *b);
+void g2_add_aff(g2_t *out, const g2_t *a, const g2_aff_t *b);
+void g2_dbl(g2_t *out, const g2_t *a);
+void g2_neg(g2_t *out, const g2_t *a);
+void g2_aff_neg(g2_aff_t *out, const g2_aff_t *a);
+void g2_sub(g2_t *out, const g2_t *a, const g2_t *b);
+bool g2_eq(const g2_t *a, const g2_t *b);
+bool g2_aff_eq(const g2_aff_t *a, const g2_aff_t *b);
+
+void g2_mul(g2_t *out, const g2_t *p, const fr_repr_t *k);
+void g2_mul_fr(g2_t *out, const g2_t *p, const fr_t *k);
+void g2_mul_limbs(g2_t *out, const g2_t *p, const uint64_t *k, size_t n);
+
+bool g2_is_on_curve(const g2_t *p);
+bool g2_aff_is_on_curve(const g2_aff_t *p);
+bool g2_aff_is_in_group(const g2_aff_t *p);
+
+CZ_MUST_USE cuzk_err g2_aff_from_compressed(g2_aff_t *out, const uint8_t in[96], bool check_group);
+CZ_MUST_USE cuzk_err g2_aff_from_uncompressed(g2_aff_t *out, const uint8_t in[192],
+                                              bool check_group);
+void g2_aff_to_compressed(uint8_t out[96], const g2_aff_t *p);
+void g2_aff_to_uncompressed(uint8_t out[192], const g2_aff_t *p);
+
+#endif /* CUZK_CURVE_G2_H */
