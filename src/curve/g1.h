@@ -33,7 +33,8 @@ bool g1_aff_is_identity(const g1_aff_t *p);
 
 void g1_from_aff(g1_t *out, const g1_aff_t *a);
 void g1_to_aff(g1_aff_t *out, const g1_t *p);
-/** Converts n points with one field inversion; `scratch` holds n fp_t (borrowed). */
+/** Converts n points with one field inversion; `scratch` holds n fp_t (borrowed).
+ *  Identities map to the affine identity. out must not overlap in. */
 void g1_batch_to_aff(g1_aff_t *out, const g1_t *in, size_t n, fp_t *scratch);
 
 void g1_add(g1_t *out, const g1_t *a, const g1_t *b);
@@ -54,13 +55,17 @@ void g1_mul_limbs(g1_t *out, const g1_t *p, const uint64_t *k, size_t n);
 
 bool g1_is_on_curve(const g1_t *p);
 bool g1_aff_is_on_curve(const g1_aff_t *p);   /* identity: true */
-/** Subgroup membership ([r]P = O, or an equivalent endomorphism test); identity: true. */
+/** Subgroup membership ([r]P = O, or an equivalent endomorphism test); identity: true.
+ *  Points off the curve: false. (Implemented as Scott's sigma(P) == [-z^2]P test, checked by
+ *  tests/curve against [r]P = O inside and outside G1.) */
 bool g1_aff_is_in_group(const g1_aff_t *p);
 
 /** Encodings of spec groth16.md 2.3-2.4. Decoders return CUZK_E_FORMAT for bad flags, wrong
  *  identity encodings or coordinates >= p, and CUZK_E_NOT_IN_GROUP for off-curve points, for
  *  x = 0 (as blst), and (when check_group) for points outside the subgroup. The identity is
- *  accepted; callers that forbid it check g1_aff_is_identity. */
+ *  accepted; callers that forbid it check g1_aff_is_identity. On failure *out is the identity.
+ *  The uncompressed decoder rejects every flag but the exact identity pattern 0x40 (a strict
+ *  reading of spec 2.4: no compressed form inside 96 bytes). */
 CZ_MUST_USE cuzk_err g1_aff_from_compressed(g1_aff_t *out, const uint8_t in[48], bool check_group);
 CZ_MUST_USE cuzk_err g1_aff_from_uncompressed(g1_aff_t *out, const uint8_t in[96],
                                               bool check_group);

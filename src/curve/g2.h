@@ -30,7 +30,8 @@ bool g2_aff_is_identity(const g2_aff_t *p);
 
 void g2_from_aff(g2_t *out, const g2_aff_t *a);
 void g2_to_aff(g2_aff_t *out, const g2_t *p);
-/** Converts n points with one field inversion; `scratch` holds n fp2_t (borrowed). */
+/** Converts n points with one field inversion; `scratch` holds n fp2_t (borrowed).
+ *  Identities map to the affine identity. out must not overlap in. */
 void g2_batch_to_aff(g2_aff_t *out, const g2_t *in, size_t n, fp2_t *scratch);
 
 void g2_add(g2_t *out, const g2_t *a, const g2_t *b);
@@ -46,10 +47,18 @@ void g2_mul(g2_t *out, const g2_t *p, const fr_repr_t *k);
 void g2_mul_fr(g2_t *out, const g2_t *p, const fr_t *k);
 void g2_mul_limbs(g2_t *out, const g2_t *p, const uint64_t *k, size_t n);
 
+/** out = psi(p), the untwist-Frobenius-twist endomorphism (x, y) -> (conj(x) (1+u)^-((p-1)/3),
+ *  conj(y) (1+u)^-((p-1)/2)); on G2 it acts as multiplication by z (= p mod r). */
+void g2_psi(g2_t *out, const g2_t *p);
+
 bool g2_is_on_curve(const g2_t *p);
 bool g2_aff_is_on_curve(const g2_aff_t *p);
+/** Subgroup membership (psi(Q) == [z]Q, Scott 2021, tested against [r]Q = O); identity: true;
+ *  points off the curve: false. */
 bool g2_aff_is_in_group(const g2_aff_t *p);
 
+/** Encodings of spec groth16.md 2.3-2.4 with the return codes of g1.h (no x = 0 special case
+ *  on G2). On failure *out is the identity. */
 CZ_MUST_USE cuzk_err g2_aff_from_compressed(g2_aff_t *out, const uint8_t in[96], bool check_group);
 CZ_MUST_USE cuzk_err g2_aff_from_uncompressed(g2_aff_t *out, const uint8_t in[192],
                                               bool check_group);

@@ -12,7 +12,10 @@
 /** out = prod_{i<n} f_{P_i,Q_i} (Miller loop, no final exponentiation). Pairs with an identity
  *  point contribute 1. */
 void pairing_miller_loop(fp12_t *out, const g1_aff_t *p, const g2_aff_t *q, size_t n);
-/** out = f^((p^12 - 1) / r). */
+/** out = f^(3 (p^12 - 1) / r), the final exponentiation of @noble/curves (its hard part,
+ *  after Hayashida-Hayasaka-Teruya, yields the cube of f^((p^12 - 1) / r)). Cubing is a
+ *  bijection on GT (3 does not divide r), so pairing equations are unaffected; pairing()
+ *  outputs equal noble's bls12_381.pairing byte for byte. */
 void pairing_final_exp(fp12_t *out, const fp12_t *f);
 /** out = e(p, q). */
 void pairing(fp12_t *out, const g1_aff_t *p, const g2_aff_t *q);

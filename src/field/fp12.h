@@ -27,11 +27,28 @@ void fp6_sqr(fp6_t *out, const fp6_t *a);
 /** out = a * v. */
 void fp6_mul_by_nonresidue(fp6_t *out, const fp6_t *a);
 void fp6_inv(fp6_t *out, const fp6_t *a);
+/** out = a * b for b in Fp2 (each coefficient scaled). */
+void fp6_mul_by_fp2(fp6_t *out, const fp6_t *a, const fp2_t *b);
+/** out = a * (b0 + b1 v) (sparse: no v^2 term). */
+void fp6_mul_by_01(fp6_t *out, const fp6_t *a, const fp2_t *b0, const fp2_t *b1);
+/** out = a * (b1 v). */
+void fp6_mul_by_1(fp6_t *out, const fp6_t *a, const fp2_t *b1);
 bool fp6_is_zero(const fp6_t *a);
 bool fp6_eq(const fp6_t *a, const fp6_t *b);
 
+void fp12_add(fp12_t *out, const fp12_t *a, const fp12_t *b);
+void fp12_sub(fp12_t *out, const fp12_t *a, const fp12_t *b);
 void fp12_mul(fp12_t *out, const fp12_t *a, const fp12_t *b);
+/** out = a * b for the sparse b = (b0 + b1 v) + (b4 v) w, i.e. b0 at w^0, b1 at w^2, b4 at w^3
+ *  (the shape of a line evaluation of the M-type twist; the "014" of zkcrypto's
+ *  mul_by_014 in its coefficient numbering c0.c0, c0.c1, c0.c2, c1.c0, c1.c1, c1.c2). */
+void fp12_mul_by_014(fp12_t *out, const fp12_t *a, const fp2_t *b0, const fp2_t *b1,
+                     const fp2_t *b4);
 void fp12_sqr(fp12_t *out, const fp12_t *a);
+/** out = a^2 for a in the cyclotomic subgroup (elements f^((p^6 - 1)(p^2 + 1)), as after the
+ *  easy part of the final exponentiation); Granger-Scott, faster than fp12_sqr. The result is
+ *  wrong for other a. */
+void fp12_cyclotomic_sqr(fp12_t *out, const fp12_t *a);
 void fp12_inv(fp12_t *out, const fp12_t *a);
 /** out = a^(p^k) for k = 1, 2, 3 (Frobenius); other k are reduced mod 12. */
 void fp12_frobenius(fp12_t *out, const fp12_t *a, unsigned k);

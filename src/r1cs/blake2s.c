@@ -1,0 +1,145 @@
+/* blake2s.c - BLAKE2s as specified in RFC 7693 (sections 2 and 3, appendix D). */
+#include "r1cs/blake2s.h"
+
+#include <string.h>
+
+#include "common/bytes.h"
+
+/* The initialisation vector: the SHA-256 IV (RFC 7693 section 2.6). */
+static const uint32_t b2s_iv[8] = {0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A,
+                                   0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19};
+
+/* Message word permutations, one row per round (RFC 7693 section 2.7). */
+static const uint8_t b2s_sigma[10][16] = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
+    {11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4},
+    {7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8},
+    {9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13},
+    {2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9},
+    {12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11},
+    {13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10},
+    {6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5},
+    {10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0},
+};
+
+static inline uint32_t rotr32(uint32_t x, unsigned n)
+{
+    return (x >> n) | (x << (32 - n));
+}
+
+/* The mixing function G with BLAKE2s rotations 16, 12, 8, 7 (RFC 7693 section 3.1). */
+static inline void b2s_g(uint32_t v[16], int a, int b, int c, int d, uint32_t x, uint32_t y)
+{
+    v[a] = v[a] + v[b] + x;
+    v[d] = rotr32(v[d] ^ v[a], 16);
+    v[c] = v[c] + v[d];
+    v[b] = rotr32(v[b] ^ v[c], 12);
+    v[a] = v[a] + v[b] + y;
+    v[d] = rotr32(v[d] ^ v[a], 8);
+    v[c] = v[c] + v[d];
+    v[b] = rotr32(v[b] ^ v[c], 7);
+}
+
+/* Compression F (RFC 7693 section 3.2); `last` marks the final block. */
+static void b2s_compress(cs_blake2s_state *s, const uint8_t block[64], bool last)
+{
+    uint32_t m[16], v[16];
+
+    for (int i = 0; i < 16; i++) {
+        m[i] = cz_load_le32(block + 4 * i);
+    }
+    for (int i = 0; i < 8; i++) {
+        v[i] = s->h[i];
+        v[i + 8] = b2s_iv[i];
+    }
+    v[12] ^= s->t[0];
+    v[13] ^= s->t[1];
+    if (last) {
+        v[14] = ~v[14];
+    }
+    for (int r = 0; r < 10; r++) {
+        const uint8_t *sg = b2s_sigma[r];
+        b2s_g(v, 0, 4, 8, 12, m[sg[0]], m[sg[1]]);
+        b2s_g(v, 1, 5, 9, 13, m[sg[2]], m[sg[3]]);
+        b2s_g(v, 2, 6, 10, 14, m[sg[4]], m[sg[5]]);
+        b2s_g(v, 3, 7, 11, 15, m[sg[6]], m[sg[7]]);
+        b2s_g(v, 0, 5, 10, 15, m[sg[8]], m[sg[9]]);
+        b2s_g(v, 1, 6, 11, 12, m[sg[10]], m[sg[11]]);
+        b2s_g(v, 2, 7, 8, 13, m[sg[12]], m[sg[13]]);
+        b2s_g(v, 3, 4, 9, 14, m[sg[14]], m[sg[15]]);
+    }
+    for (int i = 0; i < 8; i++) {
+        s->h[i] ^= v[i] ^ v[i + 8];
+    }
+}
+
+static void b2s_count(cs_blake2s_state *s, uint32_t n)
+{
+    s->t[0] += n;
+    if (s->t[0] < n) {
+        s->t[1]++;
+    }
+}
+
+void cs_blake2s_init(cs_blake2s_state *s, size_t outlen)
+{
+    CZ_CHECK(outlen >= 1 && outlen <= CS_BLAKE2S_OUTBYTES);
+    memset(s, 0, sizeof(*s));
+    memcpy(s->h, b2s_iv, sizeof(s->h));
+    /* Parameter block word 0: digest length, key length 0, fanout 1, depth 1. */
+    s->h[0] ^= 0x01010000u ^ (uint32_t)outlen;
+    s->outlen = outlen;
+}
+
+void cs_blake2s_update(cs_blake2s_state *s, const void *in, size_t n)
+{
+    const uint8_t *p = in;
+
+    while (n > 0) {
+        if (s->buflen == 64) {
+            /* More input follows, so the buffered block is not the last one. */
+            b2s_count(s, 64);
+            b2s_compress(s, s->buf, false);
+            s->buflen = 0;
+        }
+        if (s->buflen == 0) {
+            while (n > 64) {
+                b2s_count(s, 64);
+                b2s_compress(s, p, false);
+                p += 64;
+                n -= 64;
+            }
+        }
+        size_t take = 64 - s->buflen;
+        if (take > n) {
+            take = n;
+        }
+        memcpy(s->buf + s->buflen, p, take);
+        s->buflen += take;
+        p += take;
+        n -= take;
+    }
+}
+
+void cs_blake2s_final(cs_blake2s_state *s, uint8_t *out)
+{
+    uint8_t full[CS_BLAKE2S_OUTBYTES];
+
+    b2s_count(s, (uint32_t)s->buflen);
+    memset(s->buf + s->buflen, 0, 64 - s->buflen);
+    b2s_compress(s, s->buf, true);
+    for (int i = 0; i < 8; i++) {
+        cz_store_le32(full + 4 * i, s->h[i]);
+    }
+    memcpy(out, full, s->outlen);
+}
+
+void cs_blake2s(uint8_t *out, size_t outlen, const void *in, size_t n)
+{
+    cs_blake2s_state s;
+
+    cs_blake2s_init(&s, outlen);
+    cs_blake2s_update(&s, in, n);
+    cs_blake2s_final(&s, out);
+}

@@ -1,0 +1,338 @@
+/* r1cs.h - the rank-1 constraint system every circuit is written against, and its backends.
+ *
+ * Model (spec circuits.md 1, groth16.md 4.1-4.3): variables are Input(i) (public; Input(0) is
+ * the constant ONE, allocated by the constructor before any circuit code runs) and Aux(j)
+ * (private), each numbered from 0 in allocation order. cs_enforce(A, B, C) appends constraint
+ * number j meaning <A,z> * <B,z> = <C,z>. A linear combination (LC) is a map variable ->
+ * coefficient: adding a term for a variable already present ADDS the coefficients (a merged
+ * coefficient of 0 keeps the term, which the prover ignores for density).
+ *
+ * Backends (one constructor each; the circuit code is the same for all):
+ *   prover    evaluates a, b, c and the density bits at enforce time (groth16.md 4.2), appends
+ *             the input constraints at cs_finish (4.3), hands out a cs_assignment_t.
+ *   witness   records input and aux values only; LCs are not needed (cs_needs_lcs() is false)
+ *             and a, b, c come later from recorded matrices (cs_r1cs_eval).
+ *   counter   counts inputs (incl. ONE), aux and constraints in O(1) memory.
+ *   digest    counter + bellpepper-core TestConstraintSystem::hash() shape digest.
+ *   checker   evaluates every constraint; cs_finish returns CUZK_E_UNSAT naming the first
+ *             unsatisfied constraint by its namespace path "ns1/ns2/label".
+ *   recorder  builds A, B, C as CSR matrices (cs_r1cs_t) including the input-constraint rows.
+ *
+ * Errors are sticky: the first failure (out of memory, a missing value, a gadget's cs_fail)
+ * is remembered, every later call does nothing and returns it, and cs_finish reports it. Gadget
+ * code may therefore ignore the cuzk_err of cs_alloc / cs_enforce and check only at the end.
+ *
+ * Memory: LCs made by cs_lc() live in an arena owned by the cs; EVERY cs_enforce on that cs
+ * resets the arena, after which such LCs are dead (using one aborts through CZ_CHECK). An LC
+ * that must outlive a constraint (an accumulator such as MultiEq's, a Num carried across
+ * rounds) is a heap LC: cs_lc_init() / cs_lc_clear(), reusable with cs_lc_reset(); it grows
+ * geometrically and never shrinks, so reusing it costs no allocation.
+ * Threads: one cs is used by one thread at a time. Parallel synthesis builds children on other
+ * threads and concatenates them in order with cs_extend().
+ * Values are Montgomery fr_t.
+ *
+ * Example: a bit b with b * (1 - b) = 0, skipping the work a backend ignores:
+ *     cs_var_t b;
+ *     cs_alloc(cs, &b, cs_has_values(cs) ? &value : NULL);
+ *     if (cs_needs_lcs(cs)) {
+ *         cs_lc_t A = cs_lc_of(cs, b), B = cs_lc_of(cs, CS_ONE);
+ *         cs_lc_sub_var(cs, &B, b);
+ *         cs_enforce(cs, &A, &B, NULL, "boolean");        // NULL: the empty LC
+ *     } else {
+ *         cs_enforce(cs, NULL, NULL, NULL, "boolean");
+ *     }
+ * Performance: give the prover a size hint (cs_counts_t from a counter run or pinned numbers):
+ * without it a, b, c grow by doubling, which costs ~1.6x the time on large circuits.
+ */
+#ifndef CUZK_R1CS_R1CS_H
+#define CUZK_R1CS_R1CS_H
+
+#include <stdarg.h>
+
+#include "common/common.h"
+#include "common/pool.h"
+#include "field/fr.h"
+
+/** Opaque constraint system (one backend). */
+typedef struct cs cs_t;
+
+/* ---------------------------------------------------------------------------------------------
+ * Variables
+ * ------------------------------------------------------------------------------------------- */
+
+/** A variable: bit 63 set for Aux, clear for Input; bits 0..60 the index. Compare with
+ *  cs_var_eq; zero-initialised it is ONE. */
+typedef struct cs_var {
+    uint64_t bits;
+} cs_var_t;
+
+#define CS_VAR_AUX_BIT   (UINT64_C(1) << 63)
+#define CS_VAR_INDEX_MAX ((UINT64_C(1) << 61) - 1)
+/** Input(0), the constant one (a static initialiser can write {0}). */
+#define CS_ONE           ((cs_var_t){0})
+
+static inline cs_var_t cs_var_input(uint64_t index)
+{
+    cs_var_t v = {index};
+    return v;
+}
+
+static inline cs_var_t cs_var_aux(uint64_t index)
+{
+    cs_var_t v = {index | CS_VAR_AUX_BIT};
+    return v;
+}
+
+static inline bool cs_var_is_aux(cs_var_t v)
+{
+    return (v.bits & CS_VAR_AUX_BIT) != 0;
+}
+
+static inline uint64_t cs_var_index(cs_var_t v)
+{
+    return v.bits & CS_VAR_INDEX_MAX;
+}
+
+static inline bool cs_var_eq(cs_var_t a, cs_var_t b)
+{
+    return a.bits == b.bits;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Linear combinations
+ * ------------------------------------------------------------------------------------------- */
+
+/** One term. `var` holds the cs_var_t bits plus two private flag bits (61: coeff is 1, 62:
+ *  coeff is -1) used for fast evaluation; read the variable with cs_term_var(). `coeff` is
+ *  always the full coefficient. Terms are unordered and may repeat a variable until merged. */
+typedef struct cs_term {
+    uint64_t var;
+    fr_t coeff;
+} cs_term_t;
+
+#define CS_TERM_ONE_BIT  (UINT64_C(1) << 61)
+#define CS_TERM_MONE_BIT (UINT64_C(1) << 62)
+
+static inline cs_var_t cs_term_var(const cs_term_t *t)
+{
+    cs_var_t v = {t->var & ~(CS_TERM_ONE_BIT | CS_TERM_MONE_BIT)};
+    return v;
+}
+
+/** A linear combination handle (a small value; copying it aliases the same terms). Build with
+ *  cs_lc() (arena, dies at the next cs_enforce) or cs_lc_init() (heap, caller-owned). */
+typedef struct cs_lc {
+    cs_term_t *terms;
+    size_t len;
+    size_t cap;
+    uint32_t gen;   /* arena generation it was made in; 0 for a heap LC */
+    uint32_t flags; /* private */
+} cs_lc_t;
+
+/** An empty arena LC of `cs`: no allocation until the first term. Valid until the next
+ *  cs_enforce on `cs`. */
+cs_lc_t cs_lc(cs_t *cs);
+/** Arena LC {v: 1}. */
+cs_lc_t cs_lc_of(cs_t *cs, cs_var_t v);
+/** An empty heap LC (caller-owned; release with cs_lc_clear). */
+void cs_lc_init(cs_lc_t *lc);
+/** Frees a heap LC's storage and leaves it empty; on an arena LC it just empties the handle. */
+void cs_lc_clear(cs_lc_t *lc);
+/** Empties `lc` keeping its storage (heap) or making it a fresh arena LC of `cs` (arena). */
+void cs_lc_reset(cs_t *cs, cs_lc_t *lc);
+
+/** lc += v */
+void cs_lc_add_var(cs_t *cs, cs_lc_t *lc, cs_var_t v);
+/** lc -= v */
+void cs_lc_sub_var(cs_t *cs, cs_lc_t *lc, cs_var_t v);
+/** lc += coeff * v (coeff borrowed) */
+void cs_lc_add(cs_t *cs, cs_lc_t *lc, const fr_t *coeff, cs_var_t v);
+/** lc -= coeff * v */
+void cs_lc_sub(cs_t *cs, cs_lc_t *lc, const fr_t *coeff, cs_var_t v);
+/** lc += coeff * other; coeff NULL means 1. `other` is unchanged and may be any LC. */
+void cs_lc_add_lc(cs_t *cs, cs_lc_t *lc, const fr_t *coeff, const cs_lc_t *other);
+/** lc -= other */
+void cs_lc_sub_lc(cs_t *cs, cs_lc_t *lc, const cs_lc_t *other);
+
+/** Merges repeated variables in place (same map, fewer terms); returns the number of distinct
+ *  variables, zero-coefficient ones included. Enforce does this itself where it matters. */
+size_t cs_lc_merge(cs_t *cs, cs_lc_t *lc);
+/** The merged coefficient of `v` in `lc` into *out (0 when absent); true when `v` occurs. */
+bool cs_lc_coeff(cs_t *cs, fr_t *out, const cs_lc_t *lc, cs_var_t v);
+/** *out = <lc, z> with the values allocated so far; false (and *out = 0) when the backend
+ *  keeps no values (cs_has_values() false). */
+bool cs_lc_eval(cs_t *cs, fr_t *out, const cs_lc_t *lc);
+
+/* ---------------------------------------------------------------------------------------------
+ * The constraint system
+ * ------------------------------------------------------------------------------------------- */
+
+/** Counts as bellpepper's test constraint systems report them: inputs INCLUDING ONE, aux,
+ *  and the circuit's own constraints WITHOUT the appended input constraints. Also used as a
+ *  capacity hint. */
+typedef struct cs_counts {
+    size_t num_inputs;
+    size_t num_aux;
+    size_t num_constraints;
+} cs_counts_t;
+
+/** Constructors. Each allocates ONE = Input(0) with value 1 and returns an owned cs (free with
+ *  cs_free). `hint` (borrowed, may be NULL) pre-sizes the value and a/b/c vectors so that a
+ *  circuit of known shape synthesizes without reallocation. Errors: CUZK_E_NOMEM. */
+CZ_MUST_USE cuzk_err cs_new_prover(cs_t **out, const cs_counts_t *hint, cz_diag *dg);
+CZ_MUST_USE cuzk_err cs_new_witness(cs_t **out, const cs_counts_t *hint, cz_diag *dg);
+CZ_MUST_USE cuzk_err cs_new_counter(cs_t **out, cz_diag *dg);
+/** Shape digest. bellpepper hashes the three counts BEFORE the constraints, so either pass the
+ *  expected counts (`expect`, from a counter run or the circuit's pinned numbers: the digest
+ *  then streams in O(1) memory and cs_finish fails with CUZK_E_INVAL if the synthesized counts
+ *  differ) or pass NULL (the byte stream is buffered in memory: small circuits only). */
+CZ_MUST_USE cuzk_err cs_new_digest(cs_t **out, const cs_counts_t *expect, cz_diag *dg);
+CZ_MUST_USE cuzk_err cs_new_checker(cs_t **out, cz_diag *dg);
+CZ_MUST_USE cuzk_err cs_new_recorder(cs_t **out, cz_diag *dg);
+/** A new empty cs of the same backend kind as `proto` (for parallel synthesis children).
+ *  CUZK_E_INVAL when proto's kind cannot be extended (see cs_extend). */
+CZ_MUST_USE cuzk_err cs_new_like(cs_t **out, const cs_t *proto, const cs_counts_t *hint,
+                                 cz_diag *dg);
+/** Frees the cs and everything it still owns; NULL does nothing. Heap LCs are not touched. */
+void cs_free(cs_t *cs);
+
+/** Backend name ("prover", "witness", "counter", "digest", "checker", "recorder"). */
+const char *cs_kind_name(const cs_t *cs);
+/** True when enforce looks at LCs (prover, digest, checker, recorder). When false, gadgets may
+ *  skip building LCs and pass NULL to cs_enforce. */
+bool cs_needs_lcs(const cs_t *cs);
+/** True when the backend keeps values (prover, witness, checker): cs_alloc needs a value. */
+bool cs_has_values(const cs_t *cs);
+/** True when labels and namespace names are used (checker only). Build costly labels only
+ *  when this is true, or use cs_enforcef / cs_push_nsf which format only when needed. */
+bool cs_wants_labels(const cs_t *cs);
+/** True when cs_extend accepts this kind (all but digest). */
+bool cs_can_extend(const cs_t *cs);
+
+/** Allocates the next Aux variable. `value` (borrowed) is required when cs_has_values(),
+ *  ignored (may be NULL) otherwise; a missing value is a sticky CUZK_E_INVAL. */
+cuzk_err cs_alloc(cs_t *cs, cs_var_t *out, const fr_t *value);
+/** Allocates the next Input variable (public input), same rules. */
+cuzk_err cs_alloc_input(cs_t *cs, cs_var_t *out, const fr_t *value);
+/** The value of an allocated variable; false when the backend keeps none. */
+bool cs_value(const cs_t *cs, fr_t *out, cs_var_t v);
+
+/** Appends constraint <a,z> * <b,z> = <c,z>. NULL means the empty LC. The LCs may be merged in
+ *  place (same map); arena LCs of `cs` are dead afterwards, heap LCs stay valid. `label`
+ *  (borrowed, may be NULL) is the constraint's name inside the current namespace. */
+cuzk_err cs_enforce(cs_t *cs, cs_lc_t *a, cs_lc_t *b, cs_lc_t *c, const char *label);
+/** Same with a printf-style label, formatted only if the checker needs it. */
+cuzk_err cs_enforcef(cs_t *cs, cs_lc_t *a, cs_lc_t *b, cs_lc_t *c, const char *fmt, ...)
+    CZ_PRINTF(5, 6);
+
+/** Namespaces (checker names only; elsewhere a depth counter). Names must not contain '/'. */
+void cs_push_ns(cs_t *cs, const char *name);
+void cs_push_nsf(cs_t *cs, const char *fmt, ...) CZ_PRINTF(2, 3);
+void cs_pop_ns(cs_t *cs);
+
+/** Records a gadget's failure (sticky) and returns `code`; the message reaches cs_finish's dg. */
+cuzk_err cs_fail(cs_t *cs, cuzk_err code, const char *fmt, ...) CZ_PRINTF(3, 4);
+/** The sticky error (CUZK_OK while none). */
+cuzk_err cs_status(const cs_t *cs);
+
+/** Counts so far (see cs_counts_t; never includes the input constraints). */
+void cs_get_counts(const cs_t *cs, cs_counts_t *out);
+
+/** Ends synthesis: prover/recorder append the input constraints (groth16.md 4.3), digest
+ *  finalizes, checker reports. Returns the sticky error if any, CUZK_E_UNSAT from the checker
+ *  (dg names the constraint), CUZK_E_INVAL from a digest whose declared counts differ. After
+ *  cs_finish only the result accessors and cs_free may be called. */
+CZ_MUST_USE cuzk_err cs_finish(cs_t *cs, cz_diag *dg);
+
+/** Parallel synthesis (groth16.md 4.2 `extend`): appends everything `child` synthesized to
+ *  `parent` as if it had been synthesized sequentially at this point. `child` is a separate cs
+ *  of the same kind (cs_new_like), not finished, whose ONE is dropped; its other inputs, its
+ *  aux and its constraints follow the parent's. Variables the child handed out keep child
+ *  indices: rebase them yourself (aux j -> parent num_aux before the call + j; input i >= 1 ->
+ *  parent num_inputs before the call + i - 1) if the parent uses them later.
+ *  Supported: prover, witness, counter, checker (first failure kept in order, its path
+ *  prefixed with the parent's namespace), recorder. Not supported: digest (CUZK_E_INVAL; the
+ *  digest streams over absolute indices, synthesize sequentially instead). The child is
+ *  emptied and must then only be freed. A child's sticky error becomes the parent's. */
+CZ_MUST_USE cuzk_err cs_extend(cs_t *parent, cs_t *child, cz_diag *dg);
+
+/* ---------------------------------------------------------------------------------------------
+ * Results (plain data)
+ * ------------------------------------------------------------------------------------------- */
+
+/** Bit i = bit (i % 64) of words[i / 64], LSB first; ceil(len / 64) words; unused high bits 0.
+ *  popcount = number of set bits. Layout of bitvec::BitVec<usize, Lsb0> on 64-bit hosts. */
+typedef struct cs_bitvec {
+    uint64_t *words;
+    size_t len;
+    size_t popcount;
+} cs_bitvec_t;
+
+static inline bool cs_bitvec_get(const cs_bitvec_t *bv, size_t i)
+{
+    return (bv->words[i / 64] >> (i % 64)) & 1;
+}
+/** Frees words (cz_free) and zeroes the struct. */
+void cs_bitvec_clear(cs_bitvec_t *bv);
+
+/** The prover's output (bellperson ProvingAssignment). Owned buffers from cz_malloc. */
+typedef struct cs_assignment {
+    fr_t *a, *b, *c; /* one value per constraint, INCLUDING the appended input constraints */
+    size_t m;        /* = num_constraints + num_inputs (0 from the witness backend) */
+    fr_t *inputs;    /* ONE included, Montgomery */
+    size_t num_inputs;
+    fr_t *aux;
+    size_t num_aux;
+    cs_bitvec_t a_aux_density, b_input_density, b_aux_density;
+} cs_assignment_t;
+
+/** Frees every buffer and zeroes the struct; a zeroed struct is accepted. */
+void cs_assignment_clear(cs_assignment_t *asg);
+
+/** After cs_finish on a prover (everything) or witness (inputs and aux; a, b, c NULL, m 0 and
+ *  empty densities) cs: moves the result into *out (ownership to the caller). CUZK_E_INVAL for
+ *  another kind, before cs_finish, or when already taken. */
+CZ_MUST_USE cuzk_err cs_take_assignment(cs_t *cs, cs_assignment_t *out, cz_diag *dg);
+
+/** CSR matrix; rows = constraints including the input-constraint rows. */
+typedef struct cs_matrix {
+    size_t rows, nnz;
+    size_t *row_ptr; /* rows + 1 entries */
+    uint64_t *col;   /* unified column space: [0, num_inputs) inputs, then num_inputs + aux index;
+                        each row sorted by column */
+    fr_t *val;       /* merged coefficients, zero ones dropped (Montgomery) */
+} cs_matrix_t;
+
+typedef struct cs_r1cs {
+    size_t num_inputs, num_aux, num_constraints; /* circuit's own (as cs_counts_t) */
+    cs_matrix_t A, B, C;
+} cs_r1cs_t;
+
+void cs_matrix_clear(cs_matrix_t *m);
+void cs_r1cs_clear(cs_r1cs_t *r);
+
+/** After cs_finish on a recorder: moves the matrices into *out. Same errors as above. */
+CZ_MUST_USE cuzk_err cs_take_r1cs(cs_t *cs, cs_r1cs_t *out, cz_diag *dg);
+
+/** out[r] = sum over row r of val * w[col], w = (inputs || aux) (the caller provides
+ *  m->rows outputs; borrowed inputs). Splits rows over `pool` when non-NULL. */
+void cs_matrix_mul(const cs_matrix_t *m, fr_t *out, const fr_t *inputs, size_t num_inputs,
+                   const fr_t *aux, cz_pool *pool);
+
+/** Witness-only mode: from an assignment holding inputs and aux (the witness backend's)
+ *  computes a = A w, b = B w, c = C w (allocated, m = rows) and the three densities from the
+ *  matrices' column sets, giving exactly what the prover backend produces. CUZK_E_INVAL when
+ *  the counts do not match `r1cs` or a, b, c are already present; CUZK_E_NOMEM. */
+CZ_MUST_USE cuzk_err cs_r1cs_eval(const cs_r1cs_t *r1cs, cs_assignment_t *asg, cz_pool *pool,
+                                  cz_diag *dg);
+
+/** Checker after cs_finish: the first unsatisfied constraint's path and index; NULL when all
+ *  are satisfied (or for another kind). The string lives until cs_free. */
+const char *cs_unsat_path(const cs_t *cs, size_t *index);
+
+/** Digest after a successful cs_finish: the 32-byte Blake2s-256 shape digest (false for
+ *  another kind or before finish); cs_digest_hex writes bellpepper's lower-case hex string. */
+bool cs_digest(const cs_t *cs, uint8_t out[32]);
+bool cs_digest_hex(const cs_t *cs, char out[65]);
+
+#endif /* CUZK_R1CS_R1CS_H */
