@@ -157,9 +157,13 @@ void cz_pool_for(cz_pool *p, size_t n, size_t grain, cz_pool_fn fn, void *ctx)
         return;
     }
     if (!p || p->nthreads == 0 || in_task) {
+        /* Inline: still honour the chunk size, which callers may rely on. */
         bool was = in_task;
+        size_t step = grain ? grain : n;
         in_task = true;
-        fn(ctx, 0, n, 0);
+        for (size_t begin = 0; begin < n; begin += step) {
+            fn(ctx, begin, begin + step < n ? begin + step : n, 0);
+        }
         in_task = was;
         return;
     }

@@ -26,7 +26,9 @@ void cz_pool_free(cz_pool *pool);
 unsigned cz_pool_width(const cz_pool *pool);
 
 /** Runs fn over [0, n) split into chunks of at most `grain` items (0 = automatic), spread over
- *  the workers and the caller; returns when every chunk is done. */
+ *  the workers and the caller; returns when every chunk is done. Without workers (NULL pool,
+ *  no threads, or a nested call) the chunks run in order on the caller; with grain 0 that is
+ *  one call over the whole range. */
 void cz_pool_for(cz_pool *pool, size_t n, size_t grain, cz_pool_fn fn, void *ctx);
 
 /** Number of online CPUs (at least 1). */

@@ -115,6 +115,10 @@ TEST(pool_covers_every_item_once)
     cz_pool_for(NULL, 10, 0, sum_fn, &s);
     CHECK_EQ_U64(atomic_load(&s.sum), 45);
     CHECK_EQ_U64(atomic_load(&s.calls), 1);
+    struct sum_ctx t = {.width = 1};
+    cz_pool_for(NULL, 10, 3, sum_fn, &t); /* chunks of at most 3 even inline */
+    CHECK_EQ_U64(atomic_load(&t.sum), 45);
+    CHECK_EQ_U64(atomic_load(&t.calls), 4);
     cz_pool_free(NULL);
 }
 
