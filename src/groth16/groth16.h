@@ -1,0 +1,284 @@
+/* groth16.h - Groth16 over BLS12-381, bit-compatible with bellperson and Filecoin
+ * (spec groth16.md): parameter files (.params, .vk; section 3), proofs (192 bytes; 2.5), the
+ * prover (4.2-4.10), the verifier and batch verifier (4.9) and a parameter generator for our
+ * own test parameters (7). circom / snarkjs interoperability lives in groth16/circom.h.
+ *
+ * Representation: points are affine in Montgomery form (curve/g1.h, g2.h; identity = all-zero
+ * coordinates); assignments are Montgomery fr_t (r1cs/r1cs.h). Files and proofs are canonical
+ * big-endian encodings exactly as bellperson writes them.
+ * Memory: parameter vectors live in one mmap-backed buffer (cz_buf) owned by g16_params_t; the
+ * prover's work space (a, b, c grown to the domain size n: copies, or the assignment's own
+ * vectors with g16_prove_take; the n/2 twiddles; one MSM scratch) lives only during the call.
+ * The MSMs read the assignment and its density bits in place (no compacted scalar copies).
+ * Threads: every function is reentrant; loaded parameters and verifying keys are read-only and
+ * may be shared by threads. Work is split over `pool` when non-NULL, with results identical to
+ * the single-threaded ones.
+ * Timing: variable-time, except that r, s and the toxic waste are wiped after use (they are not
+ * protected against timing side channels: the prover's scalar multiplications by r and s are
+ * variable-time, as in bellperson).
+ */
+#ifndef CUZK_GROTH16_GROTH16_H
+#define CUZK_GROTH16_GROTH16_H
+
+#include "common/alloc.h"
+#include "common/common.h"
+#include "common/pool.h"
+#include "field/fp12.h"
+#include "field/fr.h"
+#include "curve/g1.h"
+#include "curve/g2.h"
+#include "msm/msm.h"
+#include "r1cs/r1cs.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * Verifying key and parameters (spec 3.1, 3.2)
+ * ------------------------------------------------------------------------------------------- */
+
+/** Size of the fixed part of a .vk file (six points and the ic count); the file is then
+ *  G16_VK_FIXED_NBYTES + 96 * ic_len bytes. */
+#define G16_VK_FIXED_NBYTES 868
+
+/** A verifying key. ic[0 .. ic_len) are the input points, ONE first. Read-only once loaded. */
+typedef struct g16_vk {
+    g1_aff_t alpha_g1, beta_g1;
+    g2_aff_t beta_g2, gamma_g2;
+    g1_aff_t delta_g1;
+    g2_aff_t delta_g2;
+    size_t ic_len;
+    g1_aff_t *ic; /* owned by the g16_vk_t or by the g16_params_t holding it */
+} g16_vk_t;
+
+/** Proving parameters: the VK and the five vectors of spec 3.2 (none holds the identity).
+ *  Read the fields freely; never modify them. `store` is private. */
+typedef struct g16_params {
+    g16_vk_t vk;
+    size_t h_len;    /* n - 1 */
+    size_t l_len;    /* num_aux */
+    size_t a_len;    /* num_inputs + popcount(a_aux_density) */
+    size_t b_g1_len; /* popcount(b_input_density) + popcount(b_aux_density) */
+    size_t b_g2_len; /* == b_g1_len */
+    g1_aff_t *h, *l, *a, *b_g1;
+    g2_aff_t *b_g2;
+    cz_buf store; /* private: one buffer holding ic and the five vectors */
+} g16_params_t;
+
+/** How much of a parameter file to check. The VK is always fully checked (on curve and in the
+ *  subgroup, spec 3.1); the five vectors are checked on curve only unless check_subgroup (what
+ *  Filecoin production does, spec 3.3). Identity points are rejected in every vector. */
+typedef struct g16_load_opts {
+    bool check_subgroup;
+} g16_load_opts_t;
+
+/** Loads a .params file: maps it, checks every count against the file size (an error names
+ *  the truncated or inconsistent section: "vk", "ic", "h", "l", "a", "b_g1", "b_g2"; trailing
+ *  bytes are rejected too), then decodes all points in parallel into memory and unmaps the file.
+ *  Out: out   returns owned (free with g16_params_free); NULL on error.
+ *  In:  path  file name (borrowed).  opts  NULL means {check_subgroup = false}.
+ *  Errors: CUZK_E_IO (open/map), CUZK_E_FORMAT (sizes, flags, non-canonical coordinates),
+ *  CUZK_E_NOT_IN_GROUP (off curve, outside the subgroup, identity), CUZK_E_NOMEM. */
+CZ_MUST_USE cuzk_err g16_params_load(g16_params_t **out, const char *path,
+                                     const g16_load_opts_t *opts, cz_pool *pool, cz_diag *dg);
+
+/** Same as g16_params_load over `len` bytes in memory (borrowed only during the call). */
+CZ_MUST_USE cuzk_err g16_params_from_bytes(g16_params_t **out, const uint8_t *buf, size_t len,
+                                           const g16_load_opts_t *opts, cz_pool *pool, cz_diag *dg);
+
+/** Frees parameters (and their VK); NULL does nothing. */
+void g16_params_free(g16_params_t *p);
+
+/** Bytes of the .params encoding of `p` (spec 3.2 total). */
+size_t g16_params_nbytes(const g16_params_t *p);
+
+/** Writes `p` to `path` in the .params format (points uncompressed; encoded in parallel).
+ *  Errors: CUZK_E_IO, CUZK_E_NOMEM. A partially written file is removed. */
+CZ_MUST_USE cuzk_err g16_params_write(const g16_params_t *p, const char *path, cz_pool *pool,
+                                      cz_diag *dg);
+
+/** The shape a circuit imposes on its parameters (spec 3.2 "validate against the circuit"). */
+typedef struct g16_shape {
+    size_t num_inputs; /* ONE included */
+    size_t num_aux;
+    size_t m; /* constraints including the num_inputs input constraints */
+    size_t a_aux_popcount, b_input_popcount, b_aux_popcount;
+} g16_shape_t;
+
+/** The shape of a prover assignment. */
+void g16_shape_of_assignment(g16_shape_t *out, const cs_assignment_t *asg);
+
+/** The shape of recorded matrices (densities = columns present in A, resp. B). Fails with
+ *  CUZK_E_NOMEM only. */
+CZ_MUST_USE cuzk_err g16_shape_of_r1cs(g16_shape_t *out, const cs_r1cs_t *r1cs, cz_diag *dg);
+
+/** Checks h_len == n - 1 (n = next power of two >= m), l_len == num_aux, a_len == num_inputs +
+ *  a_aux_popcount, b_g1_len == b_g2_len == b_input_popcount + b_aux_popcount, ic_len ==
+ *  num_inputs. CUZK_E_INVAL naming the first mismatch. */
+CZ_MUST_USE cuzk_err g16_params_check_shape(const g16_params_t *p, const g16_shape_t *shape,
+                                            cz_diag *dg);
+
+/** g16_params_check_shape with the shape of a prover assignment. */
+CZ_MUST_USE cuzk_err g16_params_check_circuit(const g16_params_t *p, const cs_assignment_t *asg,
+                                              cz_diag *dg);
+
+/** Loads a .vk file (spec 3.1): exact size 868 + 96 * ic_len, every point on curve and in the
+ *  subgroup, ic points not the identity, ic_len >= 1.
+ *  Out: out  returns owned (free with g16_vk_free).
+ *  Errors: CUZK_E_IO, CUZK_E_FORMAT, CUZK_E_NOT_IN_GROUP, CUZK_E_NOMEM. */
+CZ_MUST_USE cuzk_err g16_vk_load(g16_vk_t **out, const char *path, cz_diag *dg);
+
+/** Same as g16_vk_load over `len` bytes in memory (borrowed). */
+CZ_MUST_USE cuzk_err g16_vk_from_bytes(g16_vk_t **out, const uint8_t *buf, size_t len, cz_diag *dg);
+
+/** Frees a VK returned by g16_vk_load / g16_vk_from_bytes / g16_vk_dup; NULL does nothing.
+ *  Never pass the `vk` member of a g16_params_t. */
+void g16_vk_free(g16_vk_t *vk);
+
+/** A heap copy of `vk` (e.g. the VK of parameters that are about to be freed). */
+CZ_MUST_USE cuzk_err g16_vk_dup(g16_vk_t **out, const g16_vk_t *vk, cz_diag *dg);
+
+/** Bytes of the .vk encoding: 868 + 96 * ic_len. */
+size_t g16_vk_nbytes(const g16_vk_t *vk);
+
+/** Writes the .vk encoding into out (g16_vk_nbytes(vk) bytes). */
+void g16_vk_to_bytes(uint8_t *out, const g16_vk_t *vk);
+
+/** Writes the .vk file. Errors: CUZK_E_IO, CUZK_E_NOMEM. */
+CZ_MUST_USE cuzk_err g16_vk_write(const g16_vk_t *vk, const char *path, cz_diag *dg);
+
+/* ---------------------------------------------------------------------------------------------
+ * Proofs (spec 2.5)
+ * ------------------------------------------------------------------------------------------- */
+
+#define G16_PROOF_NBYTES 192
+
+typedef struct g16_proof {
+    g1_aff_t a;
+    g2_aff_t b;
+    g1_aff_t c;
+} g16_proof_t;
+
+/** A (G1 compressed) || B (G2 compressed) || C (G1 compressed). */
+void g16_proof_to_bytes(uint8_t out[G16_PROOF_NBYTES], const g16_proof_t *proof);
+
+/** Decodes one proof: canonical coordinates, on curve, in the subgroup, no identity.
+ *  Errors: CUZK_E_FORMAT, CUZK_E_NOT_IN_GROUP (dg names the part: A, B or C). */
+CZ_MUST_USE cuzk_err g16_proof_from_bytes(g16_proof_t *out, const uint8_t in[G16_PROOF_NBYTES],
+                                          cz_diag *dg);
+
+/** Decodes a concatenation of proofs (a multi-partition proof): len must be a non-zero
+ *  multiple of 192 and len / 192 <= cap. *n receives the number of proofs.
+ *  Errors: CUZK_E_FORMAT (length; a bad proof is named by its index), CUZK_E_NOT_IN_GROUP. */
+CZ_MUST_USE cuzk_err g16_proofs_from_bytes(g16_proof_t *out, size_t cap, size_t *n,
+                                           const uint8_t *in, size_t len, cz_diag *dg);
+
+/** Encodes n proofs back to back (n * 192 bytes). */
+void g16_proofs_to_bytes(uint8_t *out, const g16_proof_t *proofs, size_t n);
+
+/* ---------------------------------------------------------------------------------------------
+ * Prover (spec 4.2-4.10)
+ * ------------------------------------------------------------------------------------------- */
+
+/** Tuning that never changes the proof bytes (spec 4.7: the proof is a function of params,
+ *  assignment, r and s only). */
+typedef struct g16_prove_opts {
+    msm_opts msm; /* passed to every MSM (window, accumulation); zeroed = automatic */
+} g16_prove_opts_t;
+
+/** Wall-clock milliseconds of each prover stage (g16_prove_ex / g16_prove_take). */
+typedef struct g16_prove_stats {
+    double prep_ms;     /* length checks, copies of a, b, c, work-space allocation */
+    double quotient_ms; /* spec 4.5: three iNTTs, three coset NTTs, one coset iNTT */
+    double msm_h_ms, msm_l_ms, msm_a_ms, msm_b_g1_ms, msm_b_g2_ms;
+    double assemble_ms; /* spec 4.7 sums, r/s multiplications, affine conversion */
+    double total_ms;
+} g16_prove_stats_t;
+
+/** One proof from a prover assignment with the given randomizers (spec 4.10).
+ *  Out: out     the proof (A, B, C affine).
+ *  In:  p       parameters (borrowed); must fit the assignment (g16_params_check_circuit).
+ *       asg     the prover backend's assignment after cs_finish, input constraints included
+ *               (borrowed; not modified).
+ *       r, s    the randomizers (borrowed; copies made here are wiped).
+ *       pool    worker pool or NULL.
+ *  Deterministic: the same inputs give the same proof whatever the pool or MSM window.
+ *  Errors: CUZK_E_INVAL (parameters do not fit; dg says which length), CUZK_E_UNSAT (the
+ *  quotient's top coefficient is not zero: a, b, c do not satisfy the constraints; this
+ *  catches almost every unsatisfied witness but is not a full check), CUZK_E_NOMEM. */
+CZ_MUST_USE cuzk_err g16_prove(const g16_params_t *p, g16_proof_t *out, const cs_assignment_t *asg,
+                               const fr_t *r, const fr_t *s, cz_pool *pool, cz_diag *dg);
+
+/** g16_prove with tuning (opts NULL = defaults) and per-stage timings (stats may be NULL). */
+CZ_MUST_USE cuzk_err g16_prove_ex(const g16_params_t *p, g16_proof_t *out,
+                                  const cs_assignment_t *asg, const fr_t *r, const fr_t *s,
+                                  const g16_prove_opts_t *opts, g16_prove_stats_t *stats,
+                                  cz_pool *pool, cz_diag *dg);
+
+/** g16_prove_ex that TAKES asg->a, asg->b and asg->c (freed, and set to NULL, whether it
+ *  succeeds or not) instead of copying them: they grow to the domain size in place and are
+ *  released as soon as the quotient no longer needs them, saving 3 n field elements of peak
+ *  memory. The rest of `asg` is borrowed. Same results and errors as g16_prove_ex. */
+CZ_MUST_USE cuzk_err g16_prove_take(const g16_params_t *p, g16_proof_t *out, cs_assignment_t *asg,
+                                    const fr_t *r, const fr_t *s, const g16_prove_opts_t *opts,
+                                    g16_prove_stats_t *stats, cz_pool *pool, cz_diag *dg);
+
+/** g16_prove with fresh r, s from the OS CSPRNG (g16_fr_random), wiped afterwards.
+ *  Additional error: CUZK_E_IO when the kernel refuses randomness. */
+CZ_MUST_USE cuzk_err g16_prove_random(const g16_params_t *p, g16_proof_t *out,
+                                      const cs_assignment_t *asg, cz_pool *pool, cz_diag *dg);
+
+/** A uniform element of Fr from cz_rand_bytes: 32 random bytes with the top bit cleared,
+ *  rejected and redrawn while >= r (spec 2.1). The random bytes are wiped.
+ *  Errors: CUZK_E_IO. */
+CZ_MUST_USE cuzk_err g16_fr_random(fr_t *out, cz_diag *dg);
+
+/* ---------------------------------------------------------------------------------------------
+ * Verifier (spec 4.9)
+ * ------------------------------------------------------------------------------------------- */
+
+/** A prepared verifying key: e(alpha, beta) and the negated gamma and delta in G2. Plain
+ *  value; it points to the VK's ic (retained: keep the VK alive while the pvk is used). */
+typedef struct g16_pvk {
+    fp12_t alpha_beta; /* e(alpha_g1, beta_g2) */
+    g2_aff_t gamma_g2, delta_g2;
+    g2_aff_t neg_gamma_g2, neg_delta_g2;
+    const g1_aff_t *ic;
+    size_t ic_len;
+} g16_pvk_t;
+
+/** Prepares `vk` (one pairing). Retains vk->ic. */
+void g16_pvk_init(g16_pvk_t *pvk, const g16_vk_t *vk);
+
+/** Verifies one proof: acc = ic[0] + sum_i x[i] ic[i+1], accept iff
+ *  e(A, B) e(acc, -gamma) e(C, -delta) == e(alpha, beta) (one multi-Miller loop).
+ *  Out: valid   true iff the proof verifies.
+ *  In:  x       the public inputs EXCLUDING ONE, n of them (borrowed); n + 1 must be ic_len.
+ *  Errors: CUZK_E_INVAL when n + 1 != ic_len (then *valid = false). */
+CZ_MUST_USE cuzk_err g16_verify(const g16_pvk_t *pvk, bool *valid, const g16_proof_t *proof,
+                                const fr_t *x, size_t n, cz_diag *dg);
+
+/** Verifies `nproofs` proofs together with random 128-bit weights z_j from the OS CSPRNG
+ *  (spec 4.9, bellperson verify_proofs_batch); fewer than 2 proofs use g16_verify.
+ *  In:  x  nproofs rows of n public inputs (ONE excluded), row j for proof j (borrowed).
+ *  Out: valid  true iff every proof verifies (false positives with probability ~ 2^-128).
+ *  Errors: CUZK_E_INVAL (n + 1 != ic_len), CUZK_E_IO (no randomness), CUZK_E_NOMEM. */
+CZ_MUST_USE cuzk_err g16_verify_batch(const g16_pvk_t *pvk, bool *valid, const g16_proof_t *proofs,
+                                      size_t nproofs, const fr_t *x, size_t n, cz_diag *dg);
+
+/* ---------------------------------------------------------------------------------------------
+ * Parameter generation for test parameters (spec 7)
+ * ------------------------------------------------------------------------------------------- */
+
+/** Generates parameters for the recorded circuit `r1cs` (its matrices include the input-
+ *  constraint rows, as the recorder backend writes them). Base points are the standard
+ *  generators; alpha, beta, gamma, delta, tau are drawn from the OS CSPRNG, or, when `seed` is
+ *  non-NULL, from a deterministic generator seeded with *seed (reproducible test fixtures only:
+ *  such parameters are insecure by construction). tau is redrawn while Z(tau) = 0 or some
+ *  structurally present variable has a zero A, B or C evaluation, so the value filter of spec 7
+ *  equals the prover's structural density. The toxic waste is wiped before returning.
+ *  Out: out  returns owned parameters (free with g16_params_free).
+ *  Errors: CUZK_E_INVAL (matrix shape inconsistent with the counts, domain too large, an aux
+ *  variable that occurs in no constraint: "unconstrained"), CUZK_E_IO (no randomness),
+ *  CUZK_E_NOMEM. */
+CZ_MUST_USE cuzk_err g16_setup(g16_params_t **out, const cs_r1cs_t *r1cs, const uint64_t *seed,
+                               cz_pool *pool, cz_diag *dg);
+
+#endif /* CUZK_GROTH16_GROTH16_H */

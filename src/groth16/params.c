@@ -1,0 +1,653 @@
+/* params.c - the .vk and .params file formats (spec groth16.md 3.1, 3.2): reading with full
+ * length validation and parallel point decoding, writing in exactly the same layout, and the
+ * check of parameters against a circuit's shape.
+ *
+ * Reading is two passes. The first walks the structure (fixed VK part, ic count, the five
+ * u32 big-endian counts) and checks every length against the buffer before any point is
+ * decoded, so a truncated or inconsistent file fails fast with the section named. The second
+ * decodes the points over the pool; when several points are bad, the one with the lowest
+ * position in the file is reported, so errors do not depend on the thread count.
+ */
+#include "groth16/groth16.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "common/bytes.h"
+#include "groth16/internal.h"
+
+#define G1_NB G1_UNCOMPRESSED_NBYTES
+#define G2_NB G2_UNCOMPRESSED_NBYTES
+
+/* Offsets of the fixed VK part (spec 3.1). */
+#define VK_OFF_ALPHA_G1 0
+#define VK_OFF_BETA_G1  96
+#define VK_OFF_BETA_G2  192
+#define VK_OFF_GAMMA_G2 384
+#define VK_OFF_DELTA_G1 576
+#define VK_OFF_DELTA_G2 672
+#define VK_OFF_IC_LEN   864
+
+enum { SEC_H, SEC_L, SEC_A, SEC_B_G1, SEC_B_G2, SEC_COUNT };
+static const char *const SEC_NAME[SEC_COUNT] = {"h", "l", "a", "b_g1", "b_g2"};
+
+/* Where everything is in an encoded .params (or .vk: nsec = 0). */
+typedef struct layout {
+    size_t ic_len;
+    size_t sec_off[SEC_COUNT]; /* offset of the first point (after the count) */
+    size_t sec_len[SEC_COUNT];
+} layout_t;
+
+static size_t sec_point_size(unsigned sec)
+{
+    return sec == SEC_B_G2 ? G2_NB : G1_NB;
+}
+
+/* Checks the fixed VK part and ic; *pos receives the offset just past ic. */
+static cuzk_err walk_vk(layout_t *lay, size_t *pos, const uint8_t *buf, size_t len, cz_diag *dg)
+{
+    size_t ic_len, need;
+
+    if (len < G16_VK_FIXED_NBYTES) {
+        return cz_fail(dg, CUZK_E_FORMAT,
+                       "section vk truncated: the fixed part needs %d bytes, only %zu present",
+                       G16_VK_FIXED_NBYTES, len);
+    }
+    ic_len = cz_load_be32(buf + VK_OFF_IC_LEN);
+    if (ic_len == 0) {
+        return cz_fail(dg, CUZK_E_FORMAT,
+                       "section ic inconsistent: count is 0 (ONE needs a point)");
+    }
+    need = ic_len * G1_NB;
+    if (len - G16_VK_FIXED_NBYTES < need) {
+        return cz_fail(dg, CUZK_E_FORMAT,
+                       "section ic truncated: %zu points need %zu bytes at offset %d, only %zu "
+                       "present",
+                       ic_len, need, G16_VK_FIXED_NBYTES, len - G16_VK_FIXED_NBYTES);
+    }
+    lay->ic_len = ic_len;
+    *pos = G16_VK_FIXED_NBYTES + need;
+    return CUZK_OK;
+}
+
+static cuzk_err walk_params(layout_t *lay, const uint8_t *buf, size_t len, cz_diag *dg)
+{
+    cuzk_err err;
+    size_t pos = 0;
+
+    memset(lay, 0, sizeof(*lay));
+    err = walk_vk(lay, &pos, buf, len, dg);
+    if (err != CUZK_OK) {
+        return err;
+    }
+    for (unsigned s = 0; s < SEC_COUNT; s++) {
+        size_t count, need;
+
+        if (len - pos < 4) {
+            return cz_fail(dg, CUZK_E_FORMAT,
+                           "section %s truncated: its 4-byte count at offset %zu is cut off "
+                           "(%zu bytes present)",
+                           SEC_NAME[s], pos, len - pos);
+        }
+        count = cz_load_be32(buf + pos);
+        pos += 4;
+        need = count * sec_point_size(s);
+        if (len - pos < need) {
+            return cz_fail(dg, CUZK_E_FORMAT,
+                           "section %s truncated: %zu points need %zu bytes at offset %zu, only "
+                           "%zu present",
+                           SEC_NAME[s], count, need, pos, len - pos);
+        }
+        lay->sec_off[s] = pos;
+        lay->sec_len[s] = count;
+        pos += need;
+    }
+    if (lay->sec_len[SEC_B_G1] != lay->sec_len[SEC_B_G2]) {
+        return cz_fail(dg, CUZK_E_FORMAT, "section b_g2 inconsistent: %zu points but b_g1 has %zu",
+                       lay->sec_len[SEC_B_G2], lay->sec_len[SEC_B_G1]);
+    }
+    if (pos != len) {
+        return cz_fail(dg, CUZK_E_FORMAT,
+                       "section b_g2 inconsistent: %zu trailing bytes after the last section "
+                       "(file has %zu bytes, the counts describe %zu)",
+                       len - pos, len, pos);
+    }
+    return CUZK_OK;
+}
+
+/* ---- the VK ----------------------------------------------------------------------------------- */
+
+static cuzk_err decode_g1_named(g1_aff_t *out, const uint8_t *in, bool check_group,
+                                const char *name, cz_diag *dg)
+{
+    cuzk_err err = g1_aff_from_uncompressed(out, in, check_group);
+    if (err != CUZK_OK) {
+        return cz_fail(dg, err, "section vk: %s is %s", name,
+                       err == CUZK_E_FORMAT ? "malformed" : "not on the curve or not in G1");
+    }
+    return CUZK_OK;
+}
+
+static cuzk_err decode_g2_named(g2_aff_t *out, const uint8_t *in, const char *name, cz_diag *dg)
+{
+    cuzk_err err = g2_aff_from_uncompressed(out, in, true);
+    if (err != CUZK_OK) {
+        return cz_fail(dg, err, "section vk: %s is %s", name,
+                       err == CUZK_E_FORMAT ? "malformed" : "not on the curve or not in G2");
+    }
+    return CUZK_OK;
+}
+
+/* Decodes the six fixed points (always with subgroup checks; identity allowed, spec 3.1). */
+static cuzk_err decode_vk_fixed(g16_vk_t *vk, const uint8_t *buf, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+
+    CZ_TRY(err, decode_g1_named(&vk->alpha_g1, buf + VK_OFF_ALPHA_G1, true, "alpha_g1", dg), done);
+    CZ_TRY(err, decode_g1_named(&vk->beta_g1, buf + VK_OFF_BETA_G1, true, "beta_g1", dg), done);
+    CZ_TRY(err, decode_g2_named(&vk->beta_g2, buf + VK_OFF_BETA_G2, "beta_g2", dg), done);
+    CZ_TRY(err, decode_g2_named(&vk->gamma_g2, buf + VK_OFF_GAMMA_G2, "gamma_g2", dg), done);
+    CZ_TRY(err, decode_g1_named(&vk->delta_g1, buf + VK_OFF_DELTA_G1, true, "delta_g1", dg), done);
+    CZ_TRY(err, decode_g2_named(&vk->delta_g2, buf + VK_OFF_DELTA_G2, "delta_g2", dg), done);
+done:
+    return err;
+}
+
+/* ---- parallel decoding of point vectors --------------------------------------------------------- */
+
+typedef struct decode_job {
+    const uint8_t *src;
+    void *dst;
+    bool g2;
+    bool check_group;
+    atomic_size_t first_bad; /* lowest failing index, SIZE_MAX while none */
+} decode_job_t;
+
+static bool decode_one(const decode_job_t *job, size_t i, cuzk_err *err)
+{
+    if (job->g2) {
+        g2_aff_t *dst = (g2_aff_t *)job->dst + i;
+        *err = g2_aff_from_uncompressed(dst, job->src + i * G2_NB, job->check_group);
+        return *err == CUZK_OK && !g2_aff_is_identity(dst);
+    }
+    g1_aff_t *dst = (g1_aff_t *)job->dst + i;
+    *err = g1_aff_from_uncompressed(dst, job->src + i * G1_NB, job->check_group);
+    return *err == CUZK_OK && !g1_aff_is_identity(dst);
+}
+
+static void decode_task(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    decode_job_t *job = ctx;
+    (void)worker;
+
+    for (size_t i = begin; i < end; i++) {
+        cuzk_err err;
+        if (!decode_one(job, i, &err)) {
+            size_t cur = atomic_load(&job->first_bad);
+            while (i < cur && !atomic_compare_exchange_weak(&job->first_bad, &cur, i)) {
+            }
+            return; /* later points of this chunk cannot be lower */
+        }
+    }
+}
+
+static cuzk_err decode_vector(void *dst, const uint8_t *src, size_t n, bool g2, bool check_group,
+                              const char *name, cz_pool *pool, cz_diag *dg)
+{
+    decode_job_t job = {.src = src, .dst = dst, .g2 = g2, .check_group = check_group};
+    size_t bad;
+    cuzk_err err;
+
+    atomic_init(&job.first_bad, SIZE_MAX);
+    cz_pool_for(pool, n, check_group ? 64 : 1024, decode_task, &job);
+    bad = atomic_load(&job.first_bad);
+    if (bad == SIZE_MAX) {
+        return CUZK_OK;
+    }
+    (void)decode_one(&job, bad, &err);
+    if (err == CUZK_OK) {
+        return cz_fail(dg, CUZK_E_NOT_IN_GROUP, "section %s: point %zu is the identity", name, bad);
+    }
+    return cz_fail(dg, err, "section %s: point %zu is %s", name, bad,
+                   err == CUZK_E_FORMAT ? "malformed"
+                   : check_group        ? "not on the curve or not in the subgroup"
+                                        : "not on the curve");
+}
+
+/* ---- storage ------------------------------------------------------------------------------------ */
+
+cuzk_err g16_params_alloc(g16_params_t *p, size_t ic_len, size_t h_len, size_t l_len, size_t a_len,
+                          size_t b_g1_len, size_t b_g2_len, cz_diag *dg)
+{
+    size_t g1_count = ic_len + h_len + l_len + a_len + b_g1_len;
+    size_t bytes = g1_count * sizeof(g1_aff_t) + b_g2_len * sizeof(g2_aff_t);
+    cuzk_err err = cz_buf_new(&p->store, bytes, dg);
+    g1_aff_t *g1;
+
+    if (err != CUZK_OK) {
+        return err;
+    }
+    g1 = p->store.ptr;
+    p->vk.ic_len = ic_len;
+    p->vk.ic = g1;
+    g1 += ic_len;
+    p->h_len = h_len;
+    p->h = g1;
+    g1 += h_len;
+    p->l_len = l_len;
+    p->l = g1;
+    g1 += l_len;
+    p->a_len = a_len;
+    p->a = g1;
+    g1 += a_len;
+    p->b_g1_len = b_g1_len;
+    p->b_g1 = g1;
+    g1 += b_g1_len;
+    p->b_g2_len = b_g2_len;
+    p->b_g2 = (g2_aff_t *)(void *)g1;
+    return CUZK_OK;
+}
+
+void g16_params_free(g16_params_t *p)
+{
+    if (!p) {
+        return;
+    }
+    cz_buf_free(&p->store);
+    cz_free(p);
+}
+
+/* ---- reading ------------------------------------------------------------------------------------ */
+
+cuzk_err g16_params_from_bytes(g16_params_t **out, const uint8_t *buf, size_t len,
+                               const g16_load_opts_t *opts, cz_pool *pool, cz_diag *dg)
+{
+    bool check_group = opts ? opts->check_subgroup : false;
+    cuzk_err err = CUZK_OK;
+    g16_params_t *p = NULL;
+    layout_t lay;
+    void *dst[SEC_COUNT];
+
+    *out = NULL;
+    CZ_TRY(err, walk_params(&lay, buf, len, dg), done);
+    p = cz_calloc(1, sizeof(*p));
+    if (!p) {
+        err = cz_fail(dg, CUZK_E_NOMEM, "parameters: out of memory");
+        goto done;
+    }
+    CZ_TRY(err,
+           g16_params_alloc(p, lay.ic_len, lay.sec_len[SEC_H], lay.sec_len[SEC_L],
+                            lay.sec_len[SEC_A], lay.sec_len[SEC_B_G1], lay.sec_len[SEC_B_G2], dg),
+           done);
+    CZ_TRY(err, decode_vk_fixed(&p->vk, buf, dg), done);
+    CZ_TRY(
+        err,
+        decode_vector(p->vk.ic, buf + G16_VK_FIXED_NBYTES, lay.ic_len, false, true, "ic", pool, dg),
+        done);
+    dst[SEC_H] = p->h;
+    dst[SEC_L] = p->l;
+    dst[SEC_A] = p->a;
+    dst[SEC_B_G1] = p->b_g1;
+    dst[SEC_B_G2] = p->b_g2;
+    for (unsigned s = 0; s < SEC_COUNT; s++) {
+        CZ_TRY(err,
+               decode_vector(dst[s], buf + lay.sec_off[s], lay.sec_len[s], s == SEC_B_G2,
+                             check_group, SEC_NAME[s], pool, dg),
+               done);
+    }
+    *out = p;
+    p = NULL;
+done:
+    g16_params_free(p);
+    return err;
+}
+
+cuzk_err g16_params_load(g16_params_t **out, const char *path, const g16_load_opts_t *opts,
+                         cz_pool *pool, cz_diag *dg)
+{
+    g16_file_t f;
+    cuzk_err err;
+
+    *out = NULL;
+    err = g16_file_map(&f, path, dg);
+    if (err != CUZK_OK) {
+        return err;
+    }
+    err = g16_params_from_bytes(out, f.data, f.len, opts, pool, dg);
+    if (err != CUZK_OK) {
+        g16_diag_prefix(dg, path);
+    }
+    g16_file_unmap(&f);
+    return err;
+}
+
+cuzk_err g16_vk_from_bytes(g16_vk_t **out, const uint8_t *buf, size_t len, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    g16_vk_t *vk = NULL;
+    layout_t lay;
+    size_t pos;
+
+    *out = NULL;
+    memset(&lay, 0, sizeof(lay));
+    CZ_TRY(err, walk_vk(&lay, &pos, buf, len, dg), done);
+    if (pos != len) {
+        err = cz_fail(dg, CUZK_E_FORMAT,
+                      "section ic inconsistent: %zu trailing bytes after %zu ic points (not a .vk "
+                      "file?)",
+                      len - pos, lay.ic_len);
+        goto done;
+    }
+    vk = cz_calloc(1, sizeof(*vk));
+    if (!vk || !(vk->ic = cz_malloc(lay.ic_len * sizeof(g1_aff_t)))) {
+        err = cz_fail(dg, CUZK_E_NOMEM, "verifying key: out of memory");
+        goto done;
+    }
+    vk->ic_len = lay.ic_len;
+    CZ_TRY(err, decode_vk_fixed(vk, buf, dg), done);
+    CZ_TRY(
+        err,
+        decode_vector(vk->ic, buf + G16_VK_FIXED_NBYTES, lay.ic_len, false, true, "ic", NULL, dg),
+        done);
+    *out = vk;
+    vk = NULL;
+done:
+    g16_vk_free(vk);
+    return err;
+}
+
+cuzk_err g16_vk_load(g16_vk_t **out, const char *path, cz_diag *dg)
+{
+    g16_file_t f;
+    cuzk_err err;
+
+    *out = NULL;
+    err = g16_file_map(&f, path, dg);
+    if (err != CUZK_OK) {
+        return err;
+    }
+    err = g16_vk_from_bytes(out, f.data, f.len, dg);
+    if (err != CUZK_OK) {
+        g16_diag_prefix(dg, path);
+    }
+    g16_file_unmap(&f);
+    return err;
+}
+
+void g16_vk_free(g16_vk_t *vk)
+{
+    if (!vk) {
+        return;
+    }
+    cz_free(vk->ic);
+    cz_free(vk);
+}
+
+cuzk_err g16_vk_dup(g16_vk_t **out, const g16_vk_t *vk, cz_diag *dg)
+{
+    g16_vk_t *d = cz_malloc(sizeof(*d));
+
+    *out = NULL;
+    if (!d) {
+        return cz_fail(dg, CUZK_E_NOMEM, "verifying key: out of memory");
+    }
+    *d = *vk;
+    d->ic = cz_malloc(vk->ic_len * sizeof(g1_aff_t));
+    if (!d->ic) {
+        cz_free(d);
+        return cz_fail(dg, CUZK_E_NOMEM, "verifying key: out of memory");
+    }
+    memcpy(d->ic, vk->ic, vk->ic_len * sizeof(g1_aff_t));
+    *out = d;
+    return CUZK_OK;
+}
+
+/* ---- writing ------------------------------------------------------------------------------------ */
+
+size_t g16_vk_nbytes(const g16_vk_t *vk)
+{
+    return G16_VK_FIXED_NBYTES + vk->ic_len * G1_NB;
+}
+
+void g16_vk_to_bytes(uint8_t *out, const g16_vk_t *vk)
+{
+    CZ_CHECK(vk->ic_len <= UINT32_MAX);
+    g1_aff_to_uncompressed(out + VK_OFF_ALPHA_G1, &vk->alpha_g1);
+    g1_aff_to_uncompressed(out + VK_OFF_BETA_G1, &vk->beta_g1);
+    g2_aff_to_uncompressed(out + VK_OFF_BETA_G2, &vk->beta_g2);
+    g2_aff_to_uncompressed(out + VK_OFF_GAMMA_G2, &vk->gamma_g2);
+    g1_aff_to_uncompressed(out + VK_OFF_DELTA_G1, &vk->delta_g1);
+    g2_aff_to_uncompressed(out + VK_OFF_DELTA_G2, &vk->delta_g2);
+    cz_store_be32(out + VK_OFF_IC_LEN, (uint32_t)vk->ic_len);
+    for (size_t i = 0; i < vk->ic_len; i++) {
+        g1_aff_to_uncompressed(out + G16_VK_FIXED_NBYTES + i * G1_NB, &vk->ic[i]);
+    }
+}
+
+cuzk_err g16_vk_write(const g16_vk_t *vk, const char *path, cz_diag *dg)
+{
+    size_t len;
+    uint8_t *buf;
+    cuzk_err err;
+
+    if (vk->ic_len > UINT32_MAX) {
+        return cz_fail(dg, CUZK_E_INVAL, "%s: ic has %zu points, more than a u32 count holds", path,
+                       vk->ic_len);
+    }
+    len = g16_vk_nbytes(vk);
+    buf = cz_malloc(len);
+    if (!buf) {
+        return cz_fail(dg, CUZK_E_NOMEM, "%s: out of memory", path);
+    }
+    g16_vk_to_bytes(buf, vk);
+    err = g16_file_write(path, buf, len, dg);
+    cz_free(buf);
+    return err;
+}
+
+size_t g16_params_nbytes(const g16_params_t *p)
+{
+    return g16_vk_nbytes(&p->vk) + 4 * SEC_COUNT +
+           G1_NB * (p->h_len + p->l_len + p->a_len + p->b_g1_len) + G2_NB * p->b_g2_len;
+}
+
+typedef struct encode_job {
+    uint8_t *dst;
+    const void *src;
+    bool g2;
+} encode_job_t;
+
+static void encode_task(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    const encode_job_t *job = ctx;
+    (void)worker;
+
+    for (size_t i = begin; i < end; i++) {
+        if (job->g2) {
+            g2_aff_to_uncompressed(job->dst + i * G2_NB, (const g2_aff_t *)job->src + i);
+        } else {
+            g1_aff_to_uncompressed(job->dst + i * G1_NB, (const g1_aff_t *)job->src + i);
+        }
+    }
+}
+
+/* Points encoded per fwrite: 16384 G2 points are 3 MiB. */
+#define WRITE_CHUNK 16384
+
+cuzk_err g16_params_write(const g16_params_t *p, const char *path, cz_pool *pool, cz_diag *dg)
+{
+    const void *src[SEC_COUNT] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
+    const size_t cnt[SEC_COUNT] = {p->h_len, p->l_len, p->a_len, p->b_g1_len, p->b_g2_len};
+    size_t vk_len = g16_vk_nbytes(&p->vk);
+    size_t buf_len = vk_len > WRITE_CHUNK * G2_NB ? vk_len : WRITE_CHUNK * G2_NB;
+    cuzk_err err = CUZK_OK;
+    uint8_t *buf = NULL;
+    FILE *fp = NULL;
+
+    for (unsigned s = 0; s < SEC_COUNT; s++) {
+        if (cnt[s] > UINT32_MAX) {
+            return cz_fail(dg, CUZK_E_INVAL,
+                           "%s: section %s has %zu points, more than a u32 "
+                           "count holds",
+                           path, SEC_NAME[s], cnt[s]);
+        }
+    }
+    if (p->vk.ic_len > UINT32_MAX) {
+        return cz_fail(dg, CUZK_E_INVAL, "%s: ic too long", path);
+    }
+    buf = cz_malloc(buf_len);
+    if (!buf) {
+        return cz_fail(dg, CUZK_E_NOMEM, "%s: out of memory", path);
+    }
+    fp = fopen(path, "wb");
+    if (!fp) {
+        err = cz_fail(dg, CUZK_E_IO, "%s: cannot create: %s", path, strerror(errno));
+        goto done;
+    }
+    g16_vk_to_bytes(buf, &p->vk);
+    if (fwrite(buf, 1, vk_len, fp) != vk_len) {
+        goto io_error;
+    }
+    for (unsigned s = 0; s < SEC_COUNT; s++) {
+        size_t nb = sec_point_size(s);
+        uint8_t be[4];
+
+        cz_store_be32(be, (uint32_t)cnt[s]);
+        if (fwrite(be, 1, 4, fp) != 4) {
+            goto io_error;
+        }
+        for (size_t off = 0; off < cnt[s]; off += WRITE_CHUNK) {
+            size_t k = cnt[s] - off < WRITE_CHUNK ? cnt[s] - off : WRITE_CHUNK;
+            encode_job_t job = {
+                .dst = buf,
+                .src = (const uint8_t *)src[s] +
+                       off * (s == SEC_B_G2 ? sizeof(g2_aff_t) : sizeof(g1_aff_t)),
+                .g2 = s == SEC_B_G2,
+            };
+            cz_pool_for(pool, k, 256, encode_task, &job);
+            if (fwrite(buf, 1, k * nb, fp) != k * nb) {
+                goto io_error;
+            }
+        }
+    }
+    if (fflush(fp) != 0) {
+        goto io_error;
+    }
+    if (fclose(fp) != 0) {
+        fp = NULL;
+        goto io_error;
+    }
+    fp = NULL;
+    goto done;
+io_error:
+    err = cz_fail(dg, CUZK_E_IO, "%s: write failed: %s", path, strerror(errno));
+    if (fp) {
+        fclose(fp);
+        fp = NULL;
+    }
+    remove(path);
+done:
+    cz_free(buf);
+    return err;
+}
+
+/* ---- shape checks ---------------------------------------------------------------------------------- */
+
+void g16_shape_of_assignment(g16_shape_t *out, const cs_assignment_t *asg)
+{
+    out->num_inputs = asg->num_inputs;
+    out->num_aux = asg->num_aux;
+    out->m = asg->m;
+    out->a_aux_popcount = asg->a_aux_density.popcount;
+    out->b_input_popcount = asg->b_input_density.popcount;
+    out->b_aux_popcount = asg->b_aux_density.popcount;
+}
+
+/* Marks the columns present in `m` into `seen` (num_cols bits, zeroed by the caller). */
+static void mark_columns(uint64_t *seen, const cs_matrix_t *m)
+{
+    for (size_t k = 0; k < m->nnz; k++) {
+        seen[m->col[k] / 64] |= UINT64_C(1) << (m->col[k] % 64);
+    }
+}
+
+static size_t count_bits(const uint64_t *bits, size_t lo, size_t hi)
+{
+    size_t c = 0;
+    for (size_t i = lo; i < hi; i++) {
+        c += (bits[i / 64] >> (i % 64)) & 1;
+    }
+    return c;
+}
+
+cuzk_err g16_shape_of_r1cs(g16_shape_t *out, const cs_r1cs_t *r1cs, cz_diag *dg)
+{
+    size_t ncols = r1cs->num_inputs + r1cs->num_aux;
+    size_t words = ncols / 64 + 1;
+    uint64_t *seen = cz_calloc(words, sizeof(uint64_t));
+
+    if (!seen) {
+        return cz_fail(dg, CUZK_E_NOMEM, "shape: out of memory");
+    }
+    out->num_inputs = r1cs->num_inputs;
+    out->num_aux = r1cs->num_aux;
+    out->m = r1cs->A.rows;
+    mark_columns(seen, &r1cs->A);
+    out->a_aux_popcount = count_bits(seen, r1cs->num_inputs, ncols);
+    memset(seen, 0, words * sizeof(uint64_t));
+    mark_columns(seen, &r1cs->B);
+    out->b_input_popcount = count_bits(seen, 0, r1cs->num_inputs);
+    out->b_aux_popcount = count_bits(seen, r1cs->num_inputs, ncols);
+    cz_free(seen);
+    return CUZK_OK;
+}
+
+cuzk_err g16_params_check_shape(const g16_params_t *p, const g16_shape_t *sh, cz_diag *dg)
+{
+    size_t n = 1;
+    size_t b_len = sh->b_input_popcount + sh->b_aux_popcount;
+
+    while (n < sh->m) {
+        n *= 2;
+    }
+    if (p->h_len != n - 1) {
+        return cz_fail(dg, CUZK_E_INVAL,
+                       "parameters do not fit the circuit: h has %zu points, the circuit's %zu "
+                       "constraints (domain %zu) need %zu",
+                       p->h_len, sh->m, n, n - 1);
+    }
+    if (p->vk.ic_len != sh->num_inputs) {
+        return cz_fail(dg, CUZK_E_INVAL,
+                       "parameters do not fit the circuit: ic has %zu points, the circuit has "
+                       "%zu inputs (ONE included)",
+                       p->vk.ic_len, sh->num_inputs);
+    }
+    if (p->l_len != sh->num_aux) {
+        return cz_fail(dg, CUZK_E_INVAL,
+                       "parameters do not fit the circuit: l has %zu points, the circuit has "
+                       "%zu aux variables",
+                       p->l_len, sh->num_aux);
+    }
+    if (p->a_len != sh->num_inputs + sh->a_aux_popcount) {
+        return cz_fail(dg, CUZK_E_INVAL,
+                       "parameters do not fit the circuit: a has %zu points, the circuit needs "
+                       "%zu inputs + %zu A-dense aux",
+                       p->a_len, sh->num_inputs, sh->a_aux_popcount);
+    }
+    if (p->b_g1_len != b_len || p->b_g2_len != b_len) {
+        return cz_fail(dg, CUZK_E_INVAL,
+                       "parameters do not fit the circuit: b_g1/b_g2 have %zu/%zu points, the "
+                       "circuit needs %zu B-dense inputs + %zu B-dense aux",
+                       p->b_g1_len, p->b_g2_len, sh->b_input_popcount, sh->b_aux_popcount);
+    }
+    return CUZK_OK;
+}
+
+cuzk_err g16_params_check_circuit(const g16_params_t *p, const cs_assignment_t *asg, cz_diag *dg)
+{
+    g16_shape_t sh;
+
+    g16_shape_of_assignment(&sh, asg);
+    return g16_params_check_shape(p, &sh, dg);
+}

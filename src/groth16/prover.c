@@ -1,0 +1,327 @@
+/* prover.c - the Groth16 prover (spec groth16.md 4.5-4.10) over a prover assignment.
+ *
+ * Stages: copy a, b, c into domain-sized buffers and compute the quotient H (poly/, 4.5);
+ * five density-filtered MSMs (msm/, 4.6): H, L, A (inputs full + A-dense aux), B in G1 and
+ * in G2 (B-dense inputs + B-dense aux); then the assembly of 4.7. The MSMs read the
+ * assignment's Montgomery values and density bits directly, so no compacted scalar vectors are
+ * built. Work space: 3 n field elements (a, b, c), the twiddle table (n/2 elements) and one
+ * MSM scratch buffer sized for the largest MSM; all freed before returning.
+ */
+#include "groth16/groth16.h"
+
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "common/rand.h"
+#include "poly/poly.h"
+#include "msm/msm.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static size_t max_sz(size_t a, size_t b)
+{
+    return a > b ? a : b;
+}
+
+/* The largest scratch any of the prover's MSMs needs. */
+static size_t msm_scratch_bytes(const g16_params_t *p, size_t ni, size_t pb, const msm_opts *o)
+{
+    size_t s = msm_g1_scratch_sizeof_opts(p->h_len, o);
+    s = max_sz(s, msm_g1_scratch_sizeof_opts(p->l_len, o));
+    s = max_sz(s, msm_g1_scratch_sizeof_opts(ni, o));
+    s = max_sz(s, msm_g1_scratch_sizeof_opts(p->a_len - ni, o));
+    s = max_sz(s, msm_g1_scratch_sizeof_opts(pb, o));
+    s = max_sz(s, msm_g1_scratch_sizeof_opts(p->b_g1_len - pb, o));
+    s = max_sz(s, msm_g2_scratch_sizeof_opts(pb, o));
+    s = max_sz(s, msm_g2_scratch_sizeof_opts(p->b_g2_len - pb, o));
+    return s;
+}
+
+/* The quotient's work space: a, b, c with n values each. Copy mode: one mapping holding copies
+ * of the assignment's vectors. Take mode: the assignment's own cz_malloc'ed vectors, grown to n
+ * and owned here from then on. b and c are released as soon as the quotient is computed, a
+ * after the H MSM. */
+typedef struct abc_work {
+    fr_t *a, *b, *c;
+    cz_buf buf; /* copy mode */
+    bool heap;  /* take mode */
+} abc_work_t;
+
+static void abc_release_bc(abc_work_t *w, size_t n)
+{
+    if (w->heap) {
+        cz_free(w->b);
+        cz_free(w->c);
+    } else if (w->buf.ptr && (n * sizeof(fr_t)) % 4096 == 0) {
+        /* give b and c's pages back; the mapping itself goes with cz_buf_free */
+        (void)madvise(w->b, 2 * n * sizeof(fr_t), MADV_DONTNEED);
+    }
+    w->b = w->c = NULL;
+}
+
+static void abc_release(abc_work_t *w)
+{
+    if (w->heap) {
+        cz_free(w->a);
+        cz_free(w->b);
+        cz_free(w->c);
+    }
+    cz_buf_free(&w->buf);
+    w->a = w->b = w->c = NULL;
+}
+
+/* Checks that cannot depend on the work space. Sets *lg. */
+static cuzk_err prove_check(const g16_params_t *p, const cs_assignment_t *asg, unsigned *lg,
+                            cz_diag *dg)
+{
+    cuzk_err err;
+
+    CZ_CHECK(asg->inputs != NULL && asg->num_inputs >= 1);
+    CZ_CHECK(asg->a_aux_density.len == asg->num_aux && asg->b_aux_density.len == asg->num_aux);
+    CZ_CHECK(asg->b_input_density.len == asg->num_inputs);
+    err = g16_params_check_circuit(p, asg, dg);
+    if (err != CUZK_OK) {
+        return err;
+    }
+    if (g1_aff_is_identity(&p->vk.delta_g1) || g2_aff_is_identity(&p->vk.delta_g2)) {
+        return cz_fail(dg, CUZK_E_INVAL, "parameters: delta is the identity (subverted setup)");
+    }
+    CZ_CHECK(asg->m >= 1);
+    if (!ntt_lg_for(lg, asg->m)) {
+        return cz_fail(dg, CUZK_E_INVAL, "circuit too large: %zu constraints", asg->m);
+    }
+    return CUZK_OK;
+}
+
+/* Everything after the work space holds a, b, c (the first m values set). Releases it. */
+static cuzk_err prove_core(const g16_params_t *p, g16_proof_t *out, const cs_assignment_t *asg,
+                           abc_work_t *w, unsigned lg, const fr_t *r, const fr_t *s,
+                           const g16_prove_opts_t *opts, g16_prove_stats_t *st, cz_pool *pool,
+                           cz_diag *dg)
+{
+    const msm_opts *mo = opts ? &opts->msm : NULL;
+    cuzk_err err = CUZK_OK;
+    cz_buf tw_buf = {0}, scratch_buf = {0};
+    ntt_domain_t dom;
+    size_t n = (size_t)1 << lg;
+    size_t ni = asg->num_inputs, na = asg->num_aux, pb = asg->b_input_density.popcount;
+    fr_t rs;
+    g1_t h_sum, l_sum, a_sum, b1_sum, t1, t2, acc;
+    g2_t b2_sum, t3, acc2;
+    double t;
+
+    /* ---- quotient (4.5) ---- */
+    t = now_ms();
+    CZ_TRY(err, cz_buf_new(&tw_buf, ntt_domain_tw_sizeof(lg), dg), done);
+    CZ_CHECK(ntt_domain_init(&dom, lg, tw_buf.ptr, pool));
+    if (!poly_quotient_h(&dom, w->a, w->b, w->c, asg->m, pool)) {
+        err = cz_fail(dg, CUZK_E_UNSAT,
+                      "the assignment does not satisfy the constraints (A*B - C is not "
+                      "divisible by Z: the quotient's top coefficient is not zero)");
+        goto done;
+    }
+    cz_buf_free(&tw_buf);
+    abc_release_bc(w, n);
+    poly_to_repr((fr_repr_t *)w->a, w->a, n - 1, pool);
+    st->quotient_ms = now_ms() - t;
+
+    /* ---- MSMs (4.6) ---- */
+    t = now_ms();
+    CZ_TRY(err, cz_buf_new(&scratch_buf, msm_scratch_bytes(p, ni, pb, mo), dg), done);
+    st->prep_ms += now_ms() - t;
+
+    t = now_ms();
+    msm_g1_opts(&h_sum, p->h, (const fr_repr_t *)w->a, n - 1, scratch_buf.ptr, pool, mo);
+    st->msm_h_ms = now_ms() - t;
+    abc_release(w);
+
+    t = now_ms();
+    msm_g1_density(&l_sum, p->l, p->l_len, asg->aux, NULL, na, scratch_buf.ptr, pool, mo);
+    st->msm_l_ms = now_ms() - t;
+
+    t = now_ms();
+    msm_g1_density(&t1, p->a, ni, asg->inputs, NULL, ni, scratch_buf.ptr, pool, mo);
+    msm_g1_density(&t2, p->a + ni, p->a_len - ni, asg->aux, asg->a_aux_density.words, na,
+                   scratch_buf.ptr, pool, mo);
+    g1_add(&a_sum, &t1, &t2);
+    st->msm_a_ms = now_ms() - t;
+
+    t = now_ms();
+    msm_g1_density(&t1, p->b_g1, pb, asg->inputs, asg->b_input_density.words, ni, scratch_buf.ptr,
+                   pool, mo);
+    msm_g1_density(&t2, p->b_g1 + pb, p->b_g1_len - pb, asg->aux, asg->b_aux_density.words, na,
+                   scratch_buf.ptr, pool, mo);
+    g1_add(&b1_sum, &t1, &t2);
+    st->msm_b_g1_ms = now_ms() - t;
+
+    t = now_ms();
+    msm_g2_density(&t3, p->b_g2, pb, asg->inputs, asg->b_input_density.words, ni, scratch_buf.ptr,
+                   pool, mo);
+    msm_g2_density(&b2_sum, p->b_g2 + pb, p->b_g2_len - pb, asg->aux, asg->b_aux_density.words, na,
+                   scratch_buf.ptr, pool, mo);
+    g2_add(&b2_sum, &b2_sum, &t3);
+    st->msm_b_g2_ms = now_ms() - t;
+
+    /* ---- assembly (4.7) ---- */
+    t = now_ms();
+    /* A = alpha_g1 + a_ans + r delta_g1 */
+    g1_from_aff(&t1, &p->vk.delta_g1);
+    g1_mul_fr(&acc, &t1, r);
+    g1_add(&acc, &acc, &a_sum);
+    g1_add_aff(&acc, &acc, &p->vk.alpha_g1);
+    g1_to_aff(&out->a, &acc);
+
+    /* B = beta_g2 + b2_ans + s delta_g2 */
+    g2_from_aff(&t3, &p->vk.delta_g2);
+    g2_mul_fr(&acc2, &t3, s);
+    g2_add(&acc2, &acc2, &b2_sum);
+    g2_add_aff(&acc2, &acc2, &p->vk.beta_g2);
+    g2_to_aff(&out->b, &acc2);
+
+    /* C = H + L + s a_ans + r b1_ans + s alpha_g1 + r beta_g1 + (r s) delta_g1 */
+    g1_add(&acc, &h_sum, &l_sum);
+    g1_mul_fr(&t2, &a_sum, s);
+    g1_add(&acc, &acc, &t2);
+    g1_mul_fr(&t2, &b1_sum, r);
+    g1_add(&acc, &acc, &t2);
+    g1_from_aff(&t2, &p->vk.alpha_g1);
+    g1_mul_fr(&t2, &t2, s);
+    g1_add(&acc, &acc, &t2);
+    g1_from_aff(&t2, &p->vk.beta_g1);
+    g1_mul_fr(&t2, &t2, r);
+    g1_add(&acc, &acc, &t2);
+    fr_mul(&rs, r, s);
+    g1_mul_fr(&t2, &t1, &rs);
+    g1_add(&acc, &acc, &t2);
+    g1_to_aff(&out->c, &acc);
+    cz_memzero(&rs, sizeof(rs));
+    st->assemble_ms = now_ms() - t;
+
+done:
+    cz_buf_free(&tw_buf);
+    cz_buf_free(&scratch_buf);
+    abc_release(w);
+    return err;
+}
+
+cuzk_err g16_prove_ex(const g16_params_t *p, g16_proof_t *out, const cs_assignment_t *asg,
+                      const fr_t *r, const fr_t *s, const g16_prove_opts_t *opts,
+                      g16_prove_stats_t *stats, cz_pool *pool, cz_diag *dg)
+{
+    g16_prove_stats_t st;
+    abc_work_t w;
+    cuzk_err err = CUZK_OK;
+    unsigned lg = 0;
+    size_t n;
+    double t0 = now_ms();
+
+    memset(&st, 0, sizeof(st));
+    memset(&w, 0, sizeof(w));
+    CZ_TRY(err, prove_check(p, asg, &lg, dg), done);
+    CZ_CHECK(asg->a && asg->b && asg->c);
+    n = (size_t)1 << lg;
+    CZ_TRY(err, cz_buf_new(&w.buf, 3 * n * sizeof(fr_t), dg), done);
+    w.a = w.buf.ptr;
+    w.b = w.a + n;
+    w.c = w.b + n;
+    memcpy(w.a, asg->a, asg->m * sizeof(fr_t));
+    memcpy(w.b, asg->b, asg->m * sizeof(fr_t));
+    memcpy(w.c, asg->c, asg->m * sizeof(fr_t));
+    st.prep_ms = now_ms() - t0;
+    err = prove_core(p, out, asg, &w, lg, r, s, opts, &st, pool, dg);
+done:
+    abc_release(&w);
+    st.total_ms = now_ms() - t0;
+    if (stats) {
+        *stats = st;
+    }
+    return err;
+}
+
+cuzk_err g16_prove_take(const g16_params_t *p, g16_proof_t *out, cs_assignment_t *asg,
+                        const fr_t *r, const fr_t *s, const g16_prove_opts_t *opts,
+                        g16_prove_stats_t *stats, cz_pool *pool, cz_diag *dg)
+{
+    g16_prove_stats_t st;
+    abc_work_t w;
+    cuzk_err err = CUZK_OK;
+    unsigned lg = 0;
+    size_t n;
+    double t0 = now_ms();
+
+    memset(&st, 0, sizeof(st));
+    memset(&w, 0, sizeof(w));
+    w.heap = true;
+    w.a = asg->a;
+    w.b = asg->b;
+    w.c = asg->c;
+    asg->a = asg->b = asg->c = NULL; /* ownership moved here */
+    CZ_TRY(err, prove_check(p, asg, &lg, dg), done);
+    CZ_CHECK(w.a && w.b && w.c);
+    n = (size_t)1 << lg;
+    for (int k = 0; k < 3; k++) {
+        fr_t **v = k == 0 ? &w.a : k == 1 ? &w.b : &w.c;
+        fr_t *grown = cz_realloc(*v, n * sizeof(fr_t));
+        if (!grown) {
+            err = cz_fail(dg, CUZK_E_NOMEM, "prover: out of memory for %zu values", n);
+            goto done;
+        }
+        *v = grown;
+    }
+    st.prep_ms = now_ms() - t0;
+    err = prove_core(p, out, asg, &w, lg, r, s, opts, &st, pool, dg);
+done:
+    abc_release(&w);
+    st.total_ms = now_ms() - t0;
+    if (stats) {
+        *stats = st;
+    }
+    return err;
+}
+
+cuzk_err g16_prove(const g16_params_t *p, g16_proof_t *out, const cs_assignment_t *asg,
+                   const fr_t *r, const fr_t *s, cz_pool *pool, cz_diag *dg)
+{
+    return g16_prove_ex(p, out, asg, r, s, NULL, NULL, pool, dg);
+}
+
+cuzk_err g16_fr_random(fr_t *out, cz_diag *dg)
+{
+    uint8_t buf[FR_NBYTES];
+    cuzk_err err;
+
+    for (;;) {
+        err = cz_rand_bytes(buf, sizeof(buf), dg);
+        if (err != CUZK_OK) {
+            break;
+        }
+        buf[FR_NBYTES - 1] &= 0x7f; /* a 255-bit candidate: accepted with probability ~0.9 */
+        if (fr_from_bytes(out, buf) == CUZK_OK) {
+            break;
+        }
+    }
+    cz_memzero(buf, sizeof(buf));
+    return err;
+}
+
+cuzk_err g16_prove_random(const g16_params_t *p, g16_proof_t *out, const cs_assignment_t *asg,
+                          cz_pool *pool, cz_diag *dg)
+{
+    fr_t r, s;
+    cuzk_err err = CUZK_OK;
+
+    /* bellperson draws r first, then s (spec 4.8). */
+    CZ_TRY(err, g16_fr_random(&r, dg), done);
+    CZ_TRY(err, g16_fr_random(&s, dg), done);
+    err = g16_prove(p, out, asg, &r, &s, pool, dg);
+done:
+    cz_memzero(&r, sizeof(r));
+    cz_memzero(&s, sizeof(s));
+    return err;
+}

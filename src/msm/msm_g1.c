@@ -1,0 +1,23 @@
+/* msm_g1.c - the MSM over G1: msm_impl.h instantiated with Fp coordinates. */
+#include "msm/msm.h"
+
+#include "field/fp.h"
+#include "msm/internal.h"
+
+#define FE              fp_t
+#define FE_ADD          fp_add
+#define FE_SUB          fp_sub
+#define FE_DBL          fp_dbl
+#define FE_NEG          fp_neg
+#define FE_MUL          fp_mul
+#define FE_SQR          fp_sqr
+#define FE_INV          fp_inv
+#define FE_EQ           fp_eq
+#define FE_IS_ZERO      fp_is_zero
+#define FE_ONE          FP_ONE
+#define AFF             g1_aff_t
+#define JAC             g1_t
+#define AFF_IS_IDENTITY g1_aff_is_identity
+#define MSM_FN(suffix)  msm_g1##suffix
+
+#include "msm/msm_impl.h"
