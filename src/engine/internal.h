@@ -1,0 +1,325 @@
+/* internal.h - engine state shared by engine.c (jobs, API), sched.c (dispatcher), pipeline.c
+ * (workers, provers), srs.c (parameters, memory budget) and metrics.c.
+ *
+ * Everything below is guarded by eng_t.mu unless a field says otherwise. Work that must not
+ * run under the lock (handler calls, waiter callbacks, freeing large buffers) is collected in
+ * an eng_defer while the lock is held and run by eng_defer_run after unlocking.
+ */
+#ifndef CUZK_ENGINE_INTERNAL_H
+#define CUZK_ENGINE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "engine/engine.h"
+
+#include "common/pool.h"
+#include "groth16/groth16.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * Metrics (metrics.c)
+ * ------------------------------------------------------------------------------------------- */
+
+enum {
+    ENG_STAGE_QUEUE_WAIT,
+    ENG_STAGE_SRS_LOAD,
+    ENG_STAGE_SYNTHESIS,
+    ENG_STAGE_PROVE,
+    ENG_STAGE_VERIFY,
+    ENG_STAGE_TOTAL,
+    ENG_STAGE_COUNT
+};
+
+#define ENG_HIST_BUCKETS 16
+
+/** A Prometheus histogram over seconds with fixed upper bounds (eng_hist_bounds). */
+typedef struct eng_hist {
+    uint64_t counts[ENG_HIST_BUCKETS + 1]; /* last = +Inf */
+    uint64_t n;
+    double sum;
+} eng_hist;
+
+extern const double eng_hist_bounds[ENG_HIST_BUCKETS];
+
+void eng_hist_observe(eng_hist *h, double seconds);
+
+typedef struct eng_metrics {
+    uint64_t completed[ENG_KIND_COUNT], failed[ENG_KIND_COUNT], cancelled[ENG_KIND_COUNT];
+    uint64_t submitted[ENG_KIND_COUNT];
+    uint64_t verify_failures, verify_retries;
+    uint64_t srs_loads, srs_evictions, batches, batched_jobs;
+    eng_hist stage[ENG_KIND_COUNT][ENG_STAGE_COUNT];
+} eng_metrics;
+
+/* ---------------------------------------------------------------------------------------------
+ * Parameters (srs.c)
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct eng_srs {
+    char id[ENG_CIRCUIT_ID_MAX];
+    char *path;
+    eng_tier tier;
+    bool loading;          /* a thread is decoding the file; tier becomes HOT or stays */
+    uint64_t file_bytes;   /* .params size, charged to the budget while HOT or loading */
+    unsigned refs;         /* partitions in flight using the parameters */
+    uint64_t last_used_ns; /* LRU clock */
+    g16_params_t *params;  /* HOT only; read-only, shared by provers */
+    g16_pvk_t pvk;         /* HOT only */
+    void *map;             /* file mapping while HOT or WARM */
+    size_t map_len;
+    struct eng_srs *next;
+} eng_srs;
+
+/* ---------------------------------------------------------------------------------------------
+ * Jobs
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum { JOB_QUEUED, JOB_ACTIVE, JOB_DONE } eng_job_state;
+typedef enum { PART_WAIT, PART_SYNTH, PART_READY, PART_PROVE, PART_DONE } eng_part_state;
+
+typedef struct eng_part {
+    eng_part_state state;
+    cs_assignment_t asg; /* READY: the prover assignment */
+    uint64_t reserved;   /* budget bytes held from admission until verified */
+    bool holds_srs;      /* a reference on job->srs */
+} eng_part;
+
+typedef struct eng_job eng_job;
+
+typedef struct eng_waiter {
+    eng_await_fn cb;
+    void *arg;
+    uint64_t deadline_ns; /* 0 = none */
+    eng_job *job;
+    struct eng_waiter *prev, *next;   /* job->waiters */
+    struct eng_waiter *tprev, *tnext; /* eng->timed (only with a deadline) */
+} eng_waiter;
+
+/** A set of jobs dispatched together; counts as one active slot. */
+typedef struct eng_unit {
+    size_t remaining; /* member jobs not finished */
+} eng_unit;
+
+struct eng_job {
+    char id[ENG_ID_MAX];
+    uint64_t seq;  /* submission order */
+    uint64_t useq; /* dispatch order of its unit */
+    eng_kind kind;
+    eng_prio prio;
+    eng_job_state state;
+    unsigned refs; /* the job table + deliveries in progress */
+    bool in_table;
+
+    /* The request, deep-copied into req_buf; released once parsed. */
+    eng_request_t req;
+    void *req_buf;
+    eng_bytes_t *req_vps;
+
+    /* Links: hash chain; pending queue / active list / done list (one at a time). */
+    eng_job *hnext;
+    eng_job *prev, *next;
+
+    /* Times (monotonic ns) and per-stage sums. */
+    uint64_t t_submit, t_dispatch, t_done;
+    uint64_t ns[ENG_STAGE_COUNT];
+
+    /* Execution. */
+    atomic_bool cancel; /* read by handlers through plan.cancelled */
+    bool preparing, prepared, plan_valid;
+    const struct eng_kind_slot *slot;
+    eng_plan_t plan;
+    eng_srs *srs;
+    eng_part *parts;
+    size_t next_synth, parts_done;
+    unsigned running; /* stages executing on engine threads */
+    eng_unit *unit;
+    size_t batch_size;
+    bool batch_flush; /* a higher-priority job arrived while this one collected a batch */
+
+    /* Outcome. */
+    eng_status status;
+    bool failed; /* first failure recorded in error */
+    char *error;
+    uint8_t *proof;
+    size_t proof_len;
+
+    eng_waiter *waiters;
+};
+
+/* A doubly linked list of jobs. */
+typedef struct eng_jlist {
+    eng_job *head, *tail;
+    size_t n;
+} eng_jlist;
+
+void eng_jlist_push(eng_jlist *l, eng_job *j);
+void eng_jlist_remove(eng_jlist *l, eng_job *j);
+
+/* A registered handler. */
+typedef struct eng_kind_slot {
+    eng_kind kind;
+    eng_kind_ops ops;
+    void *ctx;
+    bool present;
+} eng_kind_slot;
+
+typedef struct eng_preload {
+    char id[ENG_CIRCUIT_ID_MAX];
+    eng_preload_fn cb;
+    void *arg;
+    struct eng_preload *next;
+} eng_preload;
+
+/* ---------------------------------------------------------------------------------------------
+ * Deferred work: collected under the lock, run after it.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum {
+    DEFER_DELIVER,   /* call waiters of a finished job (holds a job ref) */
+    DEFER_TIMEOUT,   /* call one waiter with TIMEOUT */
+    DEFER_PLAN_FREE, /* handler's plan_free */
+    DEFER_FREE_ASG,
+    DEFER_FREE_PARAMS,
+    DEFER_UNMAP,
+    DEFER_FREE_MEM,
+    DEFER_FREE_JOB,
+    DEFER_UNREF_JOB
+} eng_defer_kind;
+
+typedef struct eng_defer_item {
+    eng_defer_kind kind;
+    eng_job *job;
+    eng_waiter *waiters;
+    eng_plan_t plan;
+    const eng_kind_slot *slot;
+    cs_assignment_t asg;
+    g16_params_t *params;
+    void *ptr;
+    size_t len;
+    struct eng_defer_item *next;
+} eng_defer_item;
+
+typedef struct eng_defer {
+    eng_defer_item *head, *tail;
+} eng_defer;
+
+/* ---------------------------------------------------------------------------------------------
+ * The engine
+ * ------------------------------------------------------------------------------------------- */
+
+#define ENG_JOB_BUCKETS 1024
+
+struct eng {
+    eng_config_t cfg;
+    char *param_cache;
+    eng_kind_slot kinds[ENG_KIND_COUNT];
+    uint64_t t_start;
+
+    pthread_mutex_t mu;
+    pthread_cond_t sched_cv; /* dispatcher: submissions, finished units, timers */
+    pthread_cond_t work_cv;  /* synthesis workers: new work, memory released, loads done */
+    pthread_cond_t prove_cv; /* provers: partitions ready */
+    pthread_cond_t done_cv;  /* drain, eng_free: jobs finished, stages ended */
+
+    bool started, accepting, stopping;
+    uint64_t next_seq, next_useq;
+
+    /* Jobs. */
+    eng_job *table[ENG_JOB_BUCKETS];
+    eng_jlist pending[ENG_PRIO_COUNT];
+    eng_jlist active;
+    eng_jlist done;
+    size_t active_units;
+    unsigned pending_by_kind[ENG_KIND_COUNT], active_by_kind[ENG_KIND_COUNT];
+    eng_waiter *timed;   /* waiters with a deadline */
+    eng_job *collecting; /* head job waiting for its batch to fill */
+    bool have_last_key;
+    eng_kind last_kind;
+    uint64_t last_registered_proof, last_sector_size;
+
+    /* Parameters and memory. */
+    eng_srs *srs;
+    eng_preload *preloads;
+    uint64_t mem_used;  /* hot + loading parameters + partition reservations */
+    uint64_t mem_parts; /* partition reservations only */
+    unsigned loads_running;
+
+    eng_metrics m;
+
+    /* Threads. */
+    pthread_t sched_thread;
+    pthread_t *workers, *provers;
+    unsigned n_workers, n_provers;
+    bool sched_started;
+    cz_pool *prove_pool;
+    cz_pool *load_pool;
+};
+
+/* Time: CLOCK_MONOTONIC nanoseconds; every engine condition variable uses that clock. */
+uint64_t eng_now_ns(void);
+/** Waits on cv until woken or until deadline_ns (0 = no deadline). */
+void eng_cond_wait_until(pthread_cond_t *cv, pthread_mutex_t *mu, uint64_t deadline_ns);
+
+/* Deferred work. */
+void eng_defer_add(eng_defer *d, const eng_defer_item *item);
+void eng_defer_run(eng_t *eng, eng_defer *d);
+/* Unlocks eng->mu, runs d, locks again. */
+void eng_defer_flush_locked(eng_t *eng, eng_defer *d);
+
+/* Jobs (engine.c), all with mu held. */
+void eng_job_fail_locked(eng_t *eng, eng_job *job, const char *fmt, ...) CZ_PRINTF(3, 4);
+void eng_job_maybe_finish_locked(eng_t *eng, eng_job *job, eng_defer *d);
+void eng_job_unref_locked(eng_t *eng, eng_job *job, eng_defer *d);
+bool eng_same_circuit_type(const eng_job *a, const eng_job *b);
+/* Releases what partition k holds: assignment, budget bytes, parameter reference. */
+void eng_part_release_locked(eng_t *eng, eng_job *job, size_t k, eng_defer *d);
+/* Drops finished jobs beyond the retention limits; returns the next expiry time (0 = none). */
+uint64_t eng_retention_locked(eng_t *eng, uint64_t now, eng_defer *d);
+
+/* Dispatcher (sched.c). */
+void *eng_sched_main(void *arg);
+
+/* Workers and provers (pipeline.c). */
+void *eng_worker_main(void *arg);
+void *eng_prover_main(void *arg);
+
+/* Parameters and budget (srs.c), with mu held unless said otherwise. */
+eng_srs *eng_srs_find_locked(eng_t *eng, const char *id);
+/** Finds or creates the entry of id with path (stat done by the caller: file_bytes). */
+eng_srs *eng_srs_get_locked(eng_t *eng, const char *id, const char *path, uint64_t file_bytes);
+/** Resolves a circuit id to a parameter path through the registered kinds (no lock needed:
+ *  the kind table is immutable after eng_start). */
+bool eng_srs_resolve(eng_t *eng, const char *id, char *path, size_t cap);
+
+typedef enum { RESERVE_OK, RESERVE_WAIT, RESERVE_NEVER } eng_reserve;
+/** Reserves bytes, demoting unused hot parameters (LRU, idle >= eviction_min_idle, never
+ *  `keep`) as needed. WAIT: retry when memory is released or at *wake_ns (0 = no timer).
+ *  NEVER: bytes exceed the whole budget. */
+eng_reserve eng_mem_reserve_locked(eng_t *eng, uint64_t bytes, const eng_srs *keep,
+                                   uint64_t *wake_ns, eng_defer *d);
+void eng_mem_release_locked(eng_t *eng, uint64_t bytes);
+
+/** Decodes an entry's file (the caller set entry->loading and reserved file_bytes). Runs
+ *  without the lock; on success the entry's params/pvk/map are set under the lock by
+ *  eng_srs_load_finish_locked. */
+typedef struct eng_srs_loaded {
+    g16_params_t *params;
+    g16_pvk_t pvk;
+    void *map;
+    size_t map_len;
+} eng_srs_loaded;
+CZ_MUST_USE cuzk_err eng_srs_load(eng_t *eng, const char *path, void *map, size_t map_len,
+                                  eng_srs_loaded *out, cz_diag *dg);
+void eng_srs_load_finish_locked(eng_t *eng, eng_srs *s, cuzk_err err, eng_srs_loaded *ld,
+                                eng_defer *d);
+/** Drops one partition reference. */
+void eng_srs_unref_locked(eng_t *eng, eng_srs *s);
+void eng_srs_free_all(eng_t *eng);
+void eng_srs_unmap(void *map, size_t len);
+/** Runs one preload request on a worker thread (called without the lock). */
+void eng_preload_run(eng_t *eng, eng_preload *p);
+
+/* Metrics (metrics.c). */
+void eng_metrics_job_done_locked(eng_t *eng, const eng_job *job);
+
+#endif /* CUZK_ENGINE_INTERNAL_H */

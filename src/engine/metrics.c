@@ -1,0 +1,205 @@
+/* metrics.c - counters, stage histograms and their Prometheus text exposition (format 0.0.4).
+ * Names follow the Rust cuzk daemon where it has one (cuzk_proofs_completed_total,
+ * cuzk_proofs_failed_total, cuzk_uptime_seconds, cuzk_queue_depth, cuzk_running_jobs,
+ * cuzk_proofs_completed{proof_kind}); the rest are ours. All values are read under eng->mu. */
+#include "engine/internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/alloc.h"
+
+const double eng_hist_bounds[ENG_HIST_BUCKETS] = {0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1,
+                                                  2.5,   5,     10,   30,   60,  120,  300, 600};
+
+static const char *const stage_names[ENG_STAGE_COUNT] = {"queue_wait", "srs_load", "synthesis",
+                                                         "prove",      "verify",   "total"};
+
+void eng_hist_observe(eng_hist *h, double seconds)
+{
+    size_t b = 0;
+    while (b < ENG_HIST_BUCKETS && seconds > eng_hist_bounds[b]) {
+        b++;
+    }
+    h->counts[b]++;
+    h->n++;
+    h->sum += seconds;
+}
+
+void eng_metrics_job_done_locked(eng_t *eng, const eng_job *job)
+{
+    if (job->status != ENG_STATUS_COMPLETED) {
+        return; /* distributions describe successful proofs only */
+    }
+    for (int s = 0; s < ENG_STAGE_COUNT; s++) {
+        eng_hist_observe(&eng->m.stage[job->kind][s], (double)job->ns[s] / 1e9);
+    }
+}
+
+/* A growing text buffer; `failed` sticks after the first allocation failure. */
+typedef struct sbuf {
+    char *p;
+    size_t len, cap;
+    bool failed;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...) CZ_PRINTF(2, 3);
+
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    if (b->failed) {
+        return;
+    }
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->failed = true;
+            return;
+        }
+        if ((size_t)n < b->cap - b->len) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = (b->cap + (size_t)n + 1) * 2;
+        char *q = cz_realloc(b->p, cap);
+        if (!q) {
+            b->failed = true;
+            return;
+        }
+        b->p = q;
+        b->cap = cap;
+    }
+}
+
+static void family(sbuf *b, const char *name, const char *type, const char *help)
+{
+    sb_printf(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void per_kind(sbuf *b, const char *name, const char *type, const char *help,
+                     const uint64_t *v)
+{
+    family(b, name, type, help);
+    for (int k = 1; k < ENG_KIND_COUNT; k++) {
+        sb_printf(b, "%s{proof_kind=\"%s\"} %llu\n", name, eng_kind_label((eng_kind)k),
+                  (unsigned long long)v[k]);
+    }
+}
+
+cuzk_err eng_metrics_text(eng_t *eng, char **out, cz_diag *dg)
+{
+    sbuf b = {.cap = 8192};
+    b.p = cz_malloc(b.cap);
+    *out = NULL;
+    if (!b.p) {
+        return cz_fail(dg, CUZK_E_NOMEM, "metrics");
+    }
+    b.p[0] = '\0';
+
+    pthread_mutex_lock(&eng->mu);
+    const eng_metrics *m = &eng->m;
+    uint64_t completed = 0, failed = 0, cancelled = 0, pending = 0;
+    uint64_t pend[ENG_KIND_COUNT] = {0}, prog[ENG_KIND_COUNT] = {0};
+    for (int k = 1; k < ENG_KIND_COUNT; k++) {
+        completed += m->completed[k];
+        failed += m->failed[k];
+        cancelled += m->cancelled[k];
+        pend[k] = eng->pending_by_kind[k];
+        prog[k] = eng->active_by_kind[k];
+        pending += pend[k];
+    }
+
+    family(&b, "cuzk_proofs_completed_total", "counter", "Total proofs completed");
+    sb_printf(&b, "cuzk_proofs_completed_total %llu\n", (unsigned long long)completed);
+    family(&b, "cuzk_proofs_failed_total", "counter", "Total proofs failed");
+    sb_printf(&b, "cuzk_proofs_failed_total %llu\n", (unsigned long long)failed);
+    family(&b, "cuzk_proofs_cancelled_total", "counter", "Total proofs cancelled");
+    sb_printf(&b, "cuzk_proofs_cancelled_total %llu\n", (unsigned long long)cancelled);
+    family(&b, "cuzk_uptime_seconds", "gauge", "Daemon uptime");
+    sb_printf(&b, "cuzk_uptime_seconds %llu\n",
+              (unsigned long long)((eng_now_ns() - eng->t_start) / 1000000000u));
+    family(&b, "cuzk_queue_depth", "gauge", "Jobs queued and not yet dispatched");
+    sb_printf(&b, "cuzk_queue_depth %llu\n", (unsigned long long)pending);
+    family(&b, "cuzk_running_jobs", "gauge", "Jobs dispatched and not finished");
+    sb_printf(&b, "cuzk_running_jobs %zu\n", eng->active.n);
+
+    per_kind(&b, "cuzk_proofs_submitted", "counter", "Per proof-kind submissions", m->submitted);
+    per_kind(&b, "cuzk_proofs_completed", "counter", "Per proof-kind completions", m->completed);
+    per_kind(&b, "cuzk_proofs_failed", "counter", "Per proof-kind failures", m->failed);
+    per_kind(&b, "cuzk_proofs_cancelled", "counter", "Per proof-kind cancellations", m->cancelled);
+    per_kind(&b, "cuzk_queue_pending", "gauge", "Queued jobs per proof kind", pend);
+    per_kind(&b, "cuzk_queue_in_progress", "gauge", "Running jobs per proof kind", prog);
+
+    family(&b, "cuzk_memory_budget_bytes", "gauge", "Memory budget for parameters and partitions");
+    sb_printf(&b, "cuzk_memory_budget_bytes %llu\n", (unsigned long long)eng->cfg.mem_budget_bytes);
+    family(&b, "cuzk_memory_used_bytes", "gauge", "Budget in use (hot parameters + partitions)");
+    sb_printf(&b, "cuzk_memory_used_bytes %llu\n", (unsigned long long)eng->mem_used);
+    family(&b, "cuzk_memory_partitions_bytes", "gauge", "Budget reserved by partitions in flight");
+    sb_printf(&b, "cuzk_memory_partitions_bytes %llu\n", (unsigned long long)eng->mem_parts);
+
+    family(&b, "cuzk_srs_bytes", "gauge", "Parameter file size per circuit and tier");
+    for (const eng_srs *s = eng->srs; s; s = s->next) {
+        static const char *const tiers[] = {"hot", "warm", "cold"};
+        sb_printf(&b, "cuzk_srs_bytes{circuit_id=\"%s\",tier=\"%s\"} %llu\n", s->id, tiers[s->tier],
+                  (unsigned long long)s->file_bytes);
+    }
+    family(&b, "cuzk_srs_refs", "gauge", "Partitions in flight using the parameters");
+    for (const eng_srs *s = eng->srs; s; s = s->next) {
+        sb_printf(&b, "cuzk_srs_refs{circuit_id=\"%s\"} %u\n", s->id, s->refs);
+    }
+    family(&b, "cuzk_srs_loads_total", "counter", "Parameter loads into the hot tier");
+    sb_printf(&b, "cuzk_srs_loads_total %llu\n", (unsigned long long)m->srs_loads);
+    family(&b, "cuzk_srs_evictions_total", "counter", "Parameters demoted from the hot tier");
+    sb_printf(&b, "cuzk_srs_evictions_total %llu\n", (unsigned long long)m->srs_evictions);
+    family(&b, "cuzk_verify_failures_total", "counter",
+           "Partition proofs that failed verification");
+    sb_printf(&b, "cuzk_verify_failures_total %llu\n", (unsigned long long)m->verify_failures);
+    family(&b, "cuzk_verify_retries_total", "counter", "Partitions re-proved after a bad proof");
+    sb_printf(&b, "cuzk_verify_retries_total %llu\n", (unsigned long long)m->verify_retries);
+    family(&b, "cuzk_batches_total", "counter", "Dispatch units of more than one job");
+    sb_printf(&b, "cuzk_batches_total %llu\n", (unsigned long long)m->batches);
+    family(&b, "cuzk_batched_jobs_total", "counter", "Jobs dispatched in batches");
+    sb_printf(&b, "cuzk_batched_jobs_total %llu\n", (unsigned long long)m->batched_jobs);
+
+    family(&b, "cuzk_stage_duration_seconds", "histogram",
+           "Per-job stage time of completed proofs (synthesis and prove summed over partitions)");
+    for (int k = 1; k < ENG_KIND_COUNT; k++) {
+        for (int s = 0; s < ENG_STAGE_COUNT; s++) {
+            const eng_hist *h = &m->stage[k][s];
+            if (!h->n) {
+                continue;
+            }
+            const char *kl = eng_kind_label((eng_kind)k);
+            uint64_t cum = 0;
+            for (int i = 0; i < ENG_HIST_BUCKETS; i++) {
+                cum += h->counts[i];
+                sb_printf(&b,
+                          "cuzk_stage_duration_seconds_bucket{proof_kind=\"%s\",stage=\"%s\","
+                          "le=\"%g\"} %llu\n",
+                          kl, stage_names[s], eng_hist_bounds[i], (unsigned long long)cum);
+            }
+            cum += h->counts[ENG_HIST_BUCKETS];
+            sb_printf(&b,
+                      "cuzk_stage_duration_seconds_bucket{proof_kind=\"%s\",stage=\"%s\","
+                      "le=\"+Inf\"} %llu\n",
+                      kl, stage_names[s], (unsigned long long)cum);
+            sb_printf(&b, "cuzk_stage_duration_seconds_sum{proof_kind=\"%s\",stage=\"%s\"} %.6f\n",
+                      kl, stage_names[s], h->sum);
+            sb_printf(&b,
+                      "cuzk_stage_duration_seconds_count{proof_kind=\"%s\",stage=\"%s\"} %llu\n",
+                      kl, stage_names[s], (unsigned long long)h->n);
+        }
+    }
+    pthread_mutex_unlock(&eng->mu);
+
+    if (b.failed) {
+        cz_free(b.p);
+        return cz_fail(dg, CUZK_E_NOMEM, "metrics text");
+    }
+    *out = b.p;
+    return CUZK_OK;
+}

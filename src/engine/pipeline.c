@@ -1,0 +1,486 @@
+/* pipeline.c - the stages of a job: prepare (parse), synthesize partition k, prove + verify
+ * partition k; assembly happens as proofs land in job->proof at offset 192 k.
+ *
+ * DESIGN
+ *  threads:  synth_workers "cuzk-synth-<i>" (eng_worker_main) run PreloadSRS requests first,
+ *            then the best stage among active jobs: PREPARE (handler parse, parameter file
+ *            lookup) or SYNTHESIZE(k) (loading the parameters first when they are not hot).
+ *            prover_threads "cuzk-prove-<i>" (eng_prover_main) prove READY partitions with the
+ *            MSM pool (cz_pool "cuzk-msm"), then verify them.
+ *  order:    "best" = highest priority, then earliest dispatched unit, then earliest
+ *            submitted job, then lowest partition: a CRITICAL job's partitions overtake the
+ *            remaining partitions of NORMAL jobs already running.
+ *  admission: SYNTHESIZE(k) starts only when the memory budget can reserve the partition's
+ *            estimate (plus the parameters when they must be loaded); otherwise the worker
+ *            waits on work_cv (memory released, load finished) without letting lower-priority
+ *            stages overtake (no starvation of big partitions). Jobs whose parameters are
+ *            being loaded by another worker are skipped, not waited for.
+ *  queues:   none of their own: partition states in job->parts are the queues (WAIT -> SYNTH
+ *            -> READY -> PROVE -> DONE); eng->preloads holds preload requests.
+ *  wakeups:  dispatch and released memory wake workers (work_cv); a READY partition wakes the
+ *            provers (prove_cv).
+ *  lock:     eng->mu while choosing and recording; stages run unlocked. A stage never frees
+ *            the structures another stage reads: job->plan and job->parts live until the job
+ *            finishes, which waits for job->running == 0; parameters with refs are never
+ *            demoted.
+ *  cancel:   a stage that returns into a cancelled (or failed) job releases its partition and
+ *            calls eng_job_maybe_finish_locked; no further stage of the job starts.
+ *  verify:   every partition proof is checked with the pairing verifier against public inputs
+ *            the handler computes from the request; an invalid proof is re-proved once with
+ *            fresh randomness, then the job fails (never returns a bad proof).
+ */
+#include "engine/internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/alloc.h"
+#include "common/log.h"
+
+#define ENG_MAX_PARTITIONS 4096
+
+static bool better(const eng_job *a, const eng_job *b)
+{
+    if (a->prio != b->prio) {
+        return a->prio > b->prio;
+    }
+    if (a->useq != b->useq) {
+        return a->useq < b->useq;
+    }
+    return a->seq < b->seq;
+}
+
+static double ms_between(uint64_t t0, uint64_t t1)
+{
+    return (double)(t1 - t0) / 1e6;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Prepare
+ * ------------------------------------------------------------------------------------------- */
+
+static void run_prepare(eng_t *eng, eng_job *job, eng_defer *d)
+{
+    const eng_kind_slot *slot = job->slot;
+    eng_plan_t plan;
+    cz_diag dg;
+    char name[512], path[1024], msg[2048];
+    uint64_t file_bytes = 0;
+    bool parsed = false;
+
+    job->preparing = true;
+    job->running++;
+    pthread_mutex_unlock(&eng->mu);
+
+    memset(&plan, 0, sizeof(plan));
+    plan.job_id = job->id;
+    plan.cancelled = &job->cancel;
+    cz_diag_init(&dg);
+    uint64_t t0 = eng_now_ns();
+    cuzk_err err = slot->ops.parse(slot->ctx, &job->req, &plan, &dg);
+    parsed = err == CUZK_OK;
+    if (err != CUZK_OK) {
+        snprintf(msg, sizeof(msg), "invalid %s request: %s", eng_kind_name(job->kind),
+                 dg.msg[0] ? dg.msg : cuzk_strerror(err));
+    } else if (plan.num_partitions < 1 || plan.num_partitions > ENG_MAX_PARTITIONS ||
+               !memchr(plan.circuit_id, 0, sizeof(plan.circuit_id)) || !plan.circuit_id[0]) {
+        err = CUZK_E_INVAL;
+        snprintf(msg, sizeof(msg), "handler of %s returned a bad plan (partitions %zu)",
+                 eng_kind_name(job->kind), plan.num_partitions);
+    } else if (!slot->ops.srs_file(slot->ctx, plan.circuit_id, name, sizeof(name))) {
+        err = CUZK_E_INVAL;
+        snprintf(msg, sizeof(msg), "no parameter file is known for circuit %s", plan.circuit_id);
+    } else {
+        struct stat st;
+        snprintf(path, sizeof(path), "%s/%s", eng->param_cache, name);
+        errno = 0;
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+            err = CUZK_E_IO;
+            snprintf(msg, sizeof(msg), "parameters of circuit %s not found: %s: %s",
+                     plan.circuit_id, path, errno ? strerror(errno) : "not a regular file");
+        } else {
+            file_bytes = (uint64_t)st.st_size;
+        }
+    }
+    uint64_t t1 = eng_now_ns();
+
+    pthread_mutex_lock(&eng->mu);
+    job->running--;
+    job->preparing = false;
+    job->ns[ENG_STAGE_SYNTHESIS] += t1 - t0;
+    eng_srs *srs = NULL;
+    if (err == CUZK_OK && !atomic_load(&job->cancel)) {
+        srs = eng_srs_get_locked(eng, plan.circuit_id, path, file_bytes);
+        if (!srs) {
+            err = CUZK_E_NOMEM;
+            snprintf(msg, sizeof(msg), "out of memory");
+        } else if (srs->file_bytes + plan.partition_mem_bytes > eng->cfg.mem_budget_bytes) {
+            err = CUZK_E_NOMEM;
+            snprintf(
+                msg, sizeof(msg),
+                "circuit %s needs %llu bytes of memory (parameters %llu + one partition "
+                "%llu), more than the memory budget of %llu bytes",
+                plan.circuit_id, (unsigned long long)(srs->file_bytes + plan.partition_mem_bytes),
+                (unsigned long long)srs->file_bytes, (unsigned long long)plan.partition_mem_bytes,
+                (unsigned long long)eng->cfg.mem_budget_bytes);
+        }
+    }
+    if (err == CUZK_OK && !atomic_load(&job->cancel)) {
+        job->parts = cz_calloc(plan.num_partitions, sizeof(eng_part));
+        job->proof = cz_calloc(plan.num_partitions, G16_PROOF_NBYTES);
+        if (!job->parts || !job->proof) {
+            err = CUZK_E_NOMEM;
+            snprintf(msg, sizeof(msg), "out of memory");
+            cz_free(job->parts);
+            cz_free(job->proof);
+            job->parts = NULL;
+            job->proof = NULL;
+        }
+    }
+    if (err != CUZK_OK || atomic_load(&job->cancel)) {
+        if (err != CUZK_OK) {
+            eng_job_fail_locked(eng, job, "%s", msg);
+        }
+        if (parsed) {
+            job->refs++; /* plan.job_id points into the job */
+            eng_defer_item it = {.kind = DEFER_PLAN_FREE, .job = job, .plan = plan, .slot = slot};
+            eng_defer_add(d, &it);
+        }
+    } else {
+        job->plan = plan;
+        job->plan_valid = true;
+        job->prepared = true;
+        job->srs = srs;
+        job->proof_len = plan.num_partitions * G16_PROOF_NBYTES;
+        /* The raw request is no longer needed; keep the scalar fields (batch key). */
+        eng_defer_item it = {.kind = DEFER_FREE_MEM, .ptr = job->req_buf};
+        eng_defer_add(d, &it);
+        job->req_buf = NULL;
+        memset(&job->req.vanilla_proof, 0, sizeof(job->req.vanilla_proof));
+        memset(&job->req.randomness, 0, sizeof(job->req.randomness));
+        memset(&job->req.comm_r_old, 0, sizeof(job->req.comm_r_old));
+        memset(&job->req.comm_r_new, 0, sizeof(job->req.comm_r_new));
+        memset(&job->req.comm_d_new, 0, sizeof(job->req.comm_d_new));
+        job->req.n_vanilla_proofs = 0;
+        CZ_LOG(CZ_LOG_INFO,
+               "job=%s stage=parse circuit=%s partitions=%zu partition_bytes=%llu ms=%.1f", job->id,
+               plan.circuit_id, plan.num_partitions, (unsigned long long)plan.partition_mem_bytes,
+               ms_between(t0, t1));
+        pthread_cond_broadcast(&eng->work_cv);
+    }
+    eng_job_maybe_finish_locked(eng, job, d);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Synthesize
+ * ------------------------------------------------------------------------------------------- */
+
+/* Returns false when the worker must wait (memory) before trying again; *wake_ns is then the
+ * time to look again (0 = when woken). */
+static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
+{
+    eng_srs *srs = job->srs;
+    uint64_t part_bytes = job->plan.partition_mem_bytes;
+    bool load = srs->tier != ENG_TIER_HOT;
+    uint64_t need = part_bytes + (load ? srs->file_bytes : 0);
+
+    eng_reserve r = eng_mem_reserve_locked(eng, need, srs, wake_ns, d);
+    if (r == RESERVE_NEVER) {
+        eng_job_fail_locked(eng, job,
+                            "partition needs %llu bytes of memory, more than the budget of "
+                            "%llu bytes",
+                            (unsigned long long)need,
+                            (unsigned long long)eng->cfg.mem_budget_bytes);
+        eng_job_maybe_finish_locked(eng, job, d);
+        return true;
+    }
+    if (r == RESERVE_WAIT) {
+        return false;
+    }
+
+    size_t k = job->next_synth++;
+    eng_part *part = &job->parts[k];
+    part->state = PART_SYNTH;
+    part->reserved = part_bytes;
+    eng->mem_parts += part_bytes;
+    part->holds_srs = true;
+    srs->refs++;
+    srs->last_used_ns = eng_now_ns();
+    if (load) {
+        srs->loading = true;
+        eng->loads_running++;
+    }
+    job->running++;
+    const eng_kind_slot *slot = job->slot;
+    char path[1024];
+    snprintf(path, sizeof(path), "%s", srs->path);
+    void *map = srs->map;
+    size_t map_len = srs->map_len;
+    pthread_mutex_unlock(&eng->mu);
+
+    cz_diag dg;
+    cz_diag_init(&dg);
+    cuzk_err err = CUZK_OK;
+    if (load) {
+        eng_srs_loaded ld = {0};
+        uint64_t t0 = eng_now_ns();
+        err = eng_srs_load(eng, path, map, map_len, &ld, &dg);
+        uint64_t t1 = eng_now_ns();
+        pthread_mutex_lock(&eng->mu);
+        eng_srs_load_finish_locked(eng, srs, err, &ld, d);
+        job->ns[ENG_STAGE_SRS_LOAD] += t1 - t0;
+        if (err != CUZK_OK) {
+            char buf[600];
+            job->running--;
+            eng_job_fail_locked(eng, job, "loading parameters of %s: %s", srs->id,
+                                cz_diag_str(&dg, buf, sizeof(buf)));
+            eng_part_release_locked(eng, job, k, d);
+            eng_job_maybe_finish_locked(eng, job, d);
+            return true;
+        }
+        CZ_LOG(CZ_LOG_INFO, "job=%s stage=srs_load circuit=%s bytes=%llu ms=%.1f", job->id, srs->id,
+               (unsigned long long)srs->file_bytes, ms_between(t0, t1));
+        pthread_mutex_unlock(&eng->mu);
+    }
+
+    cs_assignment_t asg;
+    memset(&asg, 0, sizeof(asg));
+    cs_t *cs = NULL;
+    const cs_counts_t *hint =
+        (job->plan.shape.num_constraints || job->plan.shape.num_aux) ? &job->plan.shape : NULL;
+    uint64_t t0 = eng_now_ns();
+    err = cs_new_prover(&cs, hint, &dg);
+    if (err == CUZK_OK) {
+        err = slot->ops.synthesize(slot->ctx, &job->plan, k, cs, &dg);
+    }
+    if (err == CUZK_OK) {
+        err = cs_finish(cs, &dg);
+    }
+    if (err == CUZK_OK) {
+        err = cs_take_assignment(cs, &asg, &dg);
+    }
+    cs_free(cs);
+    uint64_t t1 = eng_now_ns();
+
+    pthread_mutex_lock(&eng->mu);
+    job->running--;
+    job->ns[ENG_STAGE_SYNTHESIS] += t1 - t0;
+    part->asg = asg;
+    if (err != CUZK_OK) {
+        if (!(err == CUZK_E_CANCELLED && atomic_load(&job->cancel))) {
+            char buf[600];
+            eng_job_fail_locked(eng, job, "partition %zu synthesis: %s", k,
+                                cz_diag_str(&dg, buf, sizeof(buf)));
+        }
+        eng_part_release_locked(eng, job, k, d);
+    } else if (atomic_load(&job->cancel)) {
+        eng_part_release_locked(eng, job, k, d);
+    } else {
+        part->state = PART_READY;
+        CZ_LOG(CZ_LOG_DEBUG, "job=%s stage=synthesis k=%zu constraints=%zu aux=%zu ms=%.1f",
+               job->id, k, asg.m, asg.num_aux, ms_between(t0, t1));
+        pthread_cond_broadcast(&eng->prove_cv);
+    }
+    eng_job_maybe_finish_locked(eng, job, d);
+    return true;
+}
+
+static eng_job *pick_work_locked(eng_t *eng, bool *prep)
+{
+    eng_job *best = NULL;
+    bool best_prep = false;
+    for (eng_job *j = eng->active.head; j; j = j->next) {
+        if (atomic_load(&j->cancel)) {
+            continue;
+        }
+        bool p = !j->prepared && !j->preparing;
+        bool s = j->prepared && j->next_synth < j->plan.num_partitions && !j->srs->loading;
+        if ((p || s) && (!best || better(j, best))) {
+            best = j;
+            best_prep = p;
+        }
+    }
+    *prep = best_prep;
+    return best;
+}
+
+void *eng_worker_main(void *arg)
+{
+    eng_t *eng = arg;
+    eng_defer d = {0};
+
+    pthread_mutex_lock(&eng->mu);
+    while (!eng->stopping) {
+        if (eng->preloads) {
+            eng_preload *p = eng->preloads;
+            eng->preloads = p->next;
+            pthread_mutex_unlock(&eng->mu);
+            eng_preload_run(eng, p);
+            pthread_mutex_lock(&eng->mu);
+            continue;
+        }
+        bool prep;
+        eng_job *job = pick_work_locked(eng, &prep);
+        if (!job) {
+            pthread_cond_wait(&eng->work_cv, &eng->mu);
+            continue;
+        }
+        if (prep) {
+            run_prepare(eng, job, &d);
+        } else {
+            uint64_t wake = 0;
+            if (!run_synth(eng, job, &d, &wake)) {
+                eng_defer_flush_locked(eng, &d);
+                if (!eng->stopping) {
+                    eng_cond_wait_until(&eng->work_cv, &eng->mu, wake);
+                }
+                continue;
+            }
+        }
+        eng_defer_flush_locked(eng, &d);
+    }
+    pthread_mutex_unlock(&eng->mu);
+    eng_defer_run(eng, &d);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Prove and verify
+ * ------------------------------------------------------------------------------------------- */
+
+static eng_job *pick_ready_locked(eng_t *eng, size_t *k_out)
+{
+    eng_job *best = NULL;
+    size_t best_k = 0;
+    for (eng_job *j = eng->active.head; j; j = j->next) {
+        if (atomic_load(&j->cancel) || !j->prepared || (best && !better(j, best))) {
+            continue;
+        }
+        for (size_t k = 0; k < j->next_synth; k++) {
+            if (j->parts[k].state == PART_READY) {
+                best = j;
+                best_k = k;
+                break;
+            }
+        }
+    }
+    *k_out = best_k;
+    return best;
+}
+
+typedef struct prove_out {
+    cuzk_err err;
+    cz_diag dg;
+    g16_proof_t proof;
+    uint64_t prove_ns, verify_ns;
+    unsigned retries;
+    bool bad_proof;
+} prove_out;
+
+/* Proves partition k and verifies the proof; runs without the lock. */
+static void prove_partition(eng_t *eng, eng_job *job, size_t k, const g16_params_t *params,
+                            const g16_pvk_t *pvk, prove_out *o)
+{
+    const cs_assignment_t *asg = &job->parts[k].asg;
+    const eng_kind_slot *slot = job->slot;
+    fr_t *x = NULL;
+    size_t n = pvk->ic_len - 1;
+
+    cz_diag_init(&o->dg);
+    for (unsigned attempt = 0; attempt < 2; attempt++) {
+        uint64_t t0 = eng_now_ns();
+        o->err = g16_prove_random(params, &o->proof, asg, eng->prove_pool, &o->dg);
+        uint64_t t1 = eng_now_ns();
+        o->prove_ns += t1 - t0;
+        if (o->err != CUZK_OK || !eng->cfg.verify_proofs) {
+            break;
+        }
+        if (!x) {
+            x = cz_calloc(n ? n : 1, sizeof(fr_t));
+            if (!x) {
+                o->err = cz_fail(&o->dg, CUZK_E_NOMEM, "public inputs");
+                break;
+            }
+            if (slot->ops.public_inputs) {
+                o->err = slot->ops.public_inputs(slot->ctx, &job->plan, k, x, n, &o->dg);
+            } else if (asg->num_inputs != pvk->ic_len) {
+                o->err = cz_fail(&o->dg, CUZK_E_INVAL,
+                                 "the circuit has %zu public inputs, the parameters %zu",
+                                 asg->num_inputs, pvk->ic_len);
+            } else if (n) {
+                memcpy(x, asg->inputs + 1, n * sizeof(fr_t));
+            }
+            if (o->err != CUZK_OK) {
+                break;
+            }
+        }
+        bool valid = false;
+        o->err = g16_verify(pvk, &valid, &o->proof, x, n, &o->dg);
+        o->verify_ns += eng_now_ns() - t1;
+        if (o->err != CUZK_OK || valid) {
+            break;
+        }
+        o->bad_proof = true;
+        if (attempt == 0) {
+            o->retries++;
+            CZ_LOG(CZ_LOG_WARN, "job=%s stage=verify k=%zu event=invalid_proof action=retry",
+                   job->id, k);
+        } else {
+            o->err = cz_fail(&o->dg, CUZK_E_UNSAT,
+                             "the proof does not verify against the public inputs (proved twice)");
+        }
+    }
+    cz_free(x);
+}
+
+void *eng_prover_main(void *arg)
+{
+    eng_t *eng = arg;
+    eng_defer d = {0};
+
+    pthread_mutex_lock(&eng->mu);
+    while (!eng->stopping) {
+        size_t k;
+        eng_job *job = pick_ready_locked(eng, &k);
+        if (!job) {
+            pthread_cond_wait(&eng->prove_cv, &eng->mu);
+            continue;
+        }
+        job->parts[k].state = PART_PROVE;
+        job->running++;
+        const g16_params_t *params = job->srs->params;
+        g16_pvk_t pvk = job->srs->pvk;
+        pthread_mutex_unlock(&eng->mu);
+
+        prove_out o;
+        memset(&o, 0, sizeof(o));
+        prove_partition(eng, job, k, params, &pvk, &o);
+
+        pthread_mutex_lock(&eng->mu);
+        job->running--;
+        job->ns[ENG_STAGE_PROVE] += o.prove_ns;
+        job->ns[ENG_STAGE_VERIFY] += o.verify_ns;
+        eng->m.verify_retries += o.retries;
+        eng->m.verify_failures += o.bad_proof ? 1 : 0;
+        if (o.err != CUZK_OK) {
+            char buf[600];
+            eng_job_fail_locked(eng, job, "partition %zu: %s", k,
+                                cz_diag_str(&o.dg, buf, sizeof(buf)));
+        } else if (!atomic_load(&job->cancel)) {
+            g16_proof_to_bytes(job->proof + k * G16_PROOF_NBYTES, &o.proof);
+            job->parts[k].state = PART_DONE;
+            job->parts_done++;
+            CZ_LOG(CZ_LOG_DEBUG, "job=%s stage=prove k=%zu prove_ms=%.1f verify_ms=%.1f", job->id,
+                   k, (double)o.prove_ns / 1e6, (double)o.verify_ns / 1e6);
+        }
+        eng_part_release_locked(eng, job, k, &d);
+        pthread_cond_broadcast(&eng->work_cv);
+        eng_job_maybe_finish_locked(eng, job, &d);
+        eng_defer_flush_locked(eng, &d);
+    }
+    pthread_mutex_unlock(&eng->mu);
+    eng_defer_run(eng, &d);
+    return NULL;
+}

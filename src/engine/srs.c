@@ -1,0 +1,402 @@
+/* srs.c - the SRS (parameter) manager and the memory budget.
+ *
+ * Tiers: HOT = decoded in memory (g16_params_t + prepared VK), ready to prove, charged to the
+ * budget at the file's size; WARM = decoded points freed but the file stays mapped (its pages
+ * live in the page cache, reclaimable by the kernel, not charged); COLD = known, not mapped.
+ * HOT -> WARM happens under memory pressure to unused entries (refs == 0, idle at least
+ * eviction_min_idle), least recently used first; HOT/WARM -> COLD on EvictSRS. Loading (COLD or
+ * WARM -> HOT) decodes the mapped file with the "cuzk-srs" pool.
+ *
+ * DESIGN
+ *  threads: none of its own. Loads run on a synthesis worker (the one whose partition needs
+ *           the parameters, or the one running a PreloadSRS request), unlocked; entry->loading
+ *           keeps other workers away from the entry meanwhile.
+ *  lock:    eng->mu guards the entry list, tiers, refs and the budget counters. File mapping,
+ *           decoding and freeing happen without it (through eng_defer when freeing).
+ *  budget:  eng->mem_used = hot + loading parameters + partition reservations; a reservation
+ *           that does not fit demotes unused hot entries; if it still does not fit the caller
+ *           waits (work_cv; memory is released by provers and loads) or, when the request is
+ *           larger than the whole budget, fails.
+ */
+#include "engine/internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/alloc.h"
+#include "common/log.h"
+
+eng_srs *eng_srs_find_locked(eng_t *eng, const char *id)
+{
+    for (eng_srs *s = eng->srs; s; s = s->next) {
+        if (strcmp(s->id, id) == 0) {
+            return s;
+        }
+    }
+    return NULL;
+}
+
+eng_srs *eng_srs_get_locked(eng_t *eng, const char *id, const char *path, uint64_t file_bytes)
+{
+    eng_srs *s = eng_srs_find_locked(eng, id);
+    if (s) {
+        if (s->tier == ENG_TIER_COLD && !s->loading && strcmp(s->path, path) != 0) {
+            char *p = cz_strdup(path);
+            if (!p) {
+                return NULL;
+            }
+            cz_free(s->path);
+            s->path = p;
+        }
+        if (s->tier == ENG_TIER_COLD && !s->loading) {
+            s->file_bytes = file_bytes; /* the file may have been replaced */
+        }
+        return s;
+    }
+    s = cz_calloc(1, sizeof(*s));
+    if (!s) {
+        return NULL;
+    }
+    s->path = cz_strdup(path);
+    if (!s->path) {
+        cz_free(s);
+        return NULL;
+    }
+    snprintf(s->id, sizeof(s->id), "%s", id);
+    s->tier = ENG_TIER_COLD;
+    s->file_bytes = file_bytes;
+    s->next = eng->srs;
+    eng->srs = s;
+    return s;
+}
+
+bool eng_srs_resolve(eng_t *eng, const char *id, char *path, size_t cap)
+{
+    char name[512];
+    for (int k = 1; k < ENG_KIND_COUNT; k++) {
+        const eng_kind_slot *slot = &eng->kinds[k];
+        if (slot->present && slot->ops.srs_file(slot->ctx, id, name, sizeof(name))) {
+            int n = snprintf(path, cap, "%s/%s", eng->param_cache, name);
+            return n > 0 && (size_t)n < cap;
+        }
+    }
+    return false;
+}
+
+/* Moves a hot, unused entry to WARM; its decoded parameters are freed after the lock. */
+static void demote_locked(eng_t *eng, eng_srs *s, eng_defer *d)
+{
+    eng_defer_item it = {.kind = DEFER_FREE_PARAMS, .params = s->params};
+    eng_defer_add(d, &it);
+    s->params = NULL;
+    memset(&s->pvk, 0, sizeof(s->pvk));
+    s->tier = s->map ? ENG_TIER_WARM : ENG_TIER_COLD;
+    eng->mem_used -= s->file_bytes;
+    eng->m.srs_evictions++;
+    CZ_LOG(CZ_LOG_INFO, "srs=%s event=demoted tier=%s bytes=%llu", s->id,
+           s->tier == ENG_TIER_WARM ? "warm" : "cold", (unsigned long long)s->file_bytes);
+}
+
+eng_reserve eng_mem_reserve_locked(eng_t *eng, uint64_t bytes, const eng_srs *keep,
+                                   uint64_t *wake_ns, eng_defer *d)
+{
+    uint64_t budget = eng->cfg.mem_budget_bytes;
+    uint64_t min_idle = eng->cfg.eviction_min_idle_ms * UINT64_C(1000000);
+
+    *wake_ns = 0;
+    if (bytes > budget) {
+        return RESERVE_NEVER;
+    }
+    uint64_t now = eng_now_ns();
+    while (eng->mem_used + bytes > budget) {
+        eng_srs *victim = NULL;
+        for (eng_srs *s = eng->srs; s; s = s->next) {
+            if (s == keep || s->tier != ENG_TIER_HOT || s->loading || s->refs) {
+                continue;
+            }
+            if (now - s->last_used_ns < min_idle) {
+                uint64_t t = s->last_used_ns + min_idle;
+                if (!*wake_ns || t < *wake_ns) {
+                    *wake_ns = t;
+                }
+                continue;
+            }
+            if (!victim || s->last_used_ns < victim->last_used_ns) {
+                victim = s;
+            }
+        }
+        if (!victim) {
+            return RESERVE_WAIT;
+        }
+        demote_locked(eng, victim, d);
+    }
+    eng->mem_used += bytes;
+    *wake_ns = 0;
+    return RESERVE_OK;
+}
+
+void eng_mem_release_locked(eng_t *eng, uint64_t bytes)
+{
+    CZ_CHECK(eng->mem_used >= bytes);
+    eng->mem_used -= bytes;
+    pthread_cond_broadcast(&eng->work_cv);
+}
+
+void eng_srs_unmap(void *map, size_t len)
+{
+    if (map) {
+        munmap(map, len);
+    }
+}
+
+cuzk_err eng_srs_load(eng_t *eng, const char *path, void *map, size_t map_len, eng_srs_loaded *out,
+                      cz_diag *dg)
+{
+    memset(out, 0, sizeof(*out));
+    if (!map) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            return cz_fail(dg, CUZK_E_IO, "open %s: %s", path, strerror(errno));
+        }
+        struct stat st;
+        if (fstat(fd, &st) != 0 || st.st_size <= 0) {
+            close(fd);
+            return cz_fail(dg, CUZK_E_IO, "%s: empty or unreadable", path);
+        }
+        map_len = (size_t)st.st_size;
+        map = mmap(NULL, map_len, PROT_READ, MAP_PRIVATE, fd, 0);
+        close(fd);
+        if (map == MAP_FAILED) {
+            return cz_fail(dg, CUZK_E_IO, "mmap %s: %s", path, strerror(errno));
+        }
+        madvise(map, map_len, MADV_SEQUENTIAL);
+        out->map = map;
+        out->map_len = map_len;
+    }
+    cuzk_err err = g16_params_from_bytes(&out->params, map, map_len, NULL, eng->load_pool, dg);
+    if (err == CUZK_OK) {
+        g16_pvk_init(&out->pvk, &out->params->vk);
+    } else if (out->map) {
+        munmap(out->map, out->map_len);
+        out->map = NULL;
+    }
+    return err;
+}
+
+void eng_srs_load_finish_locked(eng_t *eng, eng_srs *s, cuzk_err err, eng_srs_loaded *ld,
+                                eng_defer *d)
+{
+    (void)d;
+    s->loading = false;
+    eng->loads_running--;
+    if (err == CUZK_OK) {
+        if (ld->map) {
+            s->map = ld->map;
+            s->map_len = ld->map_len;
+        }
+        s->params = ld->params;
+        s->pvk = ld->pvk;
+        s->tier = ENG_TIER_HOT;
+        s->last_used_ns = eng_now_ns();
+        eng->m.srs_loads++;
+    } else {
+        eng_mem_release_locked(eng, s->file_bytes);
+    }
+    pthread_cond_broadcast(&eng->work_cv);
+}
+
+void eng_srs_unref_locked(eng_t *eng, eng_srs *s)
+{
+    CZ_CHECK(s->refs > 0);
+    s->refs--;
+    s->last_used_ns = eng_now_ns();
+    pthread_cond_broadcast(&eng->work_cv);
+}
+
+void eng_srs_free_all(eng_t *eng)
+{
+    while (eng->srs) {
+        eng_srs *s = eng->srs;
+        eng->srs = s->next;
+        g16_params_free(s->params);
+        eng_srs_unmap(s->map, s->map_len);
+        cz_free(s->path);
+        cz_free(s);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * PreloadSRS / EvictSRS
+ * ------------------------------------------------------------------------------------------- */
+
+void eng_srs_preload(eng_t *eng, const char *circuit_id, eng_preload_fn cb, void *arg)
+{
+    eng_preload *p = cz_calloc(1, sizeof(*p));
+    if (!p) {
+        cb(arg, CUZK_E_NOMEM, "out of memory", false, 0);
+        return;
+    }
+    snprintf(p->id, sizeof(p->id), "%s", circuit_id);
+    p->cb = cb;
+    p->arg = arg;
+    pthread_mutex_lock(&eng->mu);
+    if (eng->stopping || !eng->started) {
+        pthread_mutex_unlock(&eng->mu);
+        cz_free(p);
+        cb(arg, CUZK_E_CANCELLED, "the engine is not running", false, 0);
+        return;
+    }
+    eng_preload **pp = &eng->preloads;
+    while (*pp) {
+        pp = &(*pp)->next;
+    }
+    *pp = p;
+    pthread_cond_broadcast(&eng->work_cv);
+    pthread_mutex_unlock(&eng->mu);
+}
+
+void eng_preload_run(eng_t *eng, eng_preload *p)
+{
+    char path[1024], msg[2048];
+    eng_defer d = {0};
+    struct stat st;
+    cz_diag dg;
+
+    cz_diag_init(&dg);
+    if (!eng_srs_resolve(eng, p->id, path, sizeof(path))) {
+        snprintf(msg, sizeof(msg), "unknown circuit id \"%s\"", p->id);
+        p->cb(p->arg, CUZK_E_INVAL, msg, false, 0);
+        cz_free(p);
+        return;
+    }
+    if (stat(path, &st) != 0) {
+        snprintf(msg, sizeof(msg), "parameters of circuit %s not found: %s: %s", p->id, path,
+                 strerror(errno));
+        p->cb(p->arg, CUZK_E_IO, msg, false, 0);
+        cz_free(p);
+        return;
+    }
+
+    pthread_mutex_lock(&eng->mu);
+    eng_srs *s = eng_srs_get_locked(eng, p->id, path, (uint64_t)st.st_size);
+    cuzk_err err = CUZK_OK;
+    for (;;) {
+        if (!s) {
+            err = CUZK_E_NOMEM;
+            snprintf(msg, sizeof(msg), "out of memory");
+            break;
+        }
+        if (eng->stopping) {
+            err = CUZK_E_CANCELLED;
+            snprintf(msg, sizeof(msg), "daemon shutting down");
+            break;
+        }
+        if (s->tier == ENG_TIER_HOT) {
+            s->last_used_ns = eng_now_ns();
+            pthread_mutex_unlock(&eng->mu);
+            p->cb(p->arg, CUZK_OK, "", true, 0);
+            cz_free(p);
+            return;
+        }
+        if (s->loading) {
+            pthread_cond_wait(&eng->work_cv, &eng->mu);
+            continue;
+        }
+        uint64_t wake;
+        eng_reserve r = eng_mem_reserve_locked(eng, s->file_bytes, s, &wake, &d);
+        if (r == RESERVE_NEVER) {
+            err = CUZK_E_NOMEM;
+            snprintf(msg, sizeof(msg),
+                     "parameters of %s need %llu bytes, more than the memory budget of %llu", p->id,
+                     (unsigned long long)s->file_bytes,
+                     (unsigned long long)eng->cfg.mem_budget_bytes);
+            break;
+        }
+        if (r == RESERVE_OK) {
+            break;
+        }
+        eng_defer_flush_locked(eng, &d);
+        eng_cond_wait_until(&eng->work_cv, &eng->mu, wake);
+    }
+    if (err != CUZK_OK) {
+        pthread_mutex_unlock(&eng->mu);
+        eng_defer_run(eng, &d);
+        p->cb(p->arg, err, msg, false, 0);
+        cz_free(p);
+        return;
+    }
+    s->loading = true;
+    eng->loads_running++;
+    void *map = s->map;
+    size_t map_len = s->map_len;
+    pthread_mutex_unlock(&eng->mu);
+    eng_defer_run(eng, &d);
+
+    eng_srs_loaded ld;
+    uint64_t t0 = eng_now_ns();
+    err = eng_srs_load(eng, path, map, map_len, &ld, &dg);
+    uint64_t ms = (eng_now_ns() - t0) / 1000000u;
+
+    pthread_mutex_lock(&eng->mu);
+    eng_srs_load_finish_locked(eng, s, err, &ld, &d);
+    pthread_mutex_unlock(&eng->mu);
+    eng_defer_run(eng, &d);
+    if (err == CUZK_OK) {
+        CZ_LOG(CZ_LOG_INFO, "srs=%s event=preloaded bytes=%llu ms=%llu", p->id,
+               (unsigned long long)st.st_size, (unsigned long long)ms);
+        p->cb(p->arg, CUZK_OK, "", false, ms);
+    } else {
+        char buf[600];
+        snprintf(msg, sizeof(msg), "loading parameters of %s: %s", p->id,
+                 cz_diag_str(&dg, buf, sizeof(buf)));
+        p->cb(p->arg, err, msg, false, ms);
+    }
+    cz_free(p);
+}
+
+cuzk_err eng_srs_evict(eng_t *eng, const char *circuit_id, bool *was_loaded, uint64_t *freed_bytes,
+                       cz_diag *dg)
+{
+    eng_defer d = {0};
+    char path[1024];
+
+    *was_loaded = false;
+    *freed_bytes = 0;
+    pthread_mutex_lock(&eng->mu);
+    eng_srs *s = eng_srs_find_locked(eng, circuit_id);
+    if (!s) {
+        pthread_mutex_unlock(&eng->mu);
+        if (!eng_srs_resolve(eng, circuit_id, path, sizeof(path))) {
+            return cz_fail(dg, CUZK_E_INVAL, "unknown circuit id \"%s\"", circuit_id);
+        }
+        return CUZK_OK; /* known, never loaded */
+    }
+    *was_loaded = s->tier != ENG_TIER_COLD || s->loading;
+    if (s->refs == 0 && !s->loading) {
+        if (s->tier == ENG_TIER_HOT) {
+            *freed_bytes = s->file_bytes;
+            demote_locked(eng, s, &d);
+            pthread_cond_broadcast(&eng->work_cv);
+        }
+        if (s->map) {
+            eng_defer_item it = {.kind = DEFER_UNMAP, .ptr = s->map, .len = s->map_len};
+            eng_defer_add(&d, &it);
+            s->map = NULL;
+            s->map_len = 0;
+        }
+        s->tier = ENG_TIER_COLD;
+        CZ_LOG(CZ_LOG_INFO, "srs=%s event=evicted freed_bytes=%llu", s->id,
+               (unsigned long long)*freed_bytes);
+    } else {
+        CZ_LOG(CZ_LOG_INFO, "srs=%s event=evict_refused refs=%u loading=%d", s->id, s->refs,
+               s->loading);
+    }
+    pthread_mutex_unlock(&eng->mu);
+    eng_defer_run(eng, &d);
+    return CUZK_OK;
+}

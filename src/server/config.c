@@ -1,0 +1,1306 @@
+/* config.c - the configuration table and everything it drives: defaults, the TOML-subset file
+ * (libinih splits sections and keys; parse_value reads the TOML values), command-line flags,
+ * --help and --print-config.
+ *
+ * Before inih sees the file, each line is left-trimmed (inih would read an indented line as a
+ * continuation of the previous value), '#' comments outside strings are removed, and lines of
+ * an array that spans several lines are joined; a map keeps the original line numbers for
+ * messages. inih's limits remain: a line (after joining) must be shorter than 200 characters,
+ * and " ;" inside a value starts an inih comment (the value parser then reports an unterminated
+ * string rather than reading a wrong value).
+ */
+#include "server/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ini.h>
+
+#include "common/alloc.h"
+#include "common/log.h"
+#include "common/pool.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * The table
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum {
+    CT_STR,    /* string */
+    CT_STRS,   /* string or array of strings */
+    CT_U64,    /* non-negative integer */
+    CT_BOOL,   /* true / false */
+    CT_SIZE,   /* bytes: integer or "5GiB"; "auto" where auto_ok */
+    CT_DUR,    /* milliseconds: integer seconds or "500ms", "30s", "5m", "1h" */
+    CT_MODE,   /* permission bits: 0o660 or "0660" */
+    CT_LEVEL,  /* log level name */
+    CT_IGNORED /* a Rust-daemon key that does not apply here: accepted, warned about */
+} cfg_type;
+
+typedef struct cfg_entry {
+    const char *key; /* "section.name" */
+    cfg_type type;
+    size_t off; /* into srv_config */
+    const char *dflt;
+    uint64_t min, max;
+    bool auto_ok;
+    const char *flag; /* NULL: "--" + key with '.' and '_' turned into '-' */
+    const char *help;
+} cfg_entry;
+
+#define OFF(f)  offsetof(srv_config, f)
+#define MS_DAY  UINT64_C(86400000)
+#define U64_BIG (UINT64_MAX - 1)
+#define IGNORED(k, why)                                                                            \
+    {                                                                                              \
+        k, CT_IGNORED, 0, NULL, 0, 0, false, NULL, why                                             \
+    }
+
+static const cfg_entry cfg_table[] = {
+    {"daemon.listen", CT_STRS, OFF(listen), "127.0.0.1:9820", 0, 0, false, "listen",
+     "gRPC listen address: \"host:port\" or \"unix:///abs/path\" (the flag may repeat)"},
+    {"daemon.socket_mode", CT_MODE, OFF(socket_mode), "0660", 0, 0777, false, "socket-mode",
+     "permission bits of unix-socket listen addresses (octal)"},
+    {"daemon.shutdown_grace", CT_DUR, OFF(shutdown_grace_ms), "30s", 0, MS_DAY, false,
+     "shutdown-grace",
+     "on SIGTERM/SIGINT: time queued and running jobs get to finish before the daemon stops "
+     "(a second signal stops at once)"},
+    IGNORED("daemon.status_listen",
+            "the Rust daemon's HTTP status page (use GetStatus, GetMetrics)"),
+    {"srs.param_cache", CT_STR, OFF(param_cache), "/var/tmp/filecoin-proof-parameters", 0, 0, false,
+     "param-cache",
+     "directory of the .params files (default: $FIL_PROOFS_PARAMETER_CACHE when set)"},
+    IGNORED("srs.preload", "deprecated in the Rust daemon (use the PreloadSRS RPC)"),
+    {"memory.total_budget", CT_SIZE, OFF(total_budget), "auto", UINT64_C(1) << 20, U64_BIG, true,
+     NULL,
+     "memory for hot parameters and partition working sets: a size (\"256GiB\") or \"auto\" "
+     "(physical memory minus safety_margin)"},
+    {"memory.safety_margin", CT_SIZE, OFF(safety_margin), "5GiB", 0, U64_BIG, false, NULL,
+     "memory left to the system when total_budget is \"auto\""},
+    {"memory.eviction_min_idle", CT_DUR, OFF(eviction_min_idle_ms), "5m", 0, MS_DAY, false, NULL,
+     "under memory pressure, unused parameters are demoted only after this much idle time"},
+    IGNORED("memory.pinned_budget", "deprecated in the Rust daemon (use total_budget)"),
+    IGNORED("memory.working_memory_budget", "deprecated in the Rust daemon (use total_budget)"),
+    IGNORED("gpus.devices", "GPU selection: this build has no GPU backend yet"),
+    IGNORED("gpus.gpu_threads", "GPU-side CPU threads: this build has no GPU backend yet"),
+    IGNORED("gpus.gpu_workers_per_device", "GPU workers: this build has no GPU backend yet"),
+    {"scheduler.max_batch_size", CT_U64, OFF(max_batch_size), "1", 1, 64, false, NULL,
+     "jobs of one circuit type (PoRep, SnapDeals) dispatched together; 1 = no batching"},
+    {"scheduler.max_batch_wait_ms", CT_U64, OFF(max_batch_wait_ms), "10000", 0, 3600000, false,
+     NULL, "how long a partial batch waits for more jobs before it is dispatched"},
+    {"scheduler.sort_by_type", CT_BOOL, OFF(sort_by_type), "true", 0, 0, false, NULL,
+     "NORMAL and LOW jobs: prefer the circuit type dispatched last (fewer parameter switches)"},
+    {"synthesis.threads", CT_U64, OFF(synth_threads), "0", 0, 4096, false, NULL,
+     "synthesis worker threads; 0 = one per CPU"},
+    IGNORED("synthesis.partition_workers", "deprecated in the Rust daemon (the budget decides)"),
+    IGNORED("pipeline.enabled", "the pipeline is always on"),
+    IGNORED("pipeline.synthesis_lookahead", "the memory budget bounds synthesized partitions"),
+    IGNORED("pipeline.synthesis_concurrency", "see synthesis.threads"),
+    IGNORED("pipeline.slot_size", "the memory budget bounds partitions in flight"),
+    IGNORED("pipeline.max_gpu_queue_depth", "this build has no GPU backend yet"),
+    {"pipeline.max_parallel_synthesis", CT_U64, OFF(max_parallel_synthesis), "18", 0, 4096, false,
+     NULL, "upper bound on synthesis threads (0 = 18)"},
+    {"pipeline.max_active_jobs", CT_U64, OFF(max_active_jobs), "4", 1, 1024, false, NULL,
+     "jobs (or batches) in the pipeline at once; CRITICAL jobs are always admitted"},
+    {"pipeline.prover_threads", CT_U64, OFF(prover_threads), "1", 1, 64, false, NULL,
+     "partitions proved at the same time"},
+    {"pipeline.prover_cpu_threads", CT_U64, OFF(prover_cpu_threads), "0", 0, 4096, false, NULL,
+     "CPU threads of one proof's multi-scalar multiplications; 0 = one per CPU"},
+    {"jobs.retention", CT_DUR, OFF(retention_ms), "1h", 0, 7 * MS_DAY, false, NULL,
+     "how long finished jobs stay available to AwaitProof and idempotent resubmission"},
+    {"jobs.max_retained", CT_U64, OFF(max_retained), "10000", 1, 10000000, false, NULL,
+     "most finished jobs kept"},
+    {"logging.level", CT_LEVEL, OFF(log_level), "info", 0, 0, false, "log-level",
+     "error, warn, info, debug or trace"},
+    IGNORED("logging.format", "this daemon always logs key=value lines"),
+};
+
+#define NENTRIES ARRAY_LEN(cfg_table)
+
+/* CT_STRS keys store (char **list, size_t count) back to back. */
+_Static_assert(offsetof(srv_config, nlisten) == offsetof(srv_config, listen) + sizeof(char **),
+               "listen and nlisten must be adjacent");
+
+static void flag_name(const cfg_entry *e, char *out, size_t cap)
+{
+    if (e->flag) {
+        snprintf(out, cap, "%s", e->flag);
+        return;
+    }
+    size_t i = 0;
+    for (const char *p = e->key; *p && i + 1 < cap; p++) {
+        out[i++] = (*p == '.' || *p == '_') ? '-' : *p;
+    }
+    out[i] = '\0';
+}
+
+static const cfg_entry *find_key(const char *key)
+{
+    for (size_t i = 0; i < NENTRIES; i++) {
+        if (strcmp(cfg_table[i].key, key) == 0) {
+            return &cfg_table[i];
+        }
+    }
+    return NULL;
+}
+
+static const cfg_entry *find_flag(const char *name)
+{
+    char f[96];
+    for (size_t i = 0; i < NENTRIES; i++) {
+        if (cfg_table[i].type == CT_IGNORED) {
+            continue;
+        }
+        flag_name(&cfg_table[i], f, sizeof(f));
+        if (strcmp(f, name) == 0) {
+            return &cfg_table[i];
+        }
+    }
+    return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Sizes and durations
+ * ------------------------------------------------------------------------------------------- */
+
+static bool parse_u64_digits(const char *s, size_t n, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (n == 0) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!isdigit((unsigned char)s[i]) || v > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10) {
+            return false;
+        }
+        v = v * 10 + (uint64_t)(s[i] - '0');
+    }
+    *out = v;
+    return true;
+}
+
+bool srv_parse_size(const char *s, uint64_t *out)
+{
+    static const struct {
+        const char *suffix;
+        uint64_t mul;
+    } units[] = {
+        {"KiB", UINT64_C(1) << 10},   {"MiB", UINT64_C(1) << 20},      {"GiB", UINT64_C(1) << 30},
+        {"TiB", UINT64_C(1) << 40},   {"KB", UINT64_C(1000)},          {"MB", UINT64_C(1000000)},
+        {"GB", UINT64_C(1000000000)}, {"TB", UINT64_C(1000000000000)}, {"B", 1}};
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1])) {
+        n--;
+    }
+    while (n && isspace((unsigned char)*s)) {
+        s++;
+        n--;
+    }
+    uint64_t mul = 1;
+    for (size_t i = 0; i < ARRAY_LEN(units); i++) {
+        size_t k = strlen(units[i].suffix);
+        if (n > k && strncmp(s + n - k, units[i].suffix, k) == 0) {
+            mul = units[i].mul;
+            n -= k;
+            while (n && s[n - 1] == ' ') {
+                n--;
+            }
+            break;
+        }
+    }
+    uint64_t v;
+    if (!parse_u64_digits(s, n, &v) || (v && mul > UINT64_MAX / v)) {
+        return false;
+    }
+    *out = v * mul;
+    return true;
+}
+
+bool srv_parse_duration_ms(const char *s, uint64_t *out)
+{
+    size_t n = strlen(s);
+    uint64_t mul = 1000; /* bare numbers are seconds, as in the Rust daemon */
+    if (n > 2 && strcmp(s + n - 2, "ms") == 0) {
+        mul = 1;
+        n -= 2;
+    } else if (n > 1 && s[n - 1] == 's') {
+        n--;
+    } else if (n > 1 && s[n - 1] == 'm') {
+        mul = 60000;
+        n--;
+    } else if (n > 1 && s[n - 1] == 'h') {
+        mul = 3600000;
+        n--;
+    }
+    uint64_t v;
+    if (!parse_u64_digits(s, n, &v) || (v && mul > UINT64_MAX / v)) {
+        return false;
+    }
+    *out = v * mul;
+    return true;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Values
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum { V_STR, V_INT, V_BOOL, V_ARR } vkind;
+
+typedef struct cfg_val {
+    vkind kind;
+    bool raw; /* a command-line string, interpreted according to the key's type */
+    char *s;
+    int64_t i;
+    bool b;
+    struct cfg_val *items;
+    size_t n;
+} cfg_val;
+
+static void val_clear(cfg_val *v)
+{
+    cz_free(v->s);
+    for (size_t i = 0; i < v->n; i++) {
+        val_clear(&v->items[i]);
+    }
+    cz_free(v->items);
+    memset(v, 0, sizeof(*v));
+}
+
+typedef struct perr {
+    char *msg;
+    size_t cap;
+} perr;
+
+static bool fail_msg(perr *e, const char *fmt, ...) CZ_PRINTF(2, 3);
+
+static bool fail_msg(perr *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, e->cap, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+static void skip_ws(const char **p)
+{
+    while (**p == ' ' || **p == '\t') {
+        (*p)++;
+    }
+}
+
+/* Appends the UTF-8 encoding of code point c to buf at *n (buf has room). */
+static bool put_utf8(char *buf, size_t *n, uint32_t c)
+{
+    if (c >= 0xd800 && c < 0xe000) {
+        return false;
+    }
+    if (c < 0x80) {
+        buf[(*n)++] = (char)c;
+    } else if (c < 0x800) {
+        buf[(*n)++] = (char)(0xc0 | (c >> 6));
+        buf[(*n)++] = (char)(0x80 | (c & 0x3f));
+    } else if (c < 0x10000) {
+        buf[(*n)++] = (char)(0xe0 | (c >> 12));
+        buf[(*n)++] = (char)(0x80 | ((c >> 6) & 0x3f));
+        buf[(*n)++] = (char)(0x80 | (c & 0x3f));
+    } else if (c < 0x110000) {
+        buf[(*n)++] = (char)(0xf0 | (c >> 18));
+        buf[(*n)++] = (char)(0x80 | ((c >> 12) & 0x3f));
+        buf[(*n)++] = (char)(0x80 | ((c >> 6) & 0x3f));
+        buf[(*n)++] = (char)(0x80 | (c & 0x3f));
+    } else {
+        return false;
+    }
+    return true;
+}
+
+static bool parse_string(const char **pp, cfg_val *v, perr *e)
+{
+    const char *p = *pp;
+    char q = *p++;
+    size_t cap = strlen(p) * 4 + 1, n = 0;
+    char *buf = cz_malloc(cap);
+    if (!buf) {
+        return fail_msg(e, "out of memory");
+    }
+    for (;;) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '\0') {
+            cz_free(buf);
+            return fail_msg(e, "unterminated string");
+        }
+        p++;
+        if (c == (unsigned char)q) {
+            break;
+        }
+        if (c < 0x20 && c != '\t') {
+            cz_free(buf);
+            return fail_msg(e, "control character in string");
+        }
+        if (c != '\\' || q == '\'') {
+            buf[n++] = (char)c;
+            continue;
+        }
+        char x = *p++;
+        switch (x) {
+        case 'b':
+            buf[n++] = '\b';
+            break;
+        case 't':
+            buf[n++] = '\t';
+            break;
+        case 'n':
+            buf[n++] = '\n';
+            break;
+        case 'f':
+            buf[n++] = '\f';
+            break;
+        case 'r':
+            buf[n++] = '\r';
+            break;
+        case '"':
+            buf[n++] = '"';
+            break;
+        case '\\':
+            buf[n++] = '\\';
+            break;
+        case 'u':
+        case 'U': {
+            int digits = x == 'u' ? 4 : 8;
+            uint32_t cp = 0;
+            for (int i = 0; i < digits; i++) {
+                char h = *p++;
+                int d = isdigit((unsigned char)h) ? h - '0'
+                        : (h >= 'a' && h <= 'f')  ? h - 'a' + 10
+                        : (h >= 'A' && h <= 'F')  ? h - 'A' + 10
+                                                  : -1;
+                if (d < 0) {
+                    cz_free(buf);
+                    return fail_msg(e, "bad \\%c escape", x);
+                }
+                cp = cp * 16 + (uint32_t)d;
+            }
+            if (!put_utf8(buf, &n, cp)) {
+                cz_free(buf);
+                return fail_msg(e, "bad unicode escape");
+            }
+            break;
+        }
+        default:
+            cz_free(buf);
+            return fail_msg(e, "unknown escape \\%c", x ? x : '0');
+        }
+    }
+    buf[n] = '\0';
+    if (strlen(buf) != n) {
+        cz_free(buf);
+        return fail_msg(e, "NUL in string");
+    }
+    v->kind = V_STR;
+    v->s = buf;
+    *pp = p;
+    return true;
+}
+
+static bool parse_int(const char **pp, cfg_val *v, perr *e)
+{
+    const char *p = *pp;
+    bool neg = false;
+    unsigned base = 10;
+    if (*p == '+' || *p == '-') {
+        neg = *p == '-';
+        p++;
+    }
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'o' || p[1] == 'b')) {
+        if (*pp != p) {
+            return fail_msg(e, "a sign is not allowed before 0%c", p[1]);
+        }
+        base = p[1] == 'x' ? 16 : p[1] == 'o' ? 8 : 2;
+        p += 2;
+    }
+    uint64_t acc = 0;
+    size_t digits = 0;
+    bool last_us = true; /* no leading underscore */
+    const char *first = p;
+    for (;; p++) {
+        char c = *p;
+        int d = isdigit((unsigned char)c)              ? c - '0'
+                : (base == 16 && c >= 'a' && c <= 'f') ? c - 'a' + 10
+                : (base == 16 && c >= 'A' && c <= 'F') ? c - 'A' + 10
+                                                       : -1;
+        if (c == '_') {
+            if (last_us) {
+                return fail_msg(e, "misplaced '_' in integer");
+            }
+            last_us = true;
+            continue;
+        }
+        if (d < 0 || (unsigned)d >= base) {
+            break;
+        }
+        if (acc > (UINT64_MAX - (uint64_t)d) / base) {
+            return fail_msg(e, "integer out of range");
+        }
+        acc = acc * base + (uint64_t)d;
+        digits++;
+        last_us = false;
+    }
+    if (!digits || last_us) {
+        return fail_msg(e, "malformed integer");
+    }
+    if (*p == '.' || *p == 'e' || *p == 'E') {
+        return fail_msg(e, "floating-point values are not supported");
+    }
+    if (base == 10 && first[0] == '0' && digits > 1) {
+        return fail_msg(e, "leading zeros are not allowed in decimal integers");
+    }
+    if (acc > (uint64_t)INT64_MAX + (neg ? 1u : 0u)) {
+        return fail_msg(e, "integer out of range");
+    }
+    v->kind = V_INT;
+    v->i = neg ? (int64_t)(0 - acc) : (int64_t)acc;
+    *pp = p;
+    return true;
+}
+
+static bool parse_value(const char **pp, cfg_val *v, perr *e, bool in_array)
+{
+    const char *p = *pp;
+    memset(v, 0, sizeof(*v));
+    skip_ws(&p);
+    if (*p == '"' || *p == '\'') {
+        if (*p == '"' && p[1] == '"' && p[2] == '"') {
+            return fail_msg(e, "multi-line strings are not supported");
+        }
+        if (!parse_string(&p, v, e)) {
+            return false;
+        }
+    } else if (*p == '[') {
+        if (in_array) {
+            return fail_msg(e, "nested arrays are not supported");
+        }
+        p++;
+        v->kind = V_ARR;
+        for (;;) {
+            skip_ws(&p);
+            if (*p == ']') {
+                p++;
+                break;
+            }
+            cfg_val *items = cz_realloc(v->items, (v->n + 1) * sizeof(cfg_val));
+            if (!items) {
+                val_clear(v);
+                return fail_msg(e, "out of memory");
+            }
+            v->items = items;
+            if (!parse_value(&p, &v->items[v->n], e, true)) {
+                val_clear(v);
+                return false;
+            }
+            v->n++;
+            skip_ws(&p);
+            if (*p == ',') {
+                p++;
+            } else if (*p != ']') {
+                val_clear(v);
+                return fail_msg(e, "expected ',' or ']' in array");
+            }
+        }
+    } else if (strncmp(p, "true", 4) == 0 && !isalnum((unsigned char)p[4])) {
+        v->kind = V_BOOL;
+        v->b = true;
+        p += 4;
+    } else if (strncmp(p, "false", 5) == 0 && !isalnum((unsigned char)p[5])) {
+        v->kind = V_BOOL;
+        v->b = false;
+        p += 5;
+    } else if (isdigit((unsigned char)*p) || *p == '+' || *p == '-') {
+        if (!parse_int(&p, v, e)) {
+            return false;
+        }
+    } else if (*p == '{') {
+        return fail_msg(e, "inline tables are not supported");
+    } else if (*p == '\0') {
+        return fail_msg(e, "missing value");
+    } else {
+        return fail_msg(e, "unrecognized value (strings need quotes)");
+    }
+    *pp = p;
+    return true;
+}
+
+/* A whole value from a file: the value, then only blanks. */
+static bool parse_file_value(const char *text, cfg_val *v, perr *e)
+{
+    const char *p = text;
+    if (!parse_value(&p, v, e, false)) {
+        return false;
+    }
+    skip_ws(&p);
+    if (*p) {
+        val_clear(v);
+        return fail_msg(e, "unexpected text after the value: \"%.20s\"", p);
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Applying a value to a key
+ * ------------------------------------------------------------------------------------------- */
+
+static const char *type_word(cfg_type t)
+{
+    switch (t) {
+    case CT_STR:
+    case CT_LEVEL:
+        return "a string";
+    case CT_STRS:
+        return "a string or an array of strings";
+    case CT_U64:
+        return "a non-negative integer";
+    case CT_BOOL:
+        return "true or false";
+    case CT_SIZE:
+        return "a size such as \"64GiB\" or an integer (bytes)";
+    case CT_DUR:
+        return "a duration such as \"30s\", \"5m\" or an integer (seconds)";
+    case CT_MODE:
+        return "octal permission bits such as \"0660\" or 0o660";
+    default:
+        return "a value";
+    }
+}
+
+static bool check_bounds(const cfg_entry *e, uint64_t v, perr *pe)
+{
+    if (v < e->min || v > e->max) {
+        return fail_msg(pe, "%" PRIu64 " is outside [%" PRIu64 ", %" PRIu64 "]", v, e->min, e->max);
+    }
+    return true;
+}
+
+static bool apply(srv_config *cfg, const cfg_entry *e, const cfg_val *v, bool append, perr *pe)
+{
+    char *base = (char *)cfg;
+    const char *str = v->kind == V_STR ? v->s : NULL;
+    uint64_t u = 0;
+
+    switch (e->type) {
+    case CT_IGNORED:
+        CZ_LOG(CZ_LOG_WARN, "config=%s event=ignored reason=\"%s\"", e->key, e->help);
+        return true;
+    case CT_STR: {
+        if (!str) {
+            break;
+        }
+        if (!str[0]) {
+            return fail_msg(pe, "must not be empty");
+        }
+        char *copy = cz_strdup(str);
+        if (!copy) {
+            return fail_msg(pe, "out of memory");
+        }
+        char **slot = (char **)(void *)(base + e->off);
+        cz_free(*slot);
+        *slot = copy;
+        return true;
+    }
+    case CT_LEVEL: {
+        cz_log_level lvl;
+        if (!str) {
+            break;
+        }
+        if (!cz_log_level_parse(&lvl, str)) {
+            return fail_msg(pe, "unknown log level \"%s\" (error, warn, info, debug, trace)", str);
+        }
+        char *copy = cz_strdup(str);
+        if (!copy) {
+            return fail_msg(pe, "out of memory");
+        }
+        char **slot = (char **)(void *)(base + e->off);
+        cz_free(*slot);
+        *slot = copy;
+        return true;
+    }
+    case CT_STRS: {
+        size_t n = v->kind == V_ARR ? v->n : v->kind == V_STR ? 1 : 0;
+        if (!n) {
+            if (v->kind == V_ARR) {
+                return fail_msg(pe, "needs at least one entry");
+            }
+            break;
+        }
+        for (size_t i = 0; v->kind == V_ARR && i < n; i++) {
+            if (v->items[i].kind != V_STR) {
+                return fail_msg(pe, "entry %zu is not a string", i);
+            }
+        }
+        char ***list = (char ***)(void *)(base + e->off);
+        size_t *count = (size_t *)(void *)(base + e->off + sizeof(char **));
+        size_t keep = append ? *count : 0;
+        char **nl = cz_calloc(keep + n, sizeof(char *));
+        if (!nl) {
+            return fail_msg(pe, "out of memory");
+        }
+        for (size_t i = 0; i < n; i++) {
+            const char *s = v->kind == V_ARR ? v->items[i].s : v->s;
+            if (!s[0] || !(nl[keep + i] = cz_strdup(s))) {
+                for (size_t j = 0; j < i; j++) {
+                    cz_free(nl[keep + j]);
+                }
+                cz_free(nl);
+                return fail_msg(pe, s[0] ? "out of memory" : "empty entry");
+            }
+        }
+        for (size_t i = 0; i < keep; i++) {
+            nl[i] = (*list)[i];
+        }
+        for (size_t i = keep; i < *count; i++) {
+            cz_free((*list)[i]);
+        }
+        cz_free(*list);
+        *list = nl;
+        *count = keep + n;
+        return true;
+    }
+    case CT_BOOL: {
+        bool b;
+        if (v->kind == V_BOOL) {
+            b = v->b;
+        } else if (v->raw && str) {
+            if (!strcmp(str, "true") || !strcmp(str, "yes") || !strcmp(str, "on") ||
+                !strcmp(str, "1")) {
+                b = true;
+            } else if (!strcmp(str, "false") || !strcmp(str, "no") || !strcmp(str, "off") ||
+                       !strcmp(str, "0")) {
+                b = false;
+            } else {
+                break;
+            }
+        } else {
+            break;
+        }
+        *(bool *)(void *)(base + e->off) = b;
+        return true;
+    }
+    case CT_U64:
+        if (v->kind == V_INT && v->i >= 0) {
+            u = (uint64_t)v->i;
+        } else if (v->raw && str) {
+            cfg_val iv;
+            perr tmp = *pe;
+            const char *p = str;
+            if (!parse_int(&p, &iv, &tmp) || *p || iv.i < 0) {
+                break;
+            }
+            u = (uint64_t)iv.i;
+        } else {
+            break;
+        }
+        if (!check_bounds(e, u, pe)) {
+            return false;
+        }
+        *(uint64_t *)(void *)(base + e->off) = u;
+        return true;
+    case CT_SIZE:
+        if (v->kind == V_INT && v->i >= 0) {
+            u = (uint64_t)v->i;
+        } else if (str && e->auto_ok && strcmp(str, "auto") == 0) {
+            *(uint64_t *)(void *)(base + e->off) = SRV_SIZE_AUTO;
+            return true;
+        } else if (!str || !srv_parse_size(str, &u)) {
+            break;
+        }
+        if (!check_bounds(e, u, pe)) {
+            return false;
+        }
+        *(uint64_t *)(void *)(base + e->off) = u;
+        return true;
+    case CT_DUR:
+        if (v->kind == V_INT && v->i >= 0) {
+            if ((uint64_t)v->i > UINT64_MAX / 1000) {
+                return fail_msg(pe, "duration out of range");
+            }
+            u = (uint64_t)v->i * 1000;
+        } else if (!str || !srv_parse_duration_ms(str, &u)) {
+            break;
+        }
+        if (!check_bounds(e, u, pe)) {
+            return false;
+        }
+        *(uint64_t *)(void *)(base + e->off) = u;
+        return true;
+    case CT_MODE:
+        if (v->kind == V_INT && v->i >= 0) {
+            u = (uint64_t)v->i;
+        } else if (str && str[0] && strspn(str, "01234567") == strlen(str) && strlen(str) <= 4) {
+            u = strtoull(str, NULL, 8);
+        } else {
+            break;
+        }
+        if (u > 0777) {
+            return fail_msg(pe, "mode 0%" PRIo64 " has bits beyond 0777", u);
+        }
+        *(uint64_t *)(void *)(base + e->off) = u;
+        return true;
+    }
+    return fail_msg(pe, "expected %s", type_word(e->type));
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Defaults, clearing
+ * ------------------------------------------------------------------------------------------- */
+
+cuzk_err srv_config_init(srv_config *cfg, cz_diag *dg)
+{
+    char err[256];
+    perr pe = {err, sizeof(err)};
+
+    memset(cfg, 0, sizeof(*cfg));
+    for (size_t i = 0; i < NENTRIES; i++) {
+        const cfg_entry *e = &cfg_table[i];
+        if (e->type == CT_IGNORED) {
+            continue;
+        }
+        char dflt[256];
+        snprintf(dflt, sizeof(dflt), "%s", e->dflt);
+        cfg_val v = {.kind = V_STR, .raw = true, .s = dflt};
+        if (!apply(cfg, e, &v, false, &pe)) {
+            srv_config_clear(cfg);
+            return cz_fail(dg, CUZK_E_NOMEM, "default of %s: %s", e->key, err);
+        }
+    }
+    const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
+    if (env && env[0]) {
+        char *copy = cz_strdup(env);
+        if (!copy) {
+            srv_config_clear(cfg);
+            return cz_fail(dg, CUZK_E_NOMEM, "param_cache");
+        }
+        cz_free(cfg->param_cache);
+        cfg->param_cache = copy;
+    }
+    return CUZK_OK;
+}
+
+void srv_config_clear(srv_config *cfg)
+{
+    for (size_t i = 0; i < cfg->nlisten; i++) {
+        cz_free(cfg->listen[i]);
+    }
+    cz_free(cfg->listen);
+    cz_free(cfg->param_cache);
+    cz_free(cfg->log_level);
+    cz_free(cfg->config_path);
+    memset(cfg, 0, sizeof(*cfg));
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Files
+ * ------------------------------------------------------------------------------------------- */
+
+#define INI_LINE_MAX 199 /* inih's INI_MAX_LINE (200) less the terminator */
+
+typedef struct file_ctx {
+    srv_config *cfg;
+    bool seen[NENTRIES];
+    char err[1024];
+    bool failed;
+} file_ctx;
+
+static int on_ini(void *user, const char *section, const char *name, const char *value)
+{
+    file_ctx *fc = user;
+    char key[256], msg[400];
+    perr pe = {msg, sizeof(msg)};
+
+    if (fc->failed) {
+        return 0; /* report the first error only */
+    }
+    snprintf(key, sizeof(key), "%s%s%s", section, section[0] ? "." : "", name);
+    const cfg_entry *e = find_key(key);
+    if (!e) {
+        snprintf(fc->err, sizeof(fc->err), "unknown key %s", key);
+        fc->failed = true;
+        return 0;
+    }
+    size_t idx = (size_t)(e - cfg_table);
+    if (fc->seen[idx]) {
+        snprintf(fc->err, sizeof(fc->err), "%s is set twice", key);
+        fc->failed = true;
+        return 0;
+    }
+    fc->seen[idx] = true;
+    cfg_val v;
+    if (!parse_file_value(value, &v, &pe)) {
+        snprintf(fc->err, sizeof(fc->err), "%s: %s", key, msg);
+        fc->failed = true;
+        return 0;
+    }
+    bool ok = apply(fc->cfg, e, &v, false, &pe);
+    val_clear(&v);
+    if (!ok) {
+        snprintf(fc->err, sizeof(fc->err), "%s: %s", key, msg);
+        fc->failed = true;
+        return 0;
+    }
+    return 1;
+}
+
+/* Rewrites the text for inih (see the file comment). lines[i] = source line of output line i+1. */
+static cuzk_err preprocess(const char *text, char **out, size_t **lines_out, size_t *nlines_out,
+                           size_t *bad_line, cz_diag *dg, const char *name)
+{
+    size_t len = strlen(text);
+    char *o = cz_malloc(len + 2);
+    size_t *lines = cz_calloc(len + 2, sizeof(size_t));
+    size_t on = 0, nl = 0, src = 1, line_start = 0;
+    int depth = 0;
+    bool in_str = false, joining = false;
+    char q = 0;
+
+    *bad_line = 0;
+    if (!o || !lines) {
+        cz_free(o);
+        cz_free(lines);
+        return cz_fail(dg, CUZK_E_NOMEM, "config text");
+    }
+    const char *p = text;
+    while (*p) {
+        if (!joining) {
+            line_start = on;
+            lines[nl] = src;
+        }
+        /* Left-trim. */
+        while (*p == ' ' || *p == '\t') {
+            p++;
+        }
+        for (; *p && *p != '\n'; p++) {
+            char c = *p;
+            if (c == '\r' && p[1] == '\n') {
+                continue;
+            }
+            if (in_str) {
+                o[on++] = c;
+                if (c == '\\' && q == '"' && p[1] && p[1] != '\n') {
+                    o[on++] = *++p;
+                } else if (c == q) {
+                    in_str = false;
+                }
+                continue;
+            }
+            if (c == '#') {
+                while (p[1] && p[1] != '\n') {
+                    p++;
+                }
+                continue;
+            }
+            if (c == '"' || c == '\'') {
+                in_str = true;
+                q = c;
+            } else if (c == '[') {
+                depth++;
+            } else if (c == ']') {
+                depth--;
+            }
+            o[on++] = c;
+        }
+        if (*p == '\n') {
+            p++;
+        }
+        src++;
+        in_str = false; /* strings never span lines in this subset */
+        if (depth > 0 && *p) {
+            o[on++] = ' ';
+            joining = true;
+            continue;
+        }
+        depth = 0;
+        joining = false;
+        /* Right-trim and check inih's line limit. */
+        while (on > line_start && (o[on - 1] == ' ' || o[on - 1] == '\t')) {
+            on--;
+        }
+        if (on - line_start > INI_LINE_MAX) {
+            *bad_line = lines[nl];
+            cz_free(o);
+            cz_free(lines);
+            return cz_fail(dg, CUZK_E_FORMAT, "%s:%zu: line longer than %d characters", name,
+                           *bad_line, INI_LINE_MAX);
+        }
+        o[on++] = '\n';
+        nl++;
+    }
+    o[on] = '\0';
+    *out = o;
+    *lines_out = lines;
+    *nlines_out = nl;
+    return CUZK_OK;
+}
+
+cuzk_err srv_config_load_string(srv_config *cfg, const char *text, const char *name, cz_diag *dg)
+{
+    char *pre = NULL;
+    size_t *lines = NULL, nlines = 0, bad = 0;
+    cuzk_err err = preprocess(text, &pre, &lines, &nlines, &bad, dg, name);
+    if (err != CUZK_OK) {
+        return err;
+    }
+    file_ctx *fc = cz_calloc(1, sizeof(*fc));
+    if (!fc) {
+        cz_free(pre);
+        cz_free(lines);
+        return cz_fail(dg, CUZK_E_NOMEM, "config");
+    }
+    fc->cfg = cfg;
+    int r = ini_parse_string(pre, on_ini, fc);
+    if (r != 0) {
+        size_t line = r > 0 && (size_t)r <= nlines ? lines[r - 1] : (size_t)(r > 0 ? r : 0);
+        if (fc->failed) {
+            err = cz_fail(dg, CUZK_E_INVAL, "%s:%zu: %s", name, line, fc->err);
+        } else {
+            err = cz_fail(dg, CUZK_E_FORMAT,
+                          "%s:%zu: syntax error (expected [section] or key = value)", name, line);
+        }
+    }
+    cz_free(fc);
+    cz_free(pre);
+    cz_free(lines);
+    return err;
+}
+
+cuzk_err srv_config_load_file(srv_config *cfg, const char *path, cz_diag *dg)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        return cz_fail(dg, CUZK_E_IO, "config file %s: %s", path, strerror(errno));
+    }
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    cuzk_err err = CUZK_OK;
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            cap = (cap + 4096) * 2;
+            if (cap > (size_t)1 << 20) {
+                err = cz_fail(dg, CUZK_E_FORMAT, "config file %s is larger than 1 MiB", path);
+                break;
+            }
+            char *t = cz_realloc(text, cap);
+            if (!t) {
+                err = cz_fail(dg, CUZK_E_NOMEM, "config file");
+                break;
+            }
+            text = t;
+        }
+        size_t n = fread(text + len, 1, 4096, f);
+        len += n;
+        if (n < 4096) {
+            if (ferror(f)) {
+                err = cz_fail(dg, CUZK_E_IO, "reading %s: %s", path, strerror(errno));
+            }
+            break;
+        }
+    }
+    fclose(f);
+    if (err == CUZK_OK) {
+        text[len] = '\0';
+        if (strlen(text) != len) {
+            err = cz_fail(dg, CUZK_E_FORMAT, "config file %s contains NUL bytes", path);
+        } else {
+            err = srv_config_load_string(cfg, text, path, dg);
+        }
+    }
+    cz_free(text);
+    return err;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Command line
+ * ------------------------------------------------------------------------------------------- */
+
+cuzk_err srv_config_from_args(srv_config *cfg, int argc, char **argv, srv_cli_action *action,
+                              cz_diag *dg)
+{
+    const char *config_path = NULL;
+    char msg[400];
+    perr pe = {msg, sizeof(msg)};
+    bool listed[NENTRIES] = {false};
+
+    *action = SRV_RUN;
+    /* Pass 1: actions and the config file. */
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            *action = SRV_HELP;
+            return CUZK_OK;
+        }
+        if (!strcmp(a, "--version")) {
+            *action = SRV_VERSION;
+        } else if (!strcmp(a, "--print-config")) {
+            *action = SRV_PRINT_CONFIG;
+        } else if (!strcmp(a, "-c") || !strcmp(a, "--config")) {
+            if (i + 1 >= argc) {
+                return cz_fail(dg, CUZK_E_INVAL, "%s needs a file name", a);
+            }
+            config_path = argv[++i];
+        } else if (!strncmp(a, "--config=", 9)) {
+            config_path = a + 9;
+        } else if (!strncmp(a, "--", 2)) {
+            const char *eq = strchr(a, '=');
+            char name[96];
+            snprintf(name, sizeof(name), "%.*s", (int)(eq ? eq - a - 2 : (long)strlen(a) - 2),
+                     a + 2);
+            const cfg_entry *e = find_flag(name);
+            if (!e) {
+                return cz_fail(dg, CUZK_E_INVAL, "unknown flag %s (see --help)", a);
+            }
+            if (!eq && e->type != CT_BOOL) {
+                i++; /* its value */
+                if (i >= argc) {
+                    return cz_fail(dg, CUZK_E_INVAL, "%s needs a value", a);
+                }
+            }
+        } else {
+            return cz_fail(dg, CUZK_E_INVAL, "unexpected argument \"%s\" (see --help)", a);
+        }
+    }
+    if (config_path) {
+        cuzk_err err = srv_config_load_file(cfg, config_path, dg);
+        if (err != CUZK_OK) {
+            return err;
+        }
+        char *copy = cz_strdup(config_path);
+        if (!copy) {
+            return cz_fail(dg, CUZK_E_NOMEM, "config path");
+        }
+        cz_free(cfg->config_path);
+        cfg->config_path = copy;
+    }
+    /* Pass 2: flags override the file. */
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-c") || !strcmp(a, "--config")) {
+            i++;
+            continue;
+        }
+        if (strncmp(a, "--", 2) != 0 || !strncmp(a, "--config=", 9) || !strcmp(a, "--version") ||
+            !strcmp(a, "--print-config")) {
+            continue;
+        }
+        const char *eq = strchr(a, '=');
+        char name[96];
+        snprintf(name, sizeof(name), "%.*s", (int)(eq ? eq - a - 2 : (long)strlen(a) - 2), a + 2);
+        const cfg_entry *e = find_flag(name);
+        const char *value = eq ? eq + 1 : e->type == CT_BOOL ? "true" : argv[++i];
+        char *copy = cz_strdup(value);
+        if (!copy) {
+            return cz_fail(dg, CUZK_E_NOMEM, "flag value");
+        }
+        cfg_val v = {.kind = V_STR, .raw = true, .s = copy};
+        size_t idx = (size_t)(e - cfg_table);
+        bool ok = apply(cfg, e, &v, listed[idx], &pe);
+        listed[idx] = true;
+        cz_free(copy);
+        if (!ok) {
+            return cz_fail(dg, CUZK_E_INVAL, "--%s: %s", name, msg);
+        }
+    }
+    return CUZK_OK;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * --help and --print-config
+ * ------------------------------------------------------------------------------------------- */
+
+static const char *value_word(cfg_type t)
+{
+    switch (t) {
+    case CT_STRS:
+        return "ADDR";
+    case CT_STR:
+        return "DIR";
+    case CT_BOOL:
+        return "[=BOOL]";
+    case CT_SIZE:
+        return "SIZE";
+    case CT_DUR:
+        return "DURATION";
+    case CT_MODE:
+        return "MODE";
+    case CT_LEVEL:
+        return "LEVEL";
+    default:
+        return "N";
+    }
+}
+
+void srv_config_help(FILE *out, const char *argv0)
+{
+    fprintf(out,
+            "usage: %s [--config FILE] [flags]\n\n"
+            "Serves the cuzk.v1.ProvingEngine gRPC API (Curio's cuzk client works unchanged).\n"
+            "Settings come from the built-in defaults, then the TOML file, then the flags.\n\n"
+            "  -c, --config FILE           read settings from FILE (flags override it)\n"
+            "  -h, --help                  show this help and exit\n"
+            "      --version               show the version and exit\n"
+            "      --print-config          print the effective settings as TOML and exit\n\n",
+            argv0);
+    for (size_t i = 0; i < NENTRIES; i++) {
+        const cfg_entry *e = &cfg_table[i];
+        if (e->type == CT_IGNORED) {
+            continue;
+        }
+        char flag[96], left[128];
+        flag_name(e, flag, sizeof(flag));
+        snprintf(left, sizeof(left), "--%s %s", flag, value_word(e->type));
+        fprintf(out, "  %-36s %s\n", left, e->help);
+        fprintf(out, "  %-36s file key %s; default %s", "", e->key, e->dflt);
+        if (e->type == CT_U64) {
+            fprintf(out, "; range %" PRIu64 "..%" PRIu64, e->min, e->max);
+        }
+        fprintf(out, "\n");
+    }
+    fprintf(out, "\nAccepted in the file for compatibility with the Rust cuzk daemon, ignored:\n");
+    for (size_t i = 0; i < NENTRIES; i++) {
+        if (cfg_table[i].type == CT_IGNORED) {
+            fprintf(out, "  %-34s %s\n", cfg_table[i].key, cfg_table[i].help);
+        }
+    }
+}
+
+static void print_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            fprintf(out, "\\%c", *p);
+        } else if (*p < 0x20 || *p == 0x7f) {
+            fprintf(out, "\\u%04x", *p);
+        } else {
+            fputc(*p, out);
+        }
+    }
+    fputc('"', out);
+}
+
+static void print_ms(FILE *out, uint64_t ms)
+{
+    if (ms % 3600000 == 0 && ms) {
+        fprintf(out, "\"%" PRIu64 "h\"", ms / 3600000);
+    } else if (ms % 60000 == 0 && ms) {
+        fprintf(out, "\"%" PRIu64 "m\"", ms / 60000);
+    } else if (ms % 1000 == 0) {
+        fprintf(out, "\"%" PRIu64 "s\"", ms / 1000);
+    } else {
+        fprintf(out, "\"%" PRIu64 "ms\"", ms);
+    }
+}
+
+void srv_config_print(FILE *out, const srv_config *cfg)
+{
+    const char *base = (const char *)cfg;
+    char section[64] = "";
+
+    for (size_t i = 0; i < NENTRIES; i++) {
+        const cfg_entry *e = &cfg_table[i];
+        if (e->type == CT_IGNORED) {
+            continue;
+        }
+        const char *dot = strchr(e->key, '.');
+        if ((size_t)(dot - e->key) != strlen(section) ||
+            strncmp(section, e->key, (size_t)(dot - e->key)) != 0) {
+            snprintf(section, sizeof(section), "%.*s", (int)(dot - e->key), e->key);
+            fprintf(out, "%s[%s]\n", i ? "\n" : "", section);
+        }
+        fprintf(out, "%s = ", dot + 1);
+        const void *field = base + e->off;
+        switch (e->type) {
+        case CT_STR:
+        case CT_LEVEL:
+            print_string(out, *(char *const *)field);
+            break;
+        case CT_STRS: {
+            char *const *list = *(char **const *)field;
+            size_t n = *(const size_t *)(const void *)(base + e->off + sizeof(char **));
+            fputc('[', out);
+            for (size_t k = 0; k < n; k++) {
+                fprintf(out, "%s", k ? ", " : "");
+                print_string(out, list[k]);
+            }
+            fputc(']', out);
+            break;
+        }
+        case CT_BOOL:
+            fprintf(out, "%s", *(const bool *)field ? "true" : "false");
+            break;
+        case CT_U64:
+            fprintf(out, "%" PRIu64, *(const uint64_t *)field);
+            break;
+        case CT_SIZE: {
+            uint64_t v = *(const uint64_t *)field;
+            if (v == SRV_SIZE_AUTO) {
+                fprintf(out, "\"auto\"");
+            } else {
+                fprintf(out, "%" PRIu64, v);
+            }
+            break;
+        }
+        case CT_DUR:
+            print_ms(out, *(const uint64_t *)field);
+            break;
+        case CT_MODE:
+            fprintf(out, "\"0%03" PRIo64 "\"", *(const uint64_t *)field);
+            break;
+        case CT_IGNORED:
+            break;
+        }
+        fputc('\n', out);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Engine configuration
+ * ------------------------------------------------------------------------------------------- */
+
+cuzk_err srv_config_engine(const srv_config *cfg, eng_config_t *ecfg, cz_diag *dg)
+{
+    unsigned cpus = cz_cpu_count();
+
+    eng_config_default(ecfg);
+    ecfg->param_cache = cfg->param_cache;
+    if (cfg->total_budget == SRV_SIZE_AUTO) {
+        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        uint64_t phys = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+        if (phys <= cfg->safety_margin) {
+            return cz_fail(dg, CUZK_E_INVAL,
+                           "memory.total_budget = \"auto\": physical memory %" PRIu64
+                           " bytes is not above safety_margin %" PRIu64,
+                           phys, cfg->safety_margin);
+        }
+        ecfg->mem_budget_bytes = phys - cfg->safety_margin;
+    } else {
+        ecfg->mem_budget_bytes = cfg->total_budget;
+    }
+    uint64_t workers = cfg->synth_threads ? cfg->synth_threads : cpus;
+    uint64_t cap = cfg->max_parallel_synthesis ? cfg->max_parallel_synthesis : 18;
+    ecfg->synth_workers = (unsigned)(workers < cap ? workers : cap);
+    ecfg->prover_threads = (unsigned)cfg->prover_threads;
+    uint64_t msm = cfg->prover_cpu_threads ? cfg->prover_cpu_threads : cpus;
+    ecfg->prover_pool_threads = (unsigned)(msm - 1);
+    ecfg->srs_load_threads = cpus - 1;
+    ecfg->max_active_jobs = (unsigned)cfg->max_active_jobs;
+    ecfg->max_batch_size = (unsigned)cfg->max_batch_size;
+    ecfg->max_batch_wait_ms = cfg->max_batch_wait_ms;
+    ecfg->sort_by_type = cfg->sort_by_type;
+    ecfg->eviction_min_idle_ms = cfg->eviction_min_idle_ms;
+    ecfg->retention_ms = cfg->retention_ms;
+    ecfg->max_retained = (size_t)cfg->max_retained;
+    ecfg->verify_proofs = true;
+    return CUZK_OK;
+}

@@ -1,0 +1,342 @@
+// rpc.cc - the unary gRPC server behind rpc.h: gRPC's callback API with a generic
+// (ByteBuffer) service, so no C++ protobuf and no generated C++ code are involved.
+//
+// DESIGN
+//  threads:  gRPC's own (its callback executor runs every reactor method and the C handler);
+//            the application finishes calls from any thread.
+//  objects:  one Reactor per call, created by gRPC (CallbackGenericService::CreateReactor) and
+//            deleted in OnDone. A srv_call is the C handle: reference-counted (one reference
+//            for gRPC, released in OnDone; one for the application, released by
+//            srv_call_reply / srv_call_fail), so a late reply after the reactor is gone only
+//            touches memory that is still ours.
+//  finish:   exactly one Finish per call: whoever flips srv_call.finished under its mutex
+//            first (the application's reply, OnReadDone without a message, or OnCancel) issues
+//            it, outside the mutex (gRPC may run OnDone inline, which takes the mutex). OnDone
+//            cannot precede Finish, so the reactor outlives that unlocked call.
+//  lock order: srv_call.mu and srv_rpc.live_mu are leaves; no gRPC call is made under either.
+//  shutdown: Server::Shutdown(deadline) stops accepting, lets open calls finish until the
+//            deadline, then cancels them (OnCancel finishes each; clients see UNAVAILABLE);
+//            we then wait until every reactor has reached OnDone.
+#include "server/rpc/rpc.h"
+
+#include <sys/stat.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+#include <vector>
+
+#include <grpc/grpc.h>
+#include <grpcpp/generic/async_generic_service.h>
+#include <grpcpp/grpcpp.h>
+
+namespace {
+
+class Reactor;
+
+}  // namespace
+
+struct srv_call {
+    std::mutex mu;
+    Reactor *reactor = nullptr;  // nullptr once OnDone ran
+    bool finished = false;       // a Finish has been issued
+    std::atomic<bool> cancelled{false};
+    std::atomic<int> refs{2};
+};
+
+struct srv_rpc {
+    std::vector<std::string> methods;
+    srv_rpc_handler handler = nullptr;
+    void *ctx = nullptr;
+    std::unique_ptr<grpc::CallbackGenericService> service;
+    std::unique_ptr<grpc::Server> server;
+    std::vector<int> ports;
+    std::mutex live_mu;
+    std::condition_variable live_cv;
+    size_t live = 0;  // reactors not yet done
+    bool shut_down = false;
+};
+
+namespace {
+
+void call_release(srv_call *call)
+{
+    if (call->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        delete call;
+    }
+}
+
+class Reactor final : public grpc::ServerGenericBidiReactor {
+  public:
+    Reactor(srv_rpc *rpc, grpc::GenericCallbackServerContext *ctx) : rpc_(rpc)
+    {
+        {
+            std::lock_guard<std::mutex> lk(rpc_->live_mu);
+            rpc_->live++;
+        }
+        const std::string &path = ctx->method();
+        for (size_t i = 0; i < rpc_->methods.size(); i++) {
+            if (rpc_->methods[i] == path) {
+                method_ = i;
+                break;
+            }
+        }
+        if (method_ == SIZE_MAX) {
+            Finish(grpc::Status(grpc::StatusCode::UNIMPLEMENTED, "unknown method " + path));
+            return;
+        }
+        call_ = new srv_call();
+        call_->reactor = this;
+        StartRead(&req_);
+    }
+
+    void OnReadDone(bool ok) override
+    {
+        if (!ok) {
+            FinishOnce(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "no request message"));
+            return;
+        }
+        std::vector<grpc::Slice> slices;
+        if (!req_.Dump(&slices).ok()) {
+            FinishOnce(grpc::Status(grpc::StatusCode::INTERNAL, "cannot read the request"));
+            return;
+        }
+        std::vector<uint8_t> flat;
+        const uint8_t *data = nullptr;
+        size_t len = 0;
+        if (slices.size() == 1) {
+            data = slices[0].begin();
+            len = slices[0].size();
+        } else {
+            for (const grpc::Slice &s : slices) {
+                len += s.size();
+            }
+            flat.resize(len);
+            size_t off = 0;
+            for (const grpc::Slice &s : slices) {
+                if (s.size()) {
+                    std::memcpy(flat.data() + off, s.begin(), s.size());
+                }
+                off += s.size();
+            }
+            data = flat.data();
+        }
+        req_.Clear(); // `slices` keeps the bytes alive
+        static const uint8_t empty = 0;
+        rpc_->handler(rpc_->ctx, call_, method_, data ? data : &empty, len);
+    }
+
+    void OnCancel() override
+    {
+        if (call_) {
+            call_->cancelled.store(true);
+            FinishOnce(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+        }
+    }
+
+    void OnDone() override
+    {
+        if (call_) {
+            {
+                std::lock_guard<std::mutex> lk(call_->mu);
+                call_->reactor = nullptr;
+            }
+            call_release(call_);
+        }
+        srv_rpc *rpc = rpc_;
+        delete this;
+        std::lock_guard<std::mutex> lk(rpc->live_mu);
+        rpc->live--;
+        rpc->live_cv.notify_all();
+    }
+
+    // Issues Finish unless somebody already did.
+    void FinishOnce(grpc::Status st)
+    {
+        if (Claim(call_)) {
+            Finish(std::move(st));
+        }
+    }
+
+    // The reactor when the caller won the right to finish the call, else nullptr.
+    static Reactor *Claim(srv_call *call)
+    {
+        std::lock_guard<std::mutex> lk(call->mu);
+        if (call->finished || !call->reactor) {
+            return nullptr;
+        }
+        call->finished = true;
+        return call->reactor;
+    }
+
+    void Reply(const uint8_t *resp, size_t len)
+    {
+        grpc::Slice slice(resp, len);
+        resp_ = grpc::ByteBuffer(&slice, 1);
+        StartWriteAndFinish(&resp_, grpc::WriteOptions(), grpc::Status::OK);
+    }
+
+  private:
+    srv_rpc *rpc_;
+    srv_call *call_ = nullptr;
+    size_t method_ = SIZE_MAX;
+    grpc::ByteBuffer req_;
+    grpc::ByteBuffer resp_;
+};
+
+class Service final : public grpc::CallbackGenericService {
+  public:
+    explicit Service(srv_rpc *rpc) : rpc_(rpc) {}
+
+    grpc::ServerGenericBidiReactor *CreateReactor(grpc::GenericCallbackServerContext *ctx) override
+    {
+        return new Reactor(rpc_, ctx);
+    }
+
+  private:
+    srv_rpc *rpc_;
+};
+
+// "unix:///abs/path" or "unix:path" -> the file name; "" for other schemes.
+std::string unix_path(const std::string &addr)
+{
+    if (addr.rfind("unix://", 0) == 0) {
+        return addr.substr(7);
+    }
+    if (addr.rfind("unix:", 0) == 0) {
+        return addr.substr(5);
+    }
+    return std::string();
+}
+
+}  // namespace
+
+extern "C" cuzk_err srv_rpc_start(srv_rpc **out, const srv_rpc_opts *opts, char *err_msg,
+                                  size_t cap)
+{
+    *out = nullptr;
+    if (cap) {
+        err_msg[0] = '\0';
+    }
+    if (!opts || !opts->handler || opts->nlisten == 0 || opts->nmethods == 0) {
+        std::snprintf(err_msg, cap, "rpc: need a handler, methods and listen addresses");
+        return CUZK_E_INVAL;
+    }
+    size_t limit = opts->max_message_bytes ? opts->max_message_bytes : (size_t)256 << 20;
+    if (limit > (size_t)INT32_MAX) {
+        limit = INT32_MAX;
+    }
+    srv_rpc *rpc = new (std::nothrow) srv_rpc();
+    if (!rpc) {
+        std::snprintf(err_msg, cap, "rpc: out of memory");
+        return CUZK_E_NOMEM;
+    }
+    for (size_t i = 0; i < opts->nmethods; i++) {
+        rpc->methods.emplace_back(opts->methods[i]);
+    }
+    rpc->handler = opts->handler;
+    rpc->ctx = opts->ctx;
+    rpc->service.reset(new Service(rpc));
+    rpc->ports.assign(opts->nlisten, 0);
+
+    grpc::ServerBuilder builder;
+    builder.SetMaxReceiveMessageSize((int)limit);
+    builder.SetMaxSendMessageSize((int)limit);
+    // Two daemons must not silently share a TCP port.
+    builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+    for (size_t i = 0; i < opts->nlisten; i++) {
+        builder.AddListeningPort(opts->listen[i], grpc::InsecureServerCredentials(),
+                                 &rpc->ports[i]);
+    }
+    builder.RegisterCallbackGenericService(rpc->service.get());
+
+    // Unix sockets are created with the mode asked for, not whatever the umask gives.
+    unsigned mode = opts->socket_mode & 0777u;
+    mode_t old_umask = umask((mode_t)(~mode & 0777u));
+    rpc->server = builder.BuildAndStart();
+    umask(old_umask);
+
+    bool ok = rpc->server != nullptr;
+    for (size_t i = 0; ok && i < opts->nlisten; i++) {
+        std::string path = unix_path(opts->listen[i]);
+        if (path.empty() && rpc->ports[i] == 0) {
+            std::snprintf(err_msg, cap, "cannot listen on %s", opts->listen[i]);
+            ok = false;
+        } else if (!path.empty()) {
+            if (chmod(path.c_str(), (mode_t)mode) != 0) {
+                std::snprintf(err_msg, cap, "cannot set the mode of socket %s", path.c_str());
+                ok = false;
+            }
+            rpc->ports[i] = 0;
+        }
+    }
+    if (!ok) {
+        if (cap && !err_msg[0]) {
+            std::snprintf(err_msg, cap, "cannot listen on the configured addresses");
+        }
+        if (rpc->server) {
+            rpc->server->Shutdown();
+        }
+        srv_rpc_free(rpc);
+        return CUZK_E_IO;
+    }
+    *out = rpc;
+    return CUZK_OK;
+}
+
+extern "C" int srv_rpc_port(const srv_rpc *rpc, size_t i)
+{
+    return i < rpc->ports.size() ? rpc->ports[i] : 0;
+}
+
+extern "C" void srv_call_reply(srv_call *call, const uint8_t *resp, size_t len)
+{
+    if (Reactor *r = Reactor::Claim(call)) {
+        r->Reply(resp, len);
+    }
+    call_release(call);
+}
+
+extern "C" void srv_call_fail(srv_call *call, srv_code code, const char *msg)
+{
+    if (Reactor *r = Reactor::Claim(call)) {
+        r->Finish(grpc::Status(static_cast<grpc::StatusCode>(code), msg ? msg : ""));
+    }
+    call_release(call);
+}
+
+extern "C" bool srv_call_is_cancelled(const srv_call *call)
+{
+    return call->cancelled.load();
+}
+
+extern "C" void srv_rpc_shutdown(srv_rpc *rpc, unsigned grace_ms)
+{
+    if (!rpc || rpc->shut_down) {
+        return;
+    }
+    rpc->shut_down = true;
+    rpc->server->Shutdown(std::chrono::system_clock::now() +
+                          std::chrono::milliseconds(grace_ms));
+    std::unique_lock<std::mutex> lk(rpc->live_mu);
+    rpc->live_cv.wait_for(lk, std::chrono::seconds(30), [rpc] { return rpc->live == 0; });
+}
+
+extern "C" void srv_rpc_free(srv_rpc *rpc)
+{
+    if (!rpc) {
+        return;
+    }
+    if (rpc->server && !rpc->shut_down) {
+        srv_rpc_shutdown(rpc, 0);
+    }
+    rpc->server.reset();
+    rpc->service.reset();
+    delete rpc;
+}

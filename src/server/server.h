@@ -1,0 +1,32 @@
+/* server.h - the cuzkd daemon: configuration (server/config.h), the cuzk.v1.ProvingEngine
+ * service (protobuf-c messages over the gRPC shim in server/rpc/), and the process lifecycle.
+ *
+ * srv_main runs the whole daemon: parse flags and the config file, block SIGINT/SIGTERM
+ * before any thread starts, create the engine (handlers of this build, plus those `extra`
+ * registers), serve the listen addresses, sigwait; on the first signal stop accepting new
+ * proofs and let queued and running ones finish for up to daemon.shutdown_grace (a second
+ * signal cuts that short), then stop the RPC server (open calls get UNAVAILABLE, which
+ * clients retry) and the engine.
+ * Exit status: 0 after a clean shutdown or --help/--version/--print-config; 1 when start-up
+ * fails (bad parameters directory is not fatal, a port that cannot be bound is); 2 on a usage
+ * or configuration error.
+ */
+#ifndef CUZK_SERVER_SERVER_H
+#define CUZK_SERVER_SERVER_H
+
+#include "common/common.h"
+#include "engine/engine.h"
+#include "server/config.h"
+
+/** Registers additional proof-kind handlers before the engine starts (tests use it for their
+ *  test handler). Returning an error aborts start-up with exit status 1. */
+typedef cuzk_err (*srv_register_fn)(eng_t *eng, const srv_config *cfg, void *ctx, cz_diag *dg);
+
+/** The daemon's main; see the file comment. extra may be NULL. */
+int srv_main(int argc, char **argv, srv_register_fn extra, void *extra_ctx);
+
+/** The eight method paths of cuzk.v1.ProvingEngine, in the service's declaration order. */
+#define SRV_NMETHODS 8
+extern const char *const srv_method_paths[SRV_NMETHODS];
+
+#endif /* CUZK_SERVER_SERVER_H */

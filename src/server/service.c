@@ -1,0 +1,432 @@
+/* service.c - the cuzk.v1.ProvingEngine methods: protobuf-c decoding of each request, the
+ * engine call, protobuf-c encoding of the response. Field use follows spec vanilla-proofs.md
+ * section 4 and the Rust daemon (cuzk-server/src/service.rs) where the spec is silent:
+ * job_id = request_id, AwaitProof of an unknown job is NOT_FOUND, Prove without `submit` is
+ * INVALID_ARGUMENT. Malformed bytes, unknown kinds and wrong field sizes are INVALID_ARGUMENT
+ * with a message saying what is wrong; a valid request of a kind without a handler completes
+ * with status FAILED ("proof kind X is not available in this build").
+ *
+ * Threads: runs on gRPC callback threads and never blocks there: AwaitProof, Prove and
+ * PreloadSRS hand their call to the engine, which finishes it from its own thread.
+ */
+#include "server/internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/log.h"
+#include "cuzk/v1/proving.pb-c.h"
+
+const char *const srv_method_paths[SRV_NMETHODS] = {
+    "/cuzk.v1.ProvingEngine/SubmitProof", "/cuzk.v1.ProvingEngine/AwaitProof",
+    "/cuzk.v1.ProvingEngine/Prove",       "/cuzk.v1.ProvingEngine/CancelProof",
+    "/cuzk.v1.ProvingEngine/GetStatus",   "/cuzk.v1.ProvingEngine/GetMetrics",
+    "/cuzk.v1.ProvingEngine/PreloadSRS",  "/cuzk.v1.ProvingEngine/EvictSRS",
+};
+
+enum { M_SUBMIT, M_AWAIT, M_PROVE, M_CANCEL, M_STATUS, M_METRICS, M_PRELOAD, M_EVICT };
+
+/* The wire enums must keep the engine's numbering. */
+_Static_assert((int)CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT == (int)ENG_KIND_POREP, "kind");
+_Static_assert((int)CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE == (int)ENG_KIND_SNAP, "kind");
+_Static_assert((int)CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION == (int)ENG_KIND_WINDOW_POST,
+               "kind");
+_Static_assert((int)CUZK__V1__PROOF_KIND__WINNING_POST == (int)ENG_KIND_WINNING_POST, "kind");
+_Static_assert((int)CUZK__V1__PRIORITY__CRITICAL == (int)ENG_PRIO_CRITICAL, "priority");
+_Static_assert((int)CUZK__V1__PRIORITY__LOW == (int)ENG_PRIO_LOW, "priority");
+_Static_assert((int)CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT == (int)ENG_STATUS_TIMEOUT,
+               "status");
+_Static_assert((int)CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED == (int)ENG_STATUS_CANCELLED,
+               "status");
+_Static_assert((int)CUZK__V1__SRSSTATUS__TIER__COLD == (int)ENG_TIER_COLD, "tier");
+
+static void reply(srv_call *call, const ProtobufCMessage *m)
+{
+    size_t n = protobuf_c_message_get_packed_size(m);
+    uint8_t *buf = cz_malloc(n ? n : 1);
+    if (!buf) {
+        srv_call_fail(call, SRV_RESOURCE_EXHAUSTED, "out of memory encoding the response");
+        return;
+    }
+    protobuf_c_message_pack(m, buf);
+    srv_call_reply(call, buf, n);
+    cz_free(buf);
+}
+
+static srv_code code_of(cuzk_err e)
+{
+    switch (e) {
+    case CUZK_E_INVAL:
+    case CUZK_E_FORMAT:
+        return SRV_INVALID_ARGUMENT;
+    case CUZK_E_NOMEM:
+        return SRV_RESOURCE_EXHAUSTED;
+    case CUZK_E_CANCELLED:
+        return SRV_UNAVAILABLE;
+    case CUZK_E_IO:
+    case CUZK_E_NOT_IN_GROUP:
+        return SRV_FAILED_PRECONDITION;
+    default:
+        return SRV_INTERNAL;
+    }
+}
+
+static void fail_decode(srv_call *call, const char *what, size_t len)
+{
+    char msg[160];
+    snprintf(msg, sizeof(msg), "malformed %s (%zu bytes)", what, len);
+    CZ_LOG(CZ_LOG_INFO, "rpc=%s event=rejected reason=malformed bytes=%zu", what, len);
+    srv_call_fail(call, SRV_INVALID_ARGUMENT, msg);
+}
+
+static eng_bytes_t bytes_of(ProtobufCBinaryData b)
+{
+    eng_bytes_t r = {b.data, b.len};
+    return r;
+}
+
+/* Submits m; on failure finishes the call and returns false. */
+static bool submit(eng_t *eng, srv_call *call, const Cuzk__V1__SubmitProofRequest *m,
+                   eng_submit_info_t *info)
+{
+    eng_request_t r;
+    eng_bytes_t *vps = NULL;
+    cz_diag dg;
+
+    memset(&r, 0, sizeof(r));
+    if (m->n_vanilla_proofs) {
+        vps = cz_calloc(m->n_vanilla_proofs, sizeof(*vps));
+        if (!vps) {
+            srv_call_fail(call, SRV_RESOURCE_EXHAUSTED, "out of memory");
+            return false;
+        }
+        for (size_t i = 0; i < m->n_vanilla_proofs; i++) {
+            vps[i] = bytes_of(m->vanilla_proofs[i]);
+        }
+    }
+    r.request_id = m->request_id;
+    r.kind = (eng_kind)m->proof_kind;
+    r.sector_size = m->sector_size;
+    r.registered_proof = m->registered_proof;
+    r.priority = (eng_prio)m->priority;
+    r.vanilla_proof = bytes_of(m->vanilla_proof);
+    r.vanilla_proofs = vps;
+    r.n_vanilla_proofs = m->n_vanilla_proofs;
+    r.sector_number = m->sector_number;
+    r.miner_id = m->miner_id;
+    r.randomness = bytes_of(m->randomness);
+    r.partition_index = m->partition_index;
+    r.comm_r_old = bytes_of(m->comm_r_old);
+    r.comm_r_new = bytes_of(m->comm_r_new);
+    r.comm_d_new = bytes_of(m->comm_d_new);
+    cz_diag_init(&dg);
+    cuzk_err err = eng_submit(eng, &r, info, &dg);
+    cz_free(vps);
+    if (err != CUZK_OK) {
+        CZ_LOG(CZ_LOG_INFO, "rpc=submit request_id=%.64s event=rejected error=\"%s\"",
+               err == CUZK_E_INVAL ? "-" : m->request_id, dg.msg);
+        srv_call_fail(call, code_of(err), dg.msg[0] ? dg.msg : cuzk_strerror(err));
+        return false;
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Results (AwaitProof, Prove)
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct await_ctx {
+    srv_call *call;
+    bool prove;
+} await_ctx;
+
+static void on_result(void *arg, const eng_result_t *res)
+{
+    await_ctx *a = arg;
+
+    if (res->status == ENG_STATUS_UNKNOWN) {
+        char msg[ENG_ID_MAX + 64];
+        snprintf(msg, sizeof(msg), "job %.*s not found", ENG_ID_MAX, res->job_id);
+        srv_call_fail(a->call, SRV_NOT_FOUND, msg);
+        cz_free(a);
+        return;
+    }
+    Cuzk__V1__AwaitProofResponse r = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+    r.job_id = (char *)res->job_id;
+    r.status = (Cuzk__V1__AwaitProofResponse__Status)res->status;
+    r.proof.data = (uint8_t *)res->proof;
+    r.proof.len = res->proof_len;
+    r.error_message = (char *)(res->error ? res->error : "");
+    if (res->status == ENG_STATUS_COMPLETED) {
+        r.queue_wait_ms = res->timings.queue_wait_ms;
+        r.srs_load_ms = res->timings.srs_load_ms;
+        r.synthesis_ms = res->timings.synthesis_ms;
+        r.gpu_compute_ms = res->timings.prove_ms;
+        r.total_ms = res->timings.total_ms;
+    }
+    if (a->prove) {
+        Cuzk__V1__ProveResponse p = CUZK__V1__PROVE_RESPONSE__INIT;
+        p.result = &r;
+        reply(a->call, &p.base);
+    } else {
+        reply(a->call, &r.base);
+    }
+    cz_free(a);
+}
+
+static void await_job(eng_t *eng, srv_call *call, const char *job_id, uint64_t timeout_ms,
+                      bool prove)
+{
+    await_ctx *a = cz_malloc(sizeof(*a));
+    if (!a) {
+        srv_call_fail(call, SRV_RESOURCE_EXHAUSTED, "out of memory");
+        return;
+    }
+    a->call = call;
+    a->prove = prove;
+    eng_await(eng, job_id, timeout_ms, on_result, a);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Methods
+ * ------------------------------------------------------------------------------------------- */
+
+static void m_submit(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
+{
+    Cuzk__V1__SubmitProofRequest *m = cuzk__v1__submit_proof_request__unpack(NULL, len, req);
+    if (!m) {
+        fail_decode(call, "SubmitProofRequest", len);
+        return;
+    }
+    eng_submit_info_t info;
+    if (submit(eng, call, m, &info)) {
+        Cuzk__V1__SubmitProofResponse r = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
+        r.job_id = info.job_id;
+        r.queue_position = info.queue_position;
+        reply(call, &r.base);
+    }
+    cuzk__v1__submit_proof_request__free_unpacked(m, NULL);
+}
+
+static void m_await(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
+{
+    Cuzk__V1__AwaitProofRequest *m = cuzk__v1__await_proof_request__unpack(NULL, len, req);
+    if (!m) {
+        fail_decode(call, "AwaitProofRequest", len);
+        return;
+    }
+    if (!m->job_id[0]) {
+        srv_call_fail(call, SRV_INVALID_ARGUMENT, "job_id is empty");
+    } else {
+        await_job(eng, call, m->job_id, m->timeout_ms, false);
+    }
+    cuzk__v1__await_proof_request__free_unpacked(m, NULL);
+}
+
+static void m_prove(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
+{
+    Cuzk__V1__ProveRequest *m = cuzk__v1__prove_request__unpack(NULL, len, req);
+    if (!m) {
+        fail_decode(call, "ProveRequest", len);
+        return;
+    }
+    eng_submit_info_t info;
+    if (!m->submit) {
+        srv_call_fail(call, SRV_INVALID_ARGUMENT, "missing submit field");
+    } else if (submit(eng, call, m->submit, &info)) {
+        await_job(eng, call, info.job_id, 0, true);
+    }
+    cuzk__v1__prove_request__free_unpacked(m, NULL);
+}
+
+static void m_cancel(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
+{
+    Cuzk__V1__CancelProofRequest *m = cuzk__v1__cancel_proof_request__unpack(NULL, len, req);
+    if (!m) {
+        fail_decode(call, "CancelProofRequest", len);
+        return;
+    }
+    if (!m->job_id[0]) {
+        srv_call_fail(call, SRV_INVALID_ARGUMENT, "job_id is empty");
+    } else {
+        bool was_running = false;
+        eng_cancel(eng, m->job_id, &was_running);
+        Cuzk__V1__CancelProofResponse r = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
+        r.was_running = was_running;
+        reply(call, &r.base);
+    }
+    cuzk__v1__cancel_proof_request__free_unpacked(m, NULL);
+}
+
+static void m_status(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
+{
+    Cuzk__V1__GetStatusRequest *m = cuzk__v1__get_status_request__unpack(NULL, len, req);
+    if (!m) {
+        fail_decode(call, "GetStatusRequest", len);
+        return;
+    }
+    cuzk__v1__get_status_request__free_unpacked(m, NULL);
+
+    eng_status_info_t st;
+    cz_diag dg;
+    cz_diag_init(&dg);
+    if (eng_get_status(eng, &st, &dg) != CUZK_OK) {
+        srv_call_fail(call, SRV_RESOURCE_EXHAUSTED, dg.msg);
+        return;
+    }
+    enum { NQ = ENG_KIND_COUNT - 1 };
+    Cuzk__V1__QueueStatus qs[NQ];
+    Cuzk__V1__QueueStatus *qp[NQ];
+    for (size_t i = 0; i < NQ; i++) {
+        Cuzk__V1__QueueStatus q = CUZK__V1__QUEUE_STATUS__INIT;
+        q.proof_kind = (char *)eng_kind_name(st.queues[i].kind);
+        q.pending = st.queues[i].pending;
+        q.in_progress = st.queues[i].in_progress;
+        qs[i] = q;
+        qp[i] = &qs[i];
+    }
+    Cuzk__V1__SRSStatus *ss = st.n_srs ? cz_calloc(st.n_srs, sizeof(*ss)) : NULL;
+    Cuzk__V1__SRSStatus **sp = st.n_srs ? cz_calloc(st.n_srs, sizeof(*sp)) : NULL;
+    if (st.n_srs && (!ss || !sp)) {
+        cz_free(ss);
+        cz_free(sp);
+        eng_status_clear(&st);
+        srv_call_fail(call, SRV_RESOURCE_EXHAUSTED, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < st.n_srs; i++) {
+        Cuzk__V1__SRSStatus s = CUZK__V1__SRSSTATUS__INIT;
+        s.circuit_id = st.srs[i].circuit_id;
+        s.tier = (Cuzk__V1__SRSStatus__Tier)st.srs[i].tier;
+        s.size_bytes = st.srs[i].size_bytes;
+        s.ref_count = st.srs[i].ref_count;
+        ss[i] = s;
+        sp[i] = &ss[i];
+    }
+    Cuzk__V1__GetStatusResponse r = CUZK__V1__GET_STATUS_RESPONSE__INIT;
+    r.n_gpus = 0; /* no GPU backend in this build */
+    r.n_loaded_srs = st.n_srs;
+    r.loaded_srs = sp;
+    r.n_queues = NQ;
+    r.queues = qp;
+    r.total_proofs_completed = st.completed;
+    r.total_proofs_failed = st.failed;
+    r.uptime_seconds = st.uptime_s;
+    r.pinned_memory_bytes = st.mem_used_bytes;
+    r.pinned_memory_limit_bytes = st.mem_budget_bytes;
+    reply(call, &r.base);
+    cz_free(ss);
+    cz_free(sp);
+    eng_status_clear(&st);
+}
+
+static void m_metrics(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
+{
+    Cuzk__V1__GetMetricsRequest *m = cuzk__v1__get_metrics_request__unpack(NULL, len, req);
+    if (!m) {
+        fail_decode(call, "GetMetricsRequest", len);
+        return;
+    }
+    cuzk__v1__get_metrics_request__free_unpacked(m, NULL);
+    char *text = NULL;
+    cz_diag dg;
+    cz_diag_init(&dg);
+    if (eng_metrics_text(eng, &text, &dg) != CUZK_OK) {
+        srv_call_fail(call, SRV_RESOURCE_EXHAUSTED, dg.msg);
+        return;
+    }
+    Cuzk__V1__GetMetricsResponse r = CUZK__V1__GET_METRICS_RESPONSE__INIT;
+    r.prometheus_text = text;
+    reply(call, &r.base);
+    cz_free(text);
+}
+
+static void on_preload(void *arg, cuzk_err err, const char *msg, bool already, uint64_t ms)
+{
+    srv_call *call = arg;
+    if (err != CUZK_OK) {
+        srv_call_fail(call, err == CUZK_E_INVAL ? SRV_NOT_FOUND : code_of(err), msg);
+        return;
+    }
+    Cuzk__V1__PreloadSrsResponse r = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
+    r.already_loaded = already;
+    r.load_time_ms = ms;
+    reply(call, &r.base);
+}
+
+static void m_preload(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
+{
+    Cuzk__V1__PreloadSrsRequest *m = cuzk__v1__preload_srs_request__unpack(NULL, len, req);
+    if (!m) {
+        fail_decode(call, "PreloadSrsRequest", len);
+        return;
+    }
+    if (!m->circuit_id[0] || strlen(m->circuit_id) >= ENG_CIRCUIT_ID_MAX) {
+        srv_call_fail(call, SRV_INVALID_ARGUMENT, "circuit_id is empty or too long");
+    } else {
+        eng_srs_preload(eng, m->circuit_id, on_preload, call);
+    }
+    cuzk__v1__preload_srs_request__free_unpacked(m, NULL);
+}
+
+static void m_evict(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
+{
+    Cuzk__V1__EvictSrsRequest *m = cuzk__v1__evict_srs_request__unpack(NULL, len, req);
+    if (!m) {
+        fail_decode(call, "EvictSrsRequest", len);
+        return;
+    }
+    bool was_loaded = false;
+    uint64_t freed = 0;
+    cz_diag dg;
+    cz_diag_init(&dg);
+    if (!m->circuit_id[0] || strlen(m->circuit_id) >= ENG_CIRCUIT_ID_MAX) {
+        srv_call_fail(call, SRV_INVALID_ARGUMENT, "circuit_id is empty or too long");
+    } else if (eng_srs_evict(eng, m->circuit_id, &was_loaded, &freed, &dg) != CUZK_OK) {
+        srv_call_fail(call, SRV_NOT_FOUND, dg.msg);
+    } else {
+        Cuzk__V1__EvictSrsResponse r = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
+        r.was_loaded = was_loaded;
+        r.freed_bytes = freed;
+        reply(call, &r.base);
+    }
+    cuzk__v1__evict_srs_request__free_unpacked(m, NULL);
+}
+
+void srv_service_handle(void *ctx, srv_call *call, size_t method, const uint8_t *req, size_t len)
+{
+    eng_t *eng = ctx;
+
+    CZ_LOG(CZ_LOG_DEBUG, "rpc=%s bytes=%zu",
+           method < SRV_NMETHODS ? srv_method_paths[method] + 23 : "?", len);
+    switch (method) {
+    case M_SUBMIT:
+        m_submit(eng, call, req, len);
+        break;
+    case M_AWAIT:
+        m_await(eng, call, req, len);
+        break;
+    case M_PROVE:
+        m_prove(eng, call, req, len);
+        break;
+    case M_CANCEL:
+        m_cancel(eng, call, req, len);
+        break;
+    case M_STATUS:
+        m_status(eng, call, req, len);
+        break;
+    case M_METRICS:
+        m_metrics(eng, call, req, len);
+        break;
+    case M_PRELOAD:
+        m_preload(eng, call, req, len);
+        break;
+    case M_EVICT:
+        m_evict(eng, call, req, len);
+        break;
+    default:
+        srv_call_fail(call, SRV_UNIMPLEMENTED, "unknown method");
+        break;
+    }
+}

@@ -1,0 +1,1116 @@
+/* test_engine.c - the engine: priorities, batching, cancellation, idempotency, failures,
+ * the SRS tiers and memory budget, metrics and status counters.
+ *
+ * Jobs run the "tk" test handler (test_kind.h): a small circuit proved for real with
+ * parameters from g16_setup. Every returned proof is checked here independently of the
+ * engine's own verification: the partition proofs are decoded from the result bytes and
+ * verified with the parameter file loaded separately and the public input recomputed in this
+ * file as x^3 + x + 5 (through fr_pow_u64, not the handler's code), partition by partition, so
+ * a proof in the wrong slot fails.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/test.h"
+
+#include "common/alloc.h"
+#include "engine/engine.h"
+#include "engine/test_kind.h"
+#include "groth16/groth16.h"
+
+static tk_ctx *g_tk;
+
+static char g_param_dir[512];
+
+static void remove_params(void)
+{
+    char path[600];
+    snprintf(path, sizeof(path), "%s/tk-test-cubic.params", g_param_dir);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/tk-test-cubic-big.params", g_param_dir);
+    unlink(path);
+    rmdir(g_param_dir);
+}
+
+/* The parameter directory of this process (concurrent runs must not share files). */
+static const char *param_dir(void)
+{
+    if (!g_param_dir[0]) {
+        snprintf(g_param_dir, sizeof(g_param_dir), "%s-%ld",
+                 test_bin_path("tests/engine-tk-params"), (long)getpid());
+    }
+    return g_param_dir;
+}
+
+/* The shared test handler (parameters generated once per run, removed at exit). */
+static tk_ctx *tk(void)
+{
+    if (!g_tk) {
+        cz_diag dg;
+        cz_diag_init(&dg);
+        CHECK_MSG(tk_new(&g_tk, param_dir(), &dg) == CUZK_OK, "tk_new: %s", dg.msg);
+        atexit(remove_params);
+    }
+    return g_tk;
+}
+
+/* Closes the gate and forgets earlier events; called whenever a test starts an engine. */
+static void tk_reset(void)
+{
+    tk_close_gate(tk());
+    tk_clear_events(tk());
+}
+
+static uint64_t file_size(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fclose(f);
+    return (uint64_t)n;
+}
+
+static void test_cfg(eng_config_t *cfg)
+{
+    eng_config_default(cfg);
+    cfg->param_cache = param_dir();
+    cfg->mem_budget_bytes = UINT64_C(64) << 20;
+    cfg->synth_workers = 2;
+    cfg->prover_threads = 1;
+    cfg->prover_pool_threads = 0;
+    cfg->srs_load_threads = 0;
+    cfg->max_active_jobs = 4;
+    cfg->max_batch_wait_ms = 100;
+}
+
+/* Starts an engine with the test handler on the kinds in `kinds` (0-terminated). */
+static eng_t *start(const eng_config_t *cfg, const eng_kind *kinds, const eng_kind_ops *ops)
+{
+    eng_t *eng = NULL;
+    cz_diag dg;
+    cz_diag_init(&dg);
+    tk_reset();
+    CHECK_OK(eng_new(&eng, cfg, &dg));
+    for (size_t i = 0; kinds && kinds[i]; i++) {
+        CHECK_OK(eng_register_kind(eng, kinds[i], ops, tk(), &dg));
+    }
+    CHECK_OK(eng_start(eng, &dg));
+    return eng;
+}
+
+static const eng_kind all_kinds[] = {ENG_KIND_POREP, ENG_KIND_SNAP, ENG_KIND_WINDOW_POST,
+                                     ENG_KIND_WINNING_POST, 0};
+
+static tk_req mkreq(uint32_t flags, uint32_t nparts, uint64_t x0)
+{
+    tk_req r;
+    memset(&r, 0, sizeof(r));
+    r.flags = flags;
+    r.nparts = nparts;
+    for (uint32_t i = 0; i < nparts; i++) {
+        r.x[i] = x0 + 17 * i;
+    }
+    return r;
+}
+
+/* Fills an eng_request_t for the test handler under `kind`; buffers live in *scratch. */
+typedef struct req_scratch {
+    uint8_t payload[512];
+    eng_bytes_t vp;
+    uint8_t b32[32];
+} req_scratch;
+
+static eng_request_t mkrequest(req_scratch *s, eng_kind kind, eng_prio prio, const char *rid,
+                               const tk_req *r)
+{
+    eng_request_t req;
+    memset(&req, 0, sizeof(req));
+    memset(s->b32, 0x11, sizeof(s->b32));
+    s->vp.ptr = s->payload;
+    s->vp.len = tk_encode(s->payload, r);
+    req.request_id = rid;
+    req.kind = kind;
+    req.priority = prio;
+    req.sector_size = 2048;
+    req.registered_proof = 5;
+    if (kind == ENG_KIND_POREP) {
+        req.vanilla_proof = s->vp;
+    } else {
+        req.vanilla_proofs = &s->vp;
+        req.n_vanilla_proofs = 1;
+    }
+    if (kind == ENG_KIND_WINDOW_POST || kind == ENG_KIND_WINNING_POST) {
+        req.randomness = (eng_bytes_t){s->b32, 32};
+    }
+    if (kind == ENG_KIND_SNAP) {
+        req.comm_r_old = req.comm_r_new = req.comm_d_new = (eng_bytes_t){s->b32, 32};
+    }
+    return req;
+}
+
+static void submit(eng_t *eng, eng_kind kind, eng_prio prio, const char *rid, const tk_req *r,
+                   char *job_id)
+{
+    req_scratch s;
+    eng_request_t req = mkrequest(&s, kind, prio, rid, r);
+    eng_submit_info_t info;
+    cz_diag dg;
+    cz_diag_init(&dg);
+    CHECK_MSG(eng_submit(eng, &req, &info, &dg) == CUZK_OK, "submit: %s", dg.msg);
+    if (rid && rid[0]) {
+        CHECK_STR_EQ(info.job_id, rid);
+    }
+    if (job_id) {
+        snprintf(job_id, ENG_ID_MAX, "%s", info.job_id);
+    }
+}
+
+static void wait_done(eng_t *eng, const char *id, eng_result_copy_t *res)
+{
+    eng_wait(eng, id, 30000, res);
+    CHECK_MSG(res->r.status != ENG_STATUS_TIMEOUT, "job %s did not finish in 30 s", id);
+}
+
+/* Independent check of a COMPLETED result (see the file comment). */
+static void check_proofs(const eng_result_copy_t *res, const tk_req *r)
+{
+    static g16_params_t *params[2];
+    bool big = (r->flags & TK_BIG) != 0;
+    cz_diag dg;
+    cz_diag_init(&dg);
+
+    CHECK_MSG(res->r.status == ENG_STATUS_COMPLETED, "job %s status %d error \"%s\"", res->r.job_id,
+              (int)res->r.status, res->r.error);
+    CHECK_EQ_U64(res->r.proof_len, (uint64_t)r->nparts * G16_PROOF_NBYTES);
+    if (!params[big]) {
+        CHECK_OK(g16_params_load(&params[big], tk_params_path(tk(), big), NULL, NULL, &dg));
+    }
+    g16_pvk_t pvk;
+    g16_pvk_init(&pvk, &params[big]->vk);
+    for (uint32_t k = 0; k < r->nparts; k++) {
+        g16_proof_t proof;
+        CHECK_OK(g16_proof_from_bytes(&proof, res->r.proof + k * G16_PROOF_NBYTES, &dg));
+        fr_t x, y, five;
+        fr_from_u64(&x, r->x[k]);
+        fr_from_u64(&five, 5);
+        fr_pow_u64(&y, &x, 3);
+        fr_add(&y, &y, &x);
+        fr_add(&y, &y, &five);
+        bool ok = false;
+        CHECK_OK(g16_verify(&pvk, &ok, &proof, &y, 1, &dg));
+        CHECK_MSG(ok, "job %s partition %u does not verify", res->r.job_id, k);
+        if (r->nparts > 1 && r->x[(k + 1) % r->nparts] != r->x[k]) {
+            fr_t y2;
+            fr_from_u64(&x, r->x[(k + 1) % r->nparts]);
+            fr_pow_u64(&y2, &x, 3);
+            fr_add(&y2, &y2, &x);
+            fr_add(&y2, &y2, &five);
+            CHECK_OK(g16_verify(&pvk, &ok, &proof, &y2, 1, &dg));
+            CHECK_MSG(!ok, "partition %u verifies with another partition's input", k);
+        }
+    }
+}
+
+static void ev(char *buf, size_t cap, const char *what, const char *id, long k)
+{
+    if (k >= 0) {
+        snprintf(buf, cap, "%s %s %ld", what, id, k);
+    } else {
+        snprintf(buf, cap, "%s %s", what, id);
+    }
+}
+
+static long ev_index(const char *what, const char *id, long k)
+{
+    char e[256];
+    ev(e, sizeof(e), what, id, k);
+    return tk_event_index(tk(), e);
+}
+
+static bool ev_wait(const char *what, const char *id, long k)
+{
+    char e[256];
+    ev(e, sizeof(e), what, id, k);
+    return tk_wait_event(g_tk, e, 10000);
+}
+
+static void sleep_ms(unsigned ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Polls the status until the kind has `n` jobs in progress. */
+static void wait_in_progress(eng_t *eng, eng_kind kind, uint32_t n)
+{
+    for (int i = 0; i < 2000; i++) {
+        eng_status_info_t st;
+        CHECK_OK(eng_get_status(eng, &st, NULL));
+        uint32_t got = st.queues[kind - 1].in_progress;
+        eng_status_clear(&st);
+        if (got == n) {
+            return;
+        }
+        sleep_ms(5);
+    }
+    test_fail(__FILE__, __LINE__, "kind %d never reached %u jobs in progress", (int)kind, n);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Tests
+ * ------------------------------------------------------------------------------------------- */
+
+TEST(prove_three_partitions)
+{
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
+    tk_req r = mkreq(0, 3, 3);
+    r.x[2] = 1000000007u;
+    char id[ENG_ID_MAX];
+    submit(eng, ENG_KIND_POREP, ENG_PRIO_UNSPECIFIED, "porep-1000-1", &r, id);
+    eng_result_copy_t res;
+    wait_done(eng, id, &res);
+    check_proofs(&res, &r);
+    CHECK_EQ_U64(res.r.batch_size, 1);
+    CHECK(res.r.timings.total_ms >= res.r.timings.queue_wait_ms);
+    CHECK_STR_EQ(res.r.error, "");
+    for (long k = 0; k < 3; k++) {
+        CHECK(ev_index("synth", id, k) >= 0);
+        CHECK(ev_index("pi", id, k) >= 0);
+    }
+    CHECK(ev_wait("free", id, -1));
+    eng_result_copy_clear(&res);
+
+    eng_status_info_t st;
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.completed, 1);
+    CHECK_EQ_U64(st.failed, 0);
+    for (int k = 0; k < 4; k++) {
+        CHECK_EQ_U64(st.queues[k].pending, 0);
+        CHECK_EQ_U64(st.queues[k].in_progress, 0);
+    }
+    CHECK_EQ_U64(st.n_srs, 1);
+    CHECK_STR_EQ(st.srs[0].circuit_id, "test-cubic");
+    CHECK_EQ_U64(st.srs[0].tier, ENG_TIER_HOT);
+    CHECK_EQ_U64(st.srs[0].ref_count, 0);
+    CHECK_EQ_U64(st.srs[0].size_bytes, file_size(tk_params_path(tk(), false)));
+    CHECK_EQ_U64(st.mem_used_bytes, st.srs[0].size_bytes);
+    eng_status_clear(&st);
+    eng_free(eng);
+}
+
+/* A CRITICAL job submitted behind queued NORMAL jobs starts before them; HIGH before NORMAL
+ * before LOW; GetStatus counters are exact while jobs wait. */
+TEST(priority_order_and_status)
+{
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    cfg.max_active_jobs = 1;
+    cfg.synth_workers = 1;
+    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
+    tk_req gate = mkreq(TK_GATE, 1, 5), plain = mkreq(0, 1, 9);
+
+    submit(eng, ENG_KIND_POREP, ENG_PRIO_UNSPECIFIED, "A", &gate, NULL);
+    CHECK(ev_wait("synth", "A", 0));
+    submit(eng, ENG_KIND_POREP, ENG_PRIO_NORMAL, "N1", &plain, NULL);
+    submit(eng, ENG_KIND_POREP, ENG_PRIO_UNSPECIFIED, "N2", &plain, NULL);
+    submit(eng, ENG_KIND_SNAP, ENG_PRIO_LOW, "L", &plain, NULL);
+    submit(eng, ENG_KIND_WINDOW_POST, ENG_PRIO_UNSPECIFIED, "H", &plain, NULL);
+    submit(eng, ENG_KIND_WINNING_POST, ENG_PRIO_UNSPECIFIED, "W", &plain, NULL);
+
+    /* W (CRITICAL) is dispatched at once despite max_active_jobs; the others wait. */
+    wait_in_progress(eng, ENG_KIND_WINNING_POST, 1);
+    eng_status_info_t st;
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.queues[ENG_KIND_POREP - 1].pending, 2);
+    CHECK_EQ_U64(st.queues[ENG_KIND_POREP - 1].in_progress, 1);
+    CHECK_EQ_U64(st.queues[ENG_KIND_SNAP - 1].pending, 1);
+    CHECK_EQ_U64(st.queues[ENG_KIND_SNAP - 1].in_progress, 0);
+    CHECK_EQ_U64(st.queues[ENG_KIND_WINDOW_POST - 1].pending, 1);
+    CHECK_EQ_U64(st.queues[ENG_KIND_WINNING_POST - 1].pending, 0);
+    CHECK_EQ_U64(st.queues[ENG_KIND_WINNING_POST - 1].in_progress, 1);
+    eng_status_clear(&st);
+
+    tk_open_gate(tk());
+    const char *ids[] = {"A", "N1", "N2", "L", "H", "W"};
+    for (size_t i = 0; i < ARRAY_LEN(ids); i++) {
+        eng_result_copy_t res;
+        wait_done(eng, ids[i], &res);
+        CHECK_MSG(res.r.status == ENG_STATUS_COMPLETED, "%s: %s", ids[i], res.r.error);
+        eng_result_copy_clear(&res);
+    }
+    long w = ev_index("parse", "W", -1), h = ev_index("parse", "H", -1);
+    long n1 = ev_index("parse", "N1", -1), n2 = ev_index("parse", "N2", -1);
+    long l = ev_index("parse", "L", -1);
+    CHECK_MSG(w >= 0 && w < h && h < n1 && n1 < n2 && n2 < l,
+              "parse order W=%ld H=%ld N1=%ld N2=%ld L=%ld", w, h, n1, n2, l);
+    /* W's synthesis ran before the NORMAL jobs', right after A's gated partition. */
+    CHECK(ev_index("synth", "W", 0) < ev_index("synth", "N1", 0));
+
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    for (int k = 0; k < 4; k++) {
+        CHECK_EQ_U64(st.queues[k].pending, 0);
+        CHECK_EQ_U64(st.queues[k].in_progress, 0);
+    }
+    CHECK_EQ_U64(st.completed, 6);
+    eng_status_clear(&st);
+    eng_free(eng);
+}
+
+TEST(cancel_queued_never_runs)
+{
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    cfg.max_active_jobs = 1;
+    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
+    tk_req gate = mkreq(TK_GATE, 1, 5), plain = mkreq(0, 1, 9);
+    bool was_running = true;
+
+    submit(eng, ENG_KIND_POREP, 0, "A", &gate, NULL);
+    CHECK(ev_wait("synth", "A", 0));
+    submit(eng, ENG_KIND_POREP, 0, "B", &plain, NULL);
+    CHECK(eng_cancel(eng, "B", &was_running));
+    CHECK(!was_running);
+    eng_result_copy_t res;
+    eng_wait(eng, "B", 1000, &res);
+    CHECK_EQ_U64(res.r.status, ENG_STATUS_CANCELLED);
+    CHECK_EQ_U64(res.r.proof_len, 0);
+    eng_result_copy_clear(&res);
+    CHECK(!eng_cancel(eng, "B", &was_running)); /* already finished */
+    CHECK(!eng_cancel(eng, "nope", &was_running));
+
+    tk_open_gate(tk());
+    wait_done(eng, "A", &res);
+    CHECK_EQ_U64(res.r.status, ENG_STATUS_COMPLETED);
+    eng_result_copy_clear(&res);
+    CHECK_EQ_U64(ev_index("parse", "B", -1), (uint64_t)-1);
+    CHECK_EQ_U64(ev_index("synth", "B", 0), (uint64_t)-1);
+
+    eng_status_info_t st;
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.cancelled, 1);
+    CHECK_EQ_U64(st.completed, 1);
+    eng_status_clear(&st);
+    eng_free(eng);
+}
+
+TEST(cancel_running_stops_at_next_stage)
+{
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    cfg.synth_workers = 1;
+    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
+    tk_req r = mkreq(TK_GATE, 3, 5);
+    r.mem_bytes = 1 << 20;
+    bool was_running = false;
+
+    submit(eng, ENG_KIND_POREP, 0, "A", &r, NULL);
+    CHECK(ev_wait("synth", "A", 0));
+    CHECK(eng_cancel(eng, "A", &was_running));
+    CHECK(was_running);
+    tk_open_gate(tk());
+    eng_result_copy_t res;
+    wait_done(eng, "A", &res);
+    CHECK_EQ_U64(res.r.status, ENG_STATUS_CANCELLED);
+    eng_result_copy_clear(&res);
+    CHECK(ev_wait("free", "A", -1));
+    CHECK(ev_index("synthed", "A", 0) >= 0);            /* the running stage finished */
+    CHECK_EQ_U64(ev_index("pi", "A", 0), (uint64_t)-1); /* ... and nothing after it */
+    CHECK_EQ_U64(ev_index("synth", "A", 1), (uint64_t)-1);
+
+    /* All partition memory was returned; only the parameters stay charged. */
+    eng_status_info_t st;
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.mem_used_bytes, file_size(tk_params_path(tk(), false)));
+    CHECK_EQ_U64(st.srs[0].ref_count, 0);
+    CHECK_EQ_U64(st.queues[0].in_progress, 0);
+    eng_status_clear(&st);
+
+    /* The engine keeps working. */
+    tk_req ok = mkreq(0, 2, 77);
+    submit(eng, ENG_KIND_POREP, 0, "B", &ok, NULL);
+    wait_done(eng, "B", &res);
+    check_proofs(&res, &ok);
+    eng_result_copy_clear(&res);
+    eng_free(eng);
+}
+
+TEST(idempotent_request_ids)
+{
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
+    tk_req gate = mkreq(TK_GATE, 1, 5);
+    req_scratch s;
+    eng_request_t req = mkrequest(&s, ENG_KIND_POREP, 0, "porep-1-1", &gate);
+    eng_submit_info_t a, b;
+    cz_diag dg;
+    cz_diag_init(&dg);
+
+    CHECK_OK(eng_submit(eng, &req, &a, &dg));
+    CHECK(!a.existing);
+    CHECK_OK(eng_submit(eng, &req, &b, &dg));
+    CHECK(b.existing);
+    CHECK_STR_EQ(a.job_id, b.job_id);
+    /* The same id for another kind is refused. */
+    eng_request_t other = mkrequest(&s, ENG_KIND_SNAP, 0, "porep-1-1", &gate);
+    CHECK_ERR(eng_submit(eng, &other, &b, &dg), CUZK_E_INVAL);
+    CHECK(strstr(dg.msg, "already used") != NULL);
+    tk_open_gate(tk());
+    eng_result_copy_t r1, r2;
+    wait_done(eng, "porep-1-1", &r1);
+    check_proofs(&r1, &gate);
+    /* After completion the same id still answers with the same proof, without new work. */
+    req = mkrequest(&s, ENG_KIND_POREP, 0, "porep-1-1", &gate);
+    CHECK_OK(eng_submit(eng, &req, &b, &dg));
+    CHECK(b.existing);
+    wait_done(eng, "porep-1-1", &r2);
+    CHECK_EQ_U64(r2.r.proof_len, r1.r.proof_len);
+    CHECK_MEM_EQ(r2.r.proof, r1.r.proof, r1.r.proof_len);
+    eng_result_copy_clear(&r1);
+    eng_result_copy_clear(&r2);
+    char events[4096];
+    tk_events(tk(), events, sizeof(events));
+    long first = ev_index("parse", "porep-1-1", -1);
+    CHECK(first >= 0);
+    CHECK_MSG(strstr(strstr(events, "parse porep-1-1") + 1, "parse porep-1-1") == NULL,
+              "parsed twice:\n%s", events);
+
+    /* A failed attempt is retried by a new submission with the same id. */
+    tk_req bad = mkreq(TK_PARSE_FAIL, 1, 5), good = mkreq(0, 1, 5);
+    submit(eng, ENG_KIND_POREP, 0, "retry-1", &bad, NULL);
+    wait_done(eng, "retry-1", &r1);
+    CHECK_EQ_U64(r1.r.status, ENG_STATUS_FAILED);
+    eng_result_copy_clear(&r1);
+    req = mkrequest(&s, ENG_KIND_POREP, 0, "retry-1", &good);
+    CHECK_OK(eng_submit(eng, &req, &b, &dg));
+    CHECK(!b.existing);
+    wait_done(eng, "retry-1", &r1);
+    check_proofs(&r1, &good);
+    eng_result_copy_clear(&r1);
+
+    /* No request_id: the engine makes distinct ids. */
+    char id1[ENG_ID_MAX], id2[ENG_ID_MAX];
+    submit(eng, ENG_KIND_POREP, 0, NULL, &good, id1);
+    submit(eng, ENG_KIND_POREP, 0, "", &good, id2);
+    CHECK(strncmp(id1, "job-", 4) == 0);
+    CHECK(strcmp(id1, id2) != 0);
+    wait_done(eng, id1, &r1);
+    wait_done(eng, id2, &r2);
+    check_proofs(&r1, &good);
+    check_proofs(&r2, &good);
+    eng_result_copy_clear(&r1);
+    eng_result_copy_clear(&r2);
+    eng_free(eng);
+}
+
+TEST(failing_jobs_do_not_disturb_others)
+{
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
+    tk_req g1 = mkreq(0, 2, 1), g2 = mkreq(0, 3, 100), bs = mkreq(TK_BAD_SYNTH, 2, 3);
+    tk_req bi = mkreq(TK_BAD_INPUT, 2, 4), bp = mkreq(TK_PARSE_FAIL, 1, 5);
+
+    submit(eng, ENG_KIND_POREP, 0, "g1", &g1, NULL);
+    submit(eng, ENG_KIND_POREP, 0, "bad-synth", &bs, NULL);
+    submit(eng, ENG_KIND_WINNING_POST, 0, "bad-input", &bi, NULL);
+    submit(eng, ENG_KIND_SNAP, 0, "bad-parse", &bp, NULL);
+    submit(eng, ENG_KIND_WINDOW_POST, 0, "g2", &g2, NULL);
+
+    eng_result_copy_t res;
+    wait_done(eng, "bad-synth", &res);
+    CHECK_EQ_U64(res.r.status, ENG_STATUS_FAILED);
+    CHECK_MSG(strstr(res.r.error, "partition 1 synthesis") != NULL, "%s", res.r.error);
+    CHECK_EQ_U64(res.r.proof_len, 0);
+    eng_result_copy_clear(&res);
+    wait_done(eng, "bad-input", &res);
+    CHECK_EQ_U64(res.r.status, ENG_STATUS_FAILED);
+    CHECK_MSG(strstr(res.r.error, "does not verify") != NULL, "%s", res.r.error);
+    eng_result_copy_clear(&res);
+    wait_done(eng, "bad-parse", &res);
+    CHECK_EQ_U64(res.r.status, ENG_STATUS_FAILED);
+    CHECK_MSG(strstr(res.r.error, "invalid snap-update request") != NULL, "%s", res.r.error);
+    eng_result_copy_clear(&res);
+    wait_done(eng, "g1", &res);
+    check_proofs(&res, &g1);
+    eng_result_copy_clear(&res);
+    wait_done(eng, "g2", &res);
+    check_proofs(&res, &g2);
+    eng_result_copy_clear(&res);
+    CHECK(ev_wait("free", "bad-input", -1));
+
+    eng_status_info_t st;
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.completed, 2);
+    CHECK_EQ_U64(st.failed, 3);
+    CHECK_EQ_U64(st.mem_used_bytes, file_size(tk_params_path(tk(), false)));
+    eng_status_clear(&st);
+    char *text = NULL;
+    CHECK_OK(eng_metrics_text(eng, &text, NULL));
+    CHECK(strstr(text, "\ncuzk_verify_failures_total 1\n") != NULL);
+    CHECK(strstr(text, "\ncuzk_verify_retries_total 1\n") != NULL);
+    CHECK(strstr(text, "\ncuzk_proofs_failed{proof_kind=\"winning_post\"} 1\n") != NULL);
+    cz_free(text);
+    eng_free(eng);
+}
+
+TEST(kind_without_handler_fails_cleanly)
+{
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    const eng_kind only_winning[] = {ENG_KIND_WINNING_POST, 0};
+    eng_t *eng = start(&cfg, only_winning, &tk_ops);
+    tk_req r = mkreq(0, 1, 8);
+    eng_result_copy_t res;
+
+    submit(eng, ENG_KIND_POREP, 0, "p", &r, NULL);
+    wait_done(eng, "p", &res);
+    CHECK_EQ_U64(res.r.status, ENG_STATUS_FAILED);
+    CHECK_STR_EQ(res.r.error, "proof kind porep-c2 is not available in this build");
+    eng_result_copy_clear(&res);
+    submit(eng, ENG_KIND_WINNING_POST, 0, "w", &r, NULL);
+    wait_done(eng, "w", &res);
+    check_proofs(&res, &r);
+    eng_result_copy_clear(&res);
+
+    eng_status_info_t st;
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.failed, 1);
+    CHECK_EQ_U64(st.queues[0].pending + st.queues[0].in_progress, 0);
+    eng_status_clear(&st);
+    eng_free(eng);
+}
+
+TEST(request_checks)
+{
+    uint8_t b32[32] = {0}, b31[31] = {0}, vp[4] = {1, 2, 3, 4};
+    eng_bytes_t one = {vp, 4}, two[2] = {{vp, 4}, {vp, 4}}, empty = {vp, 0};
+    cz_diag dg;
+    struct {
+        eng_request_t req;
+        const char *msg;
+    } cases[] = {
+        {{.kind = 0, .vanilla_proof = one}, "invalid proof_kind 0"},
+        {{.kind = 9, .vanilla_proof = one}, "invalid proof_kind 9"},
+        {{.kind = ENG_KIND_POREP, .priority = 7, .vanilla_proof = one}, "invalid priority 7"},
+        {{.kind = ENG_KIND_POREP}, "needs vanilla_proof"},
+        {{.kind = ENG_KIND_POREP, .vanilla_proof = one, .request_id = "a b"}, "printable ASCII"},
+        {{.kind = ENG_KIND_POREP, .vanilla_proof = one, .randomness = {b31, 31}},
+         "randomness is 31 bytes"},
+        {{.kind = ENG_KIND_WINNING_POST,
+          .vanilla_proofs = two,
+          .n_vanilla_proofs = 2,
+          .randomness = {b32, 32}},
+         "exactly 1"},
+        {{.kind = ENG_KIND_WINNING_POST, .vanilla_proofs = &one, .n_vanilla_proofs = 1},
+         "32 bytes of randomness"},
+        {{.kind = ENG_KIND_WINDOW_POST, .randomness = {b32, 32}}, "needs vanilla_proofs"},
+        {{.kind = ENG_KIND_WINDOW_POST,
+          .vanilla_proofs = &empty,
+          .n_vanilla_proofs = 1,
+          .randomness = {b32, 32}},
+         "vanilla_proofs[0] is empty"},
+        {{.kind = ENG_KIND_SNAP,
+          .vanilla_proofs = &one,
+          .n_vanilla_proofs = 1,
+          .comm_r_old = {b32, 32},
+          .comm_r_new = {b32, 32}},
+         "needs comm_r_old"},
+        {{.kind = ENG_KIND_SNAP,
+          .vanilla_proofs = &one,
+          .n_vanilla_proofs = 1,
+          .comm_r_old = {b32, 32},
+          .comm_r_new = {b32, 32},
+          .comm_d_new = {b31, 31}},
+         "expected 32"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        cz_diag_init(&dg);
+        CHECK_ERR(eng_request_check(&cases[i].req, &dg), CUZK_E_INVAL);
+        CHECK_MSG(strstr(dg.msg, cases[i].msg) != NULL, "case %zu: \"%s\" lacks \"%s\"", i, dg.msg,
+                  cases[i].msg);
+    }
+    char longid[ENG_ID_MAX + 1];
+    memset(longid, 'a', ENG_ID_MAX);
+    longid[ENG_ID_MAX] = '\0';
+    eng_request_t r = {.kind = ENG_KIND_POREP, .vanilla_proof = one, .request_id = longid};
+    CHECK_ERR(eng_request_check(&r, NULL), CUZK_E_INVAL);
+    longid[ENG_ID_MAX - 1] = '\0';
+    CHECK_OK(eng_request_check(&r, NULL));
+    eng_request_t ok[] = {
+        {.kind = ENG_KIND_WINNING_POST,
+         .vanilla_proofs = &one,
+         .n_vanilla_proofs = 1,
+         .randomness = {b32, 32},
+         .priority = ENG_PRIO_CRITICAL},
+        {.kind = ENG_KIND_WINDOW_POST,
+         .vanilla_proofs = two,
+         .n_vanilla_proofs = 2,
+         .randomness = {b32, 32}},
+        {.kind = ENG_KIND_SNAP,
+         .vanilla_proofs = &one,
+         .n_vanilla_proofs = 1,
+         .comm_r_old = {b32, 32},
+         .comm_r_new = {b32, 32},
+         .comm_d_new = {b32, 32}},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(ok); i++) {
+        CHECK_OK(eng_request_check(&ok[i], NULL));
+    }
+    CHECK_EQ_U64(eng_default_prio(ENG_KIND_WINNING_POST), ENG_PRIO_CRITICAL);
+    CHECK_EQ_U64(eng_default_prio(ENG_KIND_WINDOW_POST), ENG_PRIO_HIGH);
+    CHECK_EQ_U64(eng_default_prio(ENG_KIND_POREP), ENG_PRIO_NORMAL);
+    CHECK_EQ_U64(eng_default_prio(ENG_KIND_SNAP), ENG_PRIO_NORMAL);
+
+    /* eng_submit refuses the same way and creates nothing. */
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
+    eng_submit_info_t info;
+    cz_diag_init(&dg);
+    CHECK_ERR(eng_submit(eng, &cases[0].req, &info, &dg), CUZK_E_INVAL);
+    eng_status_info_t st;
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.failed + st.completed + st.queues[0].pending, 0);
+    eng_status_clear(&st);
+    eng_free(eng);
+}
+
+typedef struct preload_state {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done;
+    cuzk_err err;
+    bool already;
+} preload_state;
+
+static void preload_cb(void *arg, cuzk_err err, const char *msg, bool already, uint64_t ms)
+{
+    preload_state *p = arg;
+    (void)msg;
+    (void)ms;
+    pthread_mutex_lock(&p->mu);
+    p->err = err;
+    p->already = already;
+    p->done = 1;
+    pthread_cond_signal(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
+TEST(srs_tiers_and_lru)
+{
+    uint64_t small = file_size(tk_params_path(tk(), false));
+    uint64_t big = file_size(tk_params_path(tk(), true));
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    cfg.mem_budget_bytes = small + big - 1; /* never both hot */
+    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
+    eng_status_info_t st;
+    eng_result_copy_t res;
+    bool was_loaded;
+    uint64_t freed;
+    cz_diag dg;
+    cz_diag_init(&dg);
+
+    /* Preload through a blocking wrapper. */
+    preload_state p = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+    for (int round = 0; round < 2; round++) {
+        p.done = 0;
+        eng_srs_preload(eng, "test-cubic", preload_cb, &p);
+        pthread_mutex_lock(&p.mu);
+        while (!p.done) {
+            pthread_cond_wait(&p.cv, &p.mu);
+        }
+        pthread_mutex_unlock(&p.mu);
+        CHECK_OK(p.err);
+        CHECK_EQ_U64(p.already, round == 1);
+    }
+    p.done = 0;
+    eng_srs_preload(eng, "no-such-circuit", preload_cb, &p);
+    pthread_mutex_lock(&p.mu);
+    while (!p.done) {
+        pthread_cond_wait(&p.cv, &p.mu);
+    }
+    pthread_mutex_unlock(&p.mu);
+    CHECK_ERR(p.err, CUZK_E_INVAL);
+
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.n_srs, 1);
+    CHECK_EQ_U64(st.srs[0].tier, ENG_TIER_HOT);
+    CHECK_EQ_U64(st.mem_used_bytes, small);
+    eng_status_clear(&st);
+
+    /* A big job needs room: the unused small entry is demoted to WARM (LRU). */
+    tk_req rb = mkreq(TK_BIG, 1, 3);
+    submit(eng, ENG_KIND_POREP, 0, "big", &rb, NULL);
+    wait_done(eng, "big", &res);
+    check_proofs(&res, &rb);
+    CHECK(res.r.timings.srs_load_ms <= res.r.timings.total_ms);
+    eng_result_copy_clear(&res);
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.n_srs, 2);
+    for (size_t i = 0; i < st.n_srs; i++) {
+        bool is_big = strcmp(st.srs[i].circuit_id, "test-cubic-big") == 0;
+        CHECK_EQ_U64(st.srs[i].tier, is_big ? ENG_TIER_HOT : ENG_TIER_WARM);
+        CHECK_EQ_U64(st.srs[i].size_bytes, is_big ? big : small);
+    }
+    CHECK_EQ_U64(st.mem_used_bytes, big);
+    eng_status_clear(&st);
+
+    /* Back to the small circuit: reloaded from the warm mapping, the big one demoted. */
+    tk_req rs = mkreq(TK_GATE, 1, 4);
+    submit(eng, ENG_KIND_POREP, 0, "small", &rs, NULL);
+    CHECK(ev_wait("synth", "small", 0));
+    /* In use: EvictSRS refuses to free it. */
+    CHECK_OK(eng_srs_evict(eng, "test-cubic", &was_loaded, &freed, &dg));
+    CHECK(was_loaded);
+    CHECK_EQ_U64(freed, 0);
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    for (size_t i = 0; i < st.n_srs; i++) {
+        if (strcmp(st.srs[i].circuit_id, "test-cubic") == 0) {
+            CHECK_EQ_U64(st.srs[i].ref_count, 1);
+            CHECK_EQ_U64(st.srs[i].tier, ENG_TIER_HOT);
+        } else {
+            CHECK_EQ_U64(st.srs[i].tier, ENG_TIER_WARM);
+        }
+    }
+    eng_status_clear(&st);
+    tk_open_gate(tk());
+    wait_done(eng, "small", &res);
+    check_proofs(&res, &rs);
+    eng_result_copy_clear(&res);
+
+    CHECK_OK(eng_srs_evict(eng, "test-cubic", &was_loaded, &freed, &dg));
+    CHECK(was_loaded);
+    CHECK_EQ_U64(freed, small);
+    CHECK_OK(eng_srs_evict(eng, "test-cubic-big", &was_loaded, &freed, &dg));
+    CHECK(was_loaded); /* warm */
+    CHECK_EQ_U64(freed, 0);
+    CHECK_OK(eng_srs_evict(eng, "test-cubic-big", &was_loaded, &freed, &dg));
+    CHECK(!was_loaded);
+    CHECK_ERR(eng_srs_evict(eng, "bogus", &was_loaded, &freed, &dg), CUZK_E_INVAL);
+    CHECK(strstr(dg.msg, "unknown circuit id") != NULL);
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.n_srs, 0);
+    CHECK_EQ_U64(st.mem_used_bytes, 0);
+    eng_status_clear(&st);
+
+    char *text = NULL;
+    CHECK_OK(eng_metrics_text(eng, &text, NULL));
+    CHECK_MSG(strstr(text, "\ncuzk_srs_loads_total 3\n") != NULL, "%s", text);
+    cz_free(text);
+    eng_free(eng);
+}
+
+TEST(memory_budget_admission)
+{
+    uint64_t small = file_size(tk_params_path(tk(), false));
+    const uint64_t part = 4u << 20;
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    cfg.synth_workers = 2;
+    eng_result_copy_t res;
+
+    /* Room for the parameters and one partition: syntheses never overlap. */
+    cfg.mem_budget_bytes = small + part + part / 2;
+    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
+    tk_req r = mkreq(0, 4, 21);
+    r.mem_bytes = part;
+    r.sleep_ms = 40;
+    submit(eng, ENG_KIND_POREP, 0, "tight", &r, NULL);
+    wait_done(eng, "tight", &res);
+    check_proofs(&res, &r);
+    eng_result_copy_clear(&res);
+    CHECK_EQ_U64(tk_max_concurrent(tk()), 1);
+
+    /* A partition that can never fit fails with a clear message; others carry on. */
+    tk_req huge = mkreq(0, 1, 2);
+    huge.mem_bytes = cfg.mem_budget_bytes;
+    submit(eng, ENG_KIND_POREP, 0, "huge", &huge, NULL);
+    wait_done(eng, "huge", &res);
+    CHECK_EQ_U64(res.r.status, ENG_STATUS_FAILED);
+    CHECK_MSG(strstr(res.r.error, "memory budget") != NULL, "%s", res.r.error);
+    eng_result_copy_clear(&res);
+    eng_free(eng);
+
+    /* Room for two partitions: the two workers overlap. */
+    cfg.mem_budget_bytes = small + 2 * part + part / 2;
+    eng = start(&cfg, all_kinds, &tk_ops);
+    r.sleep_ms = 150;
+    submit(eng, ENG_KIND_POREP, 0, "roomy", &r, NULL);
+    wait_done(eng, "roomy", &res);
+    check_proofs(&res, &r);
+    eng_result_copy_clear(&res);
+    CHECK_EQ_U64(tk_max_concurrent(tk()), 2);
+    eng_free(eng);
+}
+
+TEST(batching)
+{
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    cfg.max_batch_size = 3;
+    cfg.max_batch_wait_ms = 20000;
+    cfg.synth_workers = 1;
+    const eng_kind porep[] = {ENG_KIND_POREP, 0};
+    eng_t *eng = start(&cfg, porep, &tk_ops_batchable);
+    eng_result_copy_t res;
+    tk_req r = mkreq(0, 1, 30);
+
+    /* Full batch: dispatched at once, long before the wait expires. */
+    submit(eng, ENG_KIND_POREP, 0, "b1", &r, NULL);
+    submit(eng, ENG_KIND_POREP, 0, "b2", &r, NULL);
+    submit(eng, ENG_KIND_POREP, 0, "b3", &r, NULL);
+    const char *ids[] = {"b1", "b2", "b3"};
+    for (int i = 0; i < 3; i++) {
+        wait_done(eng, ids[i], &res);
+        check_proofs(&res, &r);
+        CHECK_EQ_U64(res.r.batch_size, 3);
+        CHECK(res.r.timings.queue_wait_ms < 10000);
+        eng_result_copy_clear(&res);
+    }
+    char *text = NULL;
+    CHECK_OK(eng_metrics_text(eng, &text, NULL));
+    CHECK(strstr(text, "\ncuzk_batches_total 1\n") != NULL);
+    CHECK(strstr(text, "\ncuzk_batched_jobs_total 3\n") != NULL);
+    cz_free(text);
+
+    /* A lone job waits for company ... */
+    eng_free(eng);
+    cfg.max_batch_wait_ms = 300;
+    eng = start(&cfg, porep, &tk_ops_batchable);
+    submit(eng, ENG_KIND_POREP, 0, "lone", &r, NULL);
+    wait_done(eng, "lone", &res);
+    check_proofs(&res, &r);
+    CHECK_EQ_U64(res.r.batch_size, 1);
+    CHECK_MSG(res.r.timings.queue_wait_ms >= 290, "queue_wait %llu ms",
+              (unsigned long long)res.r.timings.queue_wait_ms);
+    eng_result_copy_clear(&res);
+    eng_free(eng);
+
+    /* ... unless higher-priority work arrives, which flushes the partial batch. */
+    tk_reset();
+    cfg.max_batch_wait_ms = 20000;
+    eng_t *e2 = NULL;
+    cz_diag dg;
+    cz_diag_init(&dg);
+    CHECK_OK(eng_new(&e2, &cfg, &dg));
+    CHECK_OK(eng_register_kind(e2, ENG_KIND_POREP, &tk_ops_batchable, tk(), &dg));
+    CHECK_OK(eng_register_kind(e2, ENG_KIND_WINNING_POST, &tk_ops, tk(), &dg));
+    CHECK_OK(eng_start(e2, &dg));
+    submit(e2, ENG_KIND_POREP, 0, "n", &r, NULL);
+    sleep_ms(50);
+    submit(e2, ENG_KIND_WINNING_POST, 0, "w", &r, NULL);
+    wait_done(e2, "n", &res);
+    check_proofs(&res, &r);
+    CHECK_EQ_U64(res.r.batch_size, 1);
+    CHECK_MSG(res.r.timings.queue_wait_ms < 10000, "queue_wait %llu ms",
+              (unsigned long long)res.r.timings.queue_wait_ms);
+    eng_result_copy_clear(&res);
+    wait_done(e2, "w", &res);
+    check_proofs(&res, &r);
+    eng_result_copy_clear(&res);
+    eng_free(e2);
+}
+
+TEST(await_timeout_and_unknown)
+{
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
+    tk_req gate = mkreq(TK_GATE, 1, 5);
+    eng_result_copy_t res;
+
+    submit(eng, ENG_KIND_POREP, 0, "slow", &gate, NULL);
+    eng_wait(eng, "slow", 50, &res);
+    CHECK_EQ_U64(res.r.status, ENG_STATUS_TIMEOUT);
+    CHECK_STR_EQ(res.r.job_id, "slow");
+    eng_result_copy_clear(&res);
+    eng_wait(eng, "missing", 0, &res);
+    CHECK_EQ_U64(res.r.status, ENG_STATUS_UNKNOWN);
+    eng_result_copy_clear(&res);
+    tk_open_gate(tk());
+    wait_done(eng, "slow", &res);
+    check_proofs(&res, &gate);
+    eng_result_copy_clear(&res);
+    eng_free(eng);
+}
+
+TEST(metrics_exposition)
+{
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
+    tk_req r = mkreq(0, 2, 50);
+    eng_result_copy_t res;
+    submit(eng, ENG_KIND_POREP, 0, "m1", &r, NULL);
+    wait_done(eng, "m1", &res);
+    eng_result_copy_clear(&res);
+
+    char *text = NULL;
+    CHECK_OK(eng_metrics_text(eng, &text, NULL));
+    const char *want[] = {
+        "\ncuzk_proofs_completed_total 1\n",
+        "\ncuzk_proofs_failed_total 0\n",
+        "\ncuzk_proofs_completed{proof_kind=\"porep_c2\"} 1\n",
+        "\ncuzk_proofs_completed{proof_kind=\"winning_post\"} 0\n",
+        "\ncuzk_queue_depth 0\n",
+        "\ncuzk_running_jobs 0\n",
+        "\ncuzk_stage_duration_seconds_count{proof_kind=\"porep_c2\",stage=\"total\"} 1\n",
+        "\ncuzk_stage_duration_seconds_bucket{proof_kind=\"porep_c2\",stage=\"prove\",le=\"+Inf\"} "
+        "1\n",
+        "\ncuzk_srs_bytes{circuit_id=\"test-cubic\",tier=\"hot\"} ",
+        "# TYPE cuzk_stage_duration_seconds histogram\n",
+    };
+    for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+        CHECK_MSG(strstr(text, want[i]) != NULL, "missing \"%s\" in:\n%s", want[i], text);
+    }
+    /* Every sample line is "name[{labels}] value", and its family was declared before. */
+    char *save = NULL;
+    size_t lines = 0;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        lines++;
+        if (line[0] == '#') {
+            CHECK(strncmp(line, "# HELP ", 7) == 0 || strncmp(line, "# TYPE ", 7) == 0);
+            continue;
+        }
+        char *sp = strrchr(line, ' ');
+        CHECK_MSG(sp && sp[1], "bad line \"%s\"", line);
+        char *end;
+        strtod(sp + 1, &end);
+        CHECK_MSG(*end == '\0', "bad value in \"%s\"", line);
+        size_t nlen = strcspn(line, "{ ");
+        CHECK(nlen > 5 && strncmp(line, "cuzk_", 5) == 0);
+    }
+    CHECK(lines > 40);
+    cz_free(text);
+    eng_free(eng);
+}
+
+typedef struct counted {
+    pthread_mutex_t mu;
+    int n[5];
+} counted;
+
+static void count_cb(void *arg, const eng_result_t *res)
+{
+    counted *c = arg;
+    pthread_mutex_lock(&c->mu);
+    c->n[res->status]++;
+    pthread_mutex_unlock(&c->mu);
+}
+
+TEST(drain_then_free_cancels_the_rest)
+{
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    cfg.max_active_jobs = 1;
+    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
+    tk_req r = mkreq(0, 1, 5), gate = mkreq(TK_GATE, 1, 6);
+    r.sleep_ms = 50;
+
+    submit(eng, ENG_KIND_POREP, 0, "d1", &r, NULL);
+    submit(eng, ENG_KIND_POREP, 0, "d2", &r, NULL);
+    CHECK_EQ_U64(eng_drain(eng, 20000), 0);
+    CHECK(eng_idle(eng));
+    req_scratch s;
+    eng_request_t req = mkrequest(&s, ENG_KIND_POREP, 0, "late", &r);
+    eng_submit_info_t info;
+    CHECK_ERR(eng_submit(eng, &req, &info, NULL), CUZK_E_CANCELLED);
+    eng_free(eng);
+
+    /* eng_free with a running and a queued job: both waiters hear CANCELLED. */
+    eng = start(&cfg, all_kinds, &tk_ops);
+    counted c = {.mu = PTHREAD_MUTEX_INITIALIZER};
+    submit(eng, ENG_KIND_POREP, 0, "run", &gate, NULL);
+    CHECK(ev_wait("synth", "run", 0));
+    submit(eng, ENG_KIND_POREP, 0, "queued", &r, NULL);
+    eng_await(eng, "run", 0, count_cb, &c);
+    eng_await(eng, "queued", 0, count_cb, &c);
+    eng_await(eng, "queued", 60000, count_cb, &c);
+    CHECK(eng_drain(eng, 50) == 2);
+    eng_free(eng); /* the gated stage sees plan->cancelled and returns */
+    CHECK_EQ_U64(c.n[ENG_STATUS_CANCELLED], 3);
+    CHECK_EQ_U64(c.n[ENG_STATUS_COMPLETED] + c.n[ENG_STATUS_TIMEOUT], 0);
+}
+
+/* Random mixes of good and bad jobs, priorities and cancellations: every job ends with the
+ * status its flags imply, proofs verify, and the counters add up (TSan's main workload). */
+TEST(random_mix)
+{
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    cfg.max_batch_size = 2;
+    cfg.max_batch_wait_ms = 20;
+    cfg.max_active_jobs = 3;
+    eng_t *eng = start(&cfg, all_kinds, &tk_ops_batchable);
+    cz_prng *g = test_prng();
+    enum { N = 24 };
+    tk_req reqs[N];
+    char ids[N][ENG_ID_MAX];
+    bool cancelled[N] = {false};
+    int expect_ok = 0, expect_fail = 0;
+
+    for (int i = 0; i < N; i++) {
+        uint32_t flags = 0;
+        switch (cz_prng_below(g, 6)) {
+        case 0:
+            flags = TK_BAD_SYNTH;
+            break;
+        case 1:
+            flags = TK_PARSE_FAIL;
+            break;
+        default:
+            break;
+        }
+        reqs[i] = mkreq(flags, 1 + (uint32_t)cz_prng_below(g, 3), cz_prng_u64(g) >> 8);
+        reqs[i].mem_bytes = cz_prng_below(g, 4) << 20;
+        eng_kind kind = (eng_kind)(1 + cz_prng_below(g, 4));
+        eng_prio prio = (eng_prio)cz_prng_below(g, 5);
+        snprintf(ids[i], ENG_ID_MAX, "mix-%d", i);
+        submit(eng, kind, prio, ids[i], &reqs[i], NULL);
+        if (cz_prng_below(g, 8) == 0) {
+            bool was_running;
+            cancelled[i] = eng_cancel(eng, ids[i], &was_running);
+        }
+    }
+    int ok = 0, failed = 0, canc = 0;
+    for (int i = 0; i < N; i++) {
+        eng_result_copy_t res;
+        wait_done(eng, ids[i], &res);
+        if (res.r.status == ENG_STATUS_COMPLETED) {
+            CHECK(!(reqs[i].flags & (TK_BAD_SYNTH | TK_PARSE_FAIL)));
+            check_proofs(&res, &reqs[i]);
+            ok++;
+        } else if (res.r.status == ENG_STATUS_FAILED) {
+            CHECK_MSG(reqs[i].flags != 0, "%s failed: %s", ids[i], res.r.error);
+            failed++;
+        } else {
+            CHECK_EQ_U64(res.r.status, ENG_STATUS_CANCELLED);
+            CHECK(cancelled[i]);
+            canc++;
+        }
+        if (!cancelled[i]) {
+            expect_ok += reqs[i].flags == 0;
+            expect_fail += reqs[i].flags != 0;
+        }
+        eng_result_copy_clear(&res);
+    }
+    CHECK(ok >= expect_ok && failed >= expect_fail);
+    eng_status_info_t st;
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.completed, (uint64_t)ok);
+    CHECK_EQ_U64(st.failed, (uint64_t)failed);
+    CHECK_EQ_U64(st.cancelled, (uint64_t)canc);
+    for (int k = 0; k < 4; k++) {
+        CHECK_EQ_U64(st.queues[k].pending + st.queues[k].in_progress, 0);
+    }
+    eng_status_clear(&st);
+    eng_free(eng);
+}
