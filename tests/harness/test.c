@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "common/alloc.h"
+
 #define MAX_TESTS 1024
 
 static struct {
@@ -93,6 +95,34 @@ const char *test_bin_path(const char *rel)
 {
     static char buf[4096];
     snprintf(buf, sizeof(buf), "%s/%s", CUZK_BINARY_DIR, rel);
+    return buf;
+}
+
+uint8_t *test_shared_load(const char *rel, size_t *len)
+{
+    char path[4096];
+    const char *dir = getenv("CUZK_SHARED_DIR");
+    if (dir && *dir) {
+        snprintf(path, sizeof(path), "%s/%s", dir, rel);
+    } else {
+        snprintf(path, sizeof(path), "%s/../shared/%s", CUZK_SOURCE_DIR, rel);
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        static char why[4200];
+        snprintf(why, sizeof(why), "shared data file %s is absent", path);
+        test_skip(why);
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *buf = cz_malloc(n > 0 ? (size_t)n : 1);
+    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        fclose(f);
+        test_fail(__FILE__, __LINE__, "cannot read %s", path);
+    }
+    fclose(f);
+    *len = (size_t)n;
     return buf;
 }
 

@@ -42,6 +42,11 @@ cz_prng *test_prng(void);
 const char *test_src_path(const char *rel);
 /** Path below the build tree, for cached fixtures. */
 const char *test_bin_path(const char *rel);
+/** Reads a data file from the shared data directory beside the source tree (../shared/ of the
+ *  checkout, or $CUZK_SHARED_DIR): third-party golden files live there, never in the
+ *  repository. Returns a cz_malloc'ed buffer and its length, or ends the test as skipped when
+ *  the file is absent. */
+uint8_t *test_shared_load(const char *rel, size_t *len);
 
 #define CHECK(cond)                                            \
     do {                                                       \

@@ -1,0 +1,316 @@
+/* bench_circuits.c - synthesis speed of the Filecoin circuits, in ns per constraint (the "n"
+ * column is the number of constraints of one partition; constraints per second = 1e9 / median).
+ * After each case a comment line gives constraints/s and the process's peak RSS so far
+ * (cz_rss_peak; cases run from small to large).
+ *   post_window_2kib_<bk>   WindowPoSt 2 KiB partition (2 sectors x 10 challenges)
+ *   post_window_32gib_count WindowPoSt 32 GiB partition (2349 sectors), counter, 1 thread / pool
+ *   porep_<size>_<bk>       PoRep partition (2 KiB, 8 MiB: 2 challenges)
+ *   porep_32gib_count       the 32 GiB PoRep partition (18 challenges), counter backend
+ *   porep_32gib_witness / porep_32gib_prover
+ *                           the same with the witness / prover backend: 4 / 17 GB of memory, so
+ *                           they run only when named exactly on the command line
+ * Witnesses are random values of the right shape (synthesis cost does not depend on whether the
+ * witness satisfies the circuit; zero witnesses would take the evaluator's shortcuts).
+ * Usage: bench_circuits [filter...]
+ */
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "circuits/circuits.h"
+#include "common/alloc.h"
+#include "common/pool.h"
+#include "common/rand.h"
+#include "r1cs/r1cs.h"
+
+typedef enum { BK_COUNTER, BK_WITNESS, BK_PROVER } backend;
+
+typedef void (*synth_fn)(cs_t *cs, void *ctx, cz_pool *pool);
+
+typedef struct run {
+    backend bk;
+    synth_fn fn;
+    void *ctx;
+    cz_pool *pool;
+    cs_counts_t hint;
+} run;
+
+static void run_once(void *p)
+{
+    run *r = p;
+    cs_t *cs = NULL;
+    cuzk_err err;
+
+    switch (r->bk) {
+    case BK_COUNTER:
+        err = cs_new_counter(&cs, NULL);
+        break;
+    case BK_WITNESS:
+        err = cs_new_witness(&cs, &r->hint, NULL);
+        break;
+    default:
+        err = cs_new_prover(&cs, &r->hint, NULL);
+        break;
+    }
+    if (err != CUZK_OK) {
+        fprintf(stderr, "bench_circuits: cs_new failed\n");
+        exit(1);
+    }
+    r->fn(cs, r->ctx, r->pool);
+    if (cs_finish(cs, NULL) != CUZK_OK) {
+        fprintf(stderr, "bench_circuits: synthesis failed\n");
+        exit(1);
+    }
+    cs_free(cs);
+}
+
+static void bench_run(const char *name, backend bk, synth_fn fn, void *ctx, cz_pool *pool,
+                      unsigned iters)
+{
+    run r = {bk, fn, ctx, pool, {0, 0, 0}};
+    cs_t *cs = NULL;
+    double t0, dt;
+
+    /* counts first: the size hint, and n */
+    if (cs_new_counter(&cs, NULL) != CUZK_OK) {
+        exit(1);
+    }
+    t0 = bench_now();
+    fn(cs, ctx, pool);
+    dt = bench_now() - t0;
+    cs_get_counts(cs, &r.hint);
+    cs_free(cs);
+    if (iters == 1) {
+        /* the big cases: one timed run, no warm-up (a counter run just served as one) */
+        if (bk != BK_COUNTER) {
+            t0 = bench_now();
+            run_once(&r);
+            dt = bench_now() - t0;
+        }
+        double ns = dt * 1e9 / (double)r.hint.num_constraints;
+        printf("%-32s %12zu %6u %12.3f %12.3f %12.3f ns\n", name, r.hint.num_constraints, 1u, ns,
+               ns, ns);
+    } else {
+        bench_case(name, r.hint.num_constraints, iters, (double)r.hint.num_constraints, BENCH_NS,
+                   run_once, &r);
+    }
+    printf("# %s constraints=%zu aux=%zu peak_rss_mib=%.1f\n", name, r.hint.num_constraints,
+           r.hint.num_aux, (double)cz_rss_peak() / (1 << 20));
+    fflush(stdout);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Random witnesses of the right shape
+ * ---------------------------------------------------------------------------------------- */
+
+static void rand_fr(fr_t *out, cz_prng *g)
+{
+    uint64_t l[4];
+    for (unsigned i = 0; i < 4; i++) {
+        l[i] = cz_prng_u64(g);
+    }
+    fr_from_u256_reduce(out, l);
+}
+
+/* A pool of random values and positions that every path and column points into. */
+typedef struct rnd_store {
+    fr_t vals[4096];
+    uint32_t idx[64]; /* valid for any arity >= 2: positions 0 / 1 */
+} rnd_store;
+
+static circ_path_t rnd_path(const rnd_store *s, cz_prng *g)
+{
+    circ_path_t p = {&s->vals[cz_prng_below(g, 2048)], s->idx};
+    return p;
+}
+
+typedef struct porep_bench {
+    circ_porep_cfg_t cfg;
+    circ_porep_challenge_t ch[CIRC_MAX_CHALLENGES_PER_PARTITION];
+    circ_porep_witness_t w;
+    rnd_store *s;
+} porep_bench;
+
+static void porep_bench_init(porep_bench *b, uint64_t sector_bytes, cz_prng *g)
+{
+    if (!circ_porep_cfg_for_sector(&b->cfg, sector_bytes)) {
+        exit(1);
+    }
+    b->s = cz_malloc(sizeof(*b->s));
+    if (!b->s) {
+        exit(1);
+    }
+    for (size_t i = 0; i < ARRAY_LEN(b->s->vals); i++) {
+        rand_fr(&b->s->vals[i], g);
+    }
+    for (size_t i = 0; i < ARRAY_LEN(b->s->idx); i++) {
+        b->s->idx[i] = (uint32_t)(cz_prng_u64(g) & 1);
+    }
+    for (size_t c = 0; c < b->cfg.challenges; c++) {
+        circ_porep_challenge_t *ch = &b->ch[c];
+        ch->node = cz_prng_below(g, b->cfg.nodes);
+        rand_fr(&ch->data_leaf, g);
+        ch->comm_d_path = rnd_path(b->s, g);
+        ch->comm_r_last_path = rnd_path(b->s, g);
+        ch->comm_c_path = rnd_path(b->s, g);
+        for (size_t j = 0; j < CIRC_DRG_PARENTS; j++) {
+            ch->drg[j].rows = &b->s->vals[cz_prng_below(g, 4000)];
+            ch->drg[j].path = rnd_path(b->s, g);
+        }
+        for (size_t j = 0; j < CIRC_EXP_PARENTS; j++) {
+            ch->exp[j].rows = &b->s->vals[cz_prng_below(g, 4000)];
+            ch->exp[j].path = rnd_path(b->s, g);
+        }
+    }
+    rand_fr(&b->w.replica_id, g);
+    rand_fr(&b->w.comm_d, g);
+    rand_fr(&b->w.comm_r, g);
+    rand_fr(&b->w.comm_c, g);
+    rand_fr(&b->w.comm_r_last, g);
+    b->w.challenges = b->ch;
+}
+
+static void porep_synth(cs_t *cs, void *ctx, cz_pool *pool)
+{
+    porep_bench *b = ctx;
+    (void)pool;
+    circ_porep_synth(cs, &b->cfg, &b->w);
+}
+
+static void porep_blank(cs_t *cs, void *ctx, cz_pool *pool)
+{
+    porep_bench *b = ctx;
+    (void)pool;
+    circ_porep_synth(cs, &b->cfg, NULL);
+}
+
+typedef struct post_bench {
+    circ_post_cfg_t cfg;
+    circ_post_sector_t *sectors;
+    fr_t leaves[CIRC_WINDOW_POST_CHALLENGES];
+    circ_path_t paths[CIRC_WINDOW_POST_CHALLENGES];
+    rnd_store *s;
+} post_bench;
+
+static void post_synth(cs_t *cs, void *ctx, cz_pool *pool)
+{
+    post_bench *b = ctx;
+    circ_post_synth(cs, &b->cfg, b->sectors, pool);
+}
+
+static void post_bench_init(post_bench *b, uint64_t sector_bytes, cz_prng *g)
+{
+    if (!circ_window_post_cfg(&b->cfg, sector_bytes, 0)) {
+        exit(1);
+    }
+    b->s = cz_malloc(sizeof(*b->s));
+    b->sectors = cz_calloc(b->cfg.sector_count, sizeof(*b->sectors));
+    if (!b->s || !b->sectors) {
+        exit(1);
+    }
+    for (size_t i = 0; i < ARRAY_LEN(b->s->vals); i++) {
+        rand_fr(&b->s->vals[i], g);
+    }
+    memset(b->s->idx, 0, sizeof(b->s->idx));
+    for (size_t j = 0; j < CIRC_WINDOW_POST_CHALLENGES; j++) {
+        rand_fr(&b->leaves[j], g);
+        b->paths[j] = rnd_path(b->s, g);
+    }
+    for (size_t i = 0; i < b->cfg.sector_count; i++) {
+        rand_fr(&b->sectors[i].comm_r, g);
+        rand_fr(&b->sectors[i].comm_c, g);
+        rand_fr(&b->sectors[i].comm_r_last, g);
+        b->sectors[i].leaves = b->leaves;
+        b->sectors[i].paths = b->paths;
+    }
+}
+
+static void post_bench_free(post_bench *b)
+{
+    cz_free(b->s);
+    cz_free(b->sectors);
+}
+
+/* True when `name` is given exactly on the command line. */
+static bool named(int argc, char **argv, const char *name)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], name) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+int main(int argc, char **argv)
+{
+    static const char *const bk_name[3] = {"count", "witness", "prover"};
+    cz_prng g;
+    cz_pool *pool = NULL;
+    char name[64];
+
+    cz_prng_seed(&g, 42);
+    if (cz_cpu_count() > 1 && cz_pool_new(&pool, cz_cpu_count() - 1, "bench", NULL) != CUZK_OK) {
+        return 1;
+    }
+    bench_header();
+
+    {
+        post_bench pb;
+        post_bench_init(&pb, 2048, &g);
+        for (int bk = BK_WITNESS; bk <= BK_PROVER; bk++) {
+            snprintf(name, sizeof(name), "post_window_2kib_%s", bk_name[bk]);
+            if (bench_selected(argc, argv, name)) {
+                bench_run(name, (backend)bk, post_synth, &pb, NULL, 20);
+            }
+        }
+        post_bench_free(&pb);
+    }
+
+    static const struct {
+        uint64_t bytes;
+        const char *tag;
+        unsigned iters;
+    } porep_sizes[] = {{2048, "2kib", 3}, {UINT64_C(8) << 20, "8mib", 3}};
+    for (size_t i = 0; i < ARRAY_LEN(porep_sizes); i++) {
+        porep_bench b;
+        porep_bench_init(&b, porep_sizes[i].bytes, &g);
+        for (int bk = BK_COUNTER; bk <= BK_PROVER; bk++) {
+            snprintf(name, sizeof(name), "porep_%s_%s", porep_sizes[i].tag, bk_name[bk]);
+            if (bench_selected(argc, argv, name)) {
+                bench_run(name, (backend)bk, bk == BK_COUNTER ? porep_blank : porep_synth, &b, NULL,
+                          porep_sizes[i].iters);
+            }
+        }
+        cz_free(b.s);
+    }
+
+    if (bench_selected(argc, argv, "post_window_32gib_count")) {
+        post_bench pb;
+        post_bench_init(&pb, UINT64_C(32) << 30, &g);
+        bench_run("post_window_32gib_count_1t", BK_COUNTER, post_synth, &pb, NULL, 1);
+        if (pool) {
+            bench_run("post_window_32gib_count_mt", BK_COUNTER, post_synth, &pb, pool, 1);
+        }
+        post_bench_free(&pb);
+    }
+
+    {
+        porep_bench b;
+        porep_bench_init(&b, UINT64_C(32) << 30, &g);
+        if (bench_selected(argc, argv, "porep_32gib_count")) {
+            bench_run("porep_32gib_count", BK_COUNTER, porep_blank, &b, NULL, 1);
+        }
+        if (named(argc, argv, "porep_32gib_witness")) {
+            bench_run("porep_32gib_witness", BK_WITNESS, porep_synth, &b, NULL, 1);
+        }
+        if (named(argc, argv, "porep_32gib_prover")) {
+            bench_run("porep_32gib_prover", BK_PROVER, porep_synth, &b, NULL, 1);
+        }
+        cz_free(b.s);
+    }
+    cz_pool_free(pool);
+    return 0;
+}

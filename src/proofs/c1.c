@@ -1,0 +1,982 @@
+/* c1.c - the PoRep C1 output `SealCommitPhase1Output` (vanilla-proofs.md 1): JSON as
+ * filecoin-ffi writes it (read in any key order), Curio's base64 wrapper, and the bincode form
+ * of filecoin-proofs' SealCommitPhase1Output.
+ *
+ * The shape of every Merkle proof follows from the sector size, which the JSON carries twice:
+ * in registered_proof and in the VanillaSealProof variant key. The variant key is what the
+ * proofs are read with (it may come first); registered_proof must agree with it, and fixes the
+ * partition and challenge counts checked at the end.
+ */
+#include "proofs/internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/alloc.h"
+
+void vp_c1_clear(vp_c1 *c1)
+{
+    if (!c1) {
+        return;
+    }
+    cz_free(c1->proofs);
+    memset(c1, 0, sizeof(*c1));
+}
+
+/* The sector size named by a VanillaSealProof variant key ("StackedDrg32GiBV1"). */
+static bool variant_shape(const char *key, seal_shape *out)
+{
+    for (uint32_t id = 0; id < 5; id++) {
+        seal_porep_config c;
+        if (seal_porep_config_for_id(&c, id) && strcmp(c.c1_variant, key) == 0) {
+            *out = c.shape;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- JSON: one challenge ----------------------------------------------------------------- */
+
+typedef struct c1_ctx {
+    seal_shape shape;
+    seal_tree_shape tree_d, tree_r;
+} c1_ctx;
+
+static cuzk_err jr_nodes(vp_jr *r, seal_node *out, uint32_t want, const char *what)
+{
+    bool first = true, end;
+    uint32_t n = 0;
+    cuzk_err err;
+
+    if ((err = vp_jr_array(r)) != CUZK_OK) {
+        return err;
+    }
+    for (;;) {
+        if ((err = vp_jr_next(r, &first, &end)) != CUZK_OK) {
+            return err;
+        }
+        if (end) {
+            break;
+        }
+        if (n >= want) {
+            return vp_jr_fail(r, "expected %u %s, found more", want, what);
+        }
+        size_t m = vp_path_push(&r->path, "[%u]", n);
+        if ((err = vp_jr_node(r, out[n].b)) != CUZK_OK) {
+            return err;
+        }
+        vp_path_pop(&r->path, m);
+        n++;
+    }
+    if (n != want) {
+        return vp_jr_fail(r, "expected %u %s, found %u", want, what, n);
+    }
+    return CUZK_OK;
+}
+
+/* Reports the first of `names` whose bit is missing in `seen`. */
+static cuzk_err jr_missing(vp_jr *r, unsigned seen, const char *const *names, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        if (!(seen & (1u << i))) {
+            return vp_jr_fail(r, "missing field \"%s\"", names[i]);
+        }
+    }
+    return CUZK_OK;
+}
+
+/* Index of key in names, or -1; fails on a duplicate. */
+static int jr_field(vp_jr *r, const char *key, const char *const *names, unsigned n, unsigned *seen,
+                    cuzk_err *err)
+{
+    *err = CUZK_OK;
+    for (unsigned i = 0; i < n; i++) {
+        if (strcmp(key, names[i]) == 0) {
+            if (*seen & (1u << i)) {
+                *err = vp_jr_fail(r, "duplicate field \"%s\"", key);
+                return -1;
+            }
+            *seen |= 1u << i;
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+static cuzk_err jr_column_proof(vp_jr *r, vp_column_proof *cp, const c1_ctx *x)
+{
+    static const char *const f[] = {"column", "inclusion_proof"};
+    static const char *const cf[] = {"index", "rows"};
+    bool first = true, end;
+    unsigned seen = 0;
+    char key[32];
+    cuzk_err err;
+
+    if ((err = vp_jr_object(r)) != CUZK_OK) {
+        return err;
+    }
+    for (;;) {
+        if ((err = vp_jr_key(r, &first, key, sizeof(key), &end)) != CUZK_OK) {
+            return err;
+        }
+        if (end) {
+            break;
+        }
+        int i = jr_field(r, key, f, 2, &seen, &err);
+        if (err != CUZK_OK) {
+            return err;
+        }
+        size_t m = vp_path_push(&r->path, ".%s", key);
+        if (i == 0) {
+            bool cfirst = true, cend;
+            unsigned cseen = 0;
+            if ((err = vp_jr_object(r)) != CUZK_OK) {
+                return err;
+            }
+            for (;;) {
+                if ((err = vp_jr_key(r, &cfirst, key, sizeof(key), &cend)) != CUZK_OK) {
+                    return err;
+                }
+                if (cend) {
+                    break;
+                }
+                int ci = jr_field(r, key, cf, 2, &cseen, &err);
+                if (err != CUZK_OK) {
+                    return err;
+                }
+                size_t m2 = vp_path_push(&r->path, ".%s", key);
+                if (ci == 0) {
+                    err = vp_jr_u32(r, &cp->index);
+                } else if (ci == 1) {
+                    err = jr_nodes(r, cp->rows, x->shape.layers, "rows");
+                    cp->nrows = x->shape.layers;
+                } else if (strcmp(key, "_h") == 0) {
+                    err = vp_jr_null(r); /* PhantomData */
+                } else {
+                    err = vp_jr_skip(r);
+                }
+                if (err != CUZK_OK) {
+                    return err;
+                }
+                vp_path_pop(&r->path, m2);
+            }
+            if ((err = jr_missing(r, cseen, cf, 2)) != CUZK_OK) {
+                return err;
+            }
+        } else if (i == 1) {
+            err = vp_jr_merkle(r, &cp->inclusion, &x->tree_r);
+        } else {
+            err = vp_jr_skip(r);
+        }
+        if (err != CUZK_OK) {
+            return err;
+        }
+        vp_path_pop(&r->path, m);
+    }
+    return jr_missing(r, seen, f, 2);
+}
+
+static cuzk_err jr_labeling(vp_jr *r, vp_labeling_proof *lp)
+{
+    static const char *const f[] = {"parents", "layer_index", "node"};
+    bool first = true, end;
+    unsigned seen = 0;
+    char key[32];
+    cuzk_err err;
+
+    if ((err = vp_jr_object(r)) != CUZK_OK) {
+        return err;
+    }
+    for (;;) {
+        if ((err = vp_jr_key(r, &first, key, sizeof(key), &end)) != CUZK_OK) {
+            return err;
+        }
+        if (end) {
+            break;
+        }
+        int i = jr_field(r, key, f, 3, &seen, &err);
+        if (err != CUZK_OK) {
+            return err;
+        }
+        size_t m = vp_path_push(&r->path, ".%s", key);
+        if (i == 0) {
+            err = jr_nodes(r, lp->parents, SEAL_LABEL_PARENTS, "parents");
+        } else if (i == 1) {
+            err = vp_jr_u32(r, &lp->layer_index);
+        } else if (i == 2) {
+            err = vp_jr_u64(r, &lp->node);
+        } else {
+            err = vp_jr_skip(r);
+        }
+        if (err != CUZK_OK) {
+            return err;
+        }
+        vp_path_pop(&r->path, m);
+    }
+    return jr_missing(r, seen, f, 3);
+}
+
+static cuzk_err jr_column_list(vp_jr *r, vp_column_proof *out, unsigned want, const c1_ctx *x)
+{
+    bool first = true, end;
+    unsigned n = 0;
+    cuzk_err err;
+
+    if ((err = vp_jr_array(r)) != CUZK_OK) {
+        return err;
+    }
+    for (;;) {
+        if ((err = vp_jr_next(r, &first, &end)) != CUZK_OK) {
+            return err;
+        }
+        if (end) {
+            break;
+        }
+        if (n >= want) {
+            return vp_jr_fail(r, "expected %u column proofs, found more", want);
+        }
+        size_t m = vp_path_push(&r->path, "[%u]", n);
+        if ((err = jr_column_proof(r, &out[n], x)) != CUZK_OK) {
+            return err;
+        }
+        vp_path_pop(&r->path, m);
+        n++;
+    }
+    if (n != want) {
+        return vp_jr_fail(r, "expected %u column proofs, found %u", want, n);
+    }
+    return CUZK_OK;
+}
+
+static cuzk_err jr_porep_proof(vp_jr *r, vp_porep_proof *p, const c1_ctx *x)
+{
+    static const char *const f[] = {"comm_d_proofs", "comm_r_last_proof", "replica_column_proofs",
+                                    "labeling_proofs", "encoding_proof"};
+    static const char *const rf[] = {"c_x", "drg_parents", "exp_parents"};
+    bool first = true, end;
+    unsigned seen = 0;
+    char key[32];
+    cuzk_err err;
+
+    memset(p, 0, sizeof(*p));
+    p->nlayers = x->shape.layers;
+    if ((err = vp_jr_object(r)) != CUZK_OK) {
+        return err;
+    }
+    for (;;) {
+        if ((err = vp_jr_key(r, &first, key, sizeof(key), &end)) != CUZK_OK) {
+            return err;
+        }
+        if (end) {
+            break;
+        }
+        int i = jr_field(r, key, f, 5, &seen, &err);
+        if (err != CUZK_OK) {
+            return err;
+        }
+        size_t m = vp_path_push(&r->path, ".%s", key);
+        switch (i) {
+        case 0:
+            err = vp_jr_merkle(r, &p->comm_d_proof, &x->tree_d);
+            break;
+        case 1:
+            err = vp_jr_merkle(r, &p->comm_r_last_proof, &x->tree_r);
+            break;
+        case 2: {
+            bool rfirst = true, rend;
+            unsigned rseen = 0;
+            if ((err = vp_jr_object(r)) != CUZK_OK) {
+                return err;
+            }
+            for (;;) {
+                if ((err = vp_jr_key(r, &rfirst, key, sizeof(key), &rend)) != CUZK_OK) {
+                    return err;
+                }
+                if (rend) {
+                    break;
+                }
+                int ri = jr_field(r, key, rf, 3, &rseen, &err);
+                if (err != CUZK_OK) {
+                    return err;
+                }
+                size_t m2 = vp_path_push(&r->path, ".%s", key);
+                if (ri == 0) {
+                    err = jr_column_proof(r, &p->c_x, x);
+                } else if (ri == 1) {
+                    err = jr_column_list(r, p->drg_parents, SEAL_DRG_DEGREE, x);
+                } else if (ri == 2) {
+                    err = jr_column_list(r, p->exp_parents, SEAL_EXP_DEGREE, x);
+                } else {
+                    err = vp_jr_skip(r);
+                }
+                if (err != CUZK_OK) {
+                    return err;
+                }
+                vp_path_pop(&r->path, m2);
+            }
+            err = jr_missing(r, rseen, rf, 3);
+            break;
+        }
+        case 3: {
+            bool lfirst = true, lend;
+            uint32_t n = 0;
+            if ((err = vp_jr_array(r)) != CUZK_OK) {
+                return err;
+            }
+            for (;;) {
+                if ((err = vp_jr_next(r, &lfirst, &lend)) != CUZK_OK) {
+                    return err;
+                }
+                if (lend) {
+                    break;
+                }
+                if (n >= x->shape.layers) {
+                    return vp_jr_fail(r, "expected %u labeling proofs (one per layer), found more",
+                                      x->shape.layers);
+                }
+                size_t m2 = vp_path_push(&r->path, "[%u]", n);
+                if ((err = jr_labeling(r, &p->labeling[n])) != CUZK_OK) {
+                    return err;
+                }
+                vp_path_pop(&r->path, m2);
+                n++;
+            }
+            if (n != x->shape.layers) {
+                return vp_jr_fail(r, "expected %u labeling proofs (one per layer), found %u",
+                                  x->shape.layers, n);
+            }
+            break;
+        }
+        case 4:
+            err = jr_labeling(r, &p->encoding);
+            break;
+        default:
+            err = vp_jr_skip(r);
+        }
+        if (err != CUZK_OK) {
+            return err;
+        }
+        vp_path_pop(&r->path, m);
+    }
+    return jr_missing(r, seen, f, 5);
+}
+
+/* ---- JSON: the whole output -------------------------------------------------------------- */
+
+static cuzk_err jr_vanilla_proofs(vp_jr *r, vp_c1 *out, c1_ctx *x, char *variant, size_t vcap)
+{
+    bool first = true, end, pfirst = true, pend;
+    size_t cap = 0, count = 0;
+    uint32_t parts = 0, per = 0;
+    cuzk_err err;
+
+    if ((err = vp_jr_object(r)) != CUZK_OK) {
+        return err;
+    }
+    if ((err = vp_jr_key(r, &first, variant, vcap, &end)) != CUZK_OK) {
+        return err;
+    }
+    if (end) {
+        return vp_jr_fail(r, "expected a VanillaSealProof variant such as \"StackedDrg32GiBV1\"");
+    }
+    if (!variant_shape(variant, &x->shape)) {
+        return vp_jr_fail(r, "unknown VanillaSealProof variant \"%s\"", variant);
+    }
+    seal_tree_shape_d(&x->tree_d, x->shape.nodes);
+    seal_tree_shape_r(&x->tree_r, &x->shape);
+    size_t m0 = vp_path_push(&r->path, ".%s", variant);
+    if ((err = vp_jr_array(r)) != CUZK_OK) {
+        return err;
+    }
+    for (;;) {
+        if ((err = vp_jr_next(r, &pfirst, &pend)) != CUZK_OK) {
+            return err;
+        }
+        if (pend) {
+            break;
+        }
+        size_t m1 = vp_path_push(&r->path, "[partition %u]", parts);
+        bool cfirst = true, cend;
+        uint32_t n = 0;
+        if ((err = vp_jr_array(r)) != CUZK_OK) {
+            return err;
+        }
+        for (;;) {
+            if ((err = vp_jr_next(r, &cfirst, &cend)) != CUZK_OK) {
+                return err;
+            }
+            if (cend) {
+                break;
+            }
+            if (parts > 0 && n >= per) {
+                return vp_jr_fail(r, "more challenges than partition 0 (%u)", per);
+            }
+            if (count == cap) {
+                size_t nc = cap ? cap * 2 : 2;
+                vp_porep_proof *np = cz_realloc(out->proofs, nc * sizeof(*np));
+                if (!np) {
+                    return cz_fail(r->dg, CUZK_E_NOMEM, "%s: %zu challenge proofs", r->what, nc);
+                }
+                out->proofs = np;
+                cap = nc;
+            }
+            size_t m2 = vp_path_push(&r->path, "[challenge %u]", n);
+            if ((err = jr_porep_proof(r, &out->proofs[count], x)) != CUZK_OK) {
+                return err;
+            }
+            vp_path_pop(&r->path, m2);
+            count++;
+            n++;
+        }
+        if (n == 0) {
+            return vp_jr_fail(r, "empty partition");
+        }
+        if (parts == 0) {
+            per = n;
+        } else if (n != per) {
+            return vp_jr_fail(r, "%u challenges, partition 0 has %u", n, per);
+        }
+        vp_path_pop(&r->path, m1);
+        parts++;
+    }
+    vp_path_pop(&r->path, m0);
+    char extra[32];
+    if ((err = vp_jr_key(r, &first, extra, sizeof(extra), &end)) != CUZK_OK) {
+        return err;
+    }
+    if (!end) {
+        return vp_jr_fail(r, "more than one VanillaSealProof variant");
+    }
+    out->partitions = parts;
+    out->challenges = per;
+    return CUZK_OK;
+}
+
+cuzk_err vp_c1_from_json(vp_c1 *out, const char *json, size_t len, cz_diag *dg)
+{
+    static const char *const f[] = {"registered_proof", "vanilla_proofs", "comm_r", "comm_d",
+                                    "replica_id",       "seed",           "ticket"};
+    vp_jr r;
+    bool first = true, end;
+    unsigned seen = 0;
+    char key[48], variant[128] = "";
+    char *name = NULL;
+    c1_ctx x;
+    cuzk_err err;
+
+    memset(out, 0, sizeof(*out));
+    memset(&x, 0, sizeof(x));
+    vp_jr_init(&r, "C1 JSON", json, len, dg);
+    CZ_TRY(err, vp_jr_object(&r), fail);
+    for (;;) {
+        CZ_TRY(err, vp_jr_key(&r, &first, key, sizeof(key), &end), fail);
+        if (end) {
+            break;
+        }
+        int i = jr_field(&r, key, f, 7, &seen, &err);
+        if (err != CUZK_OK) {
+            goto fail;
+        }
+        size_t m = vp_path_push(&r.path, "%s", key);
+        switch (i) {
+        case 0:
+            err = vp_jr_string(&r, &name, NULL);
+            if (err == CUZK_OK && !seal_porep_config_for_name(&out->cfg, name)) {
+                err = vp_jr_fail(&r, "unknown registered proof \"%s\"", name);
+            }
+            break;
+        case 1:
+            err = jr_vanilla_proofs(&r, out, &x, variant, sizeof(variant));
+            break;
+        case 2:
+            err = vp_jr_node(&r, out->comm_r);
+            break;
+        case 3:
+            err = vp_jr_node(&r, out->comm_d);
+            break;
+        case 4:
+            err = vp_jr_node(&r, out->replica_id);
+            break;
+        case 5:
+            err = vp_jr_node(&r, out->seed);
+            break;
+        case 6:
+            err = vp_jr_node(&r, out->ticket);
+            break;
+        default:
+            err = vp_jr_skip(&r);
+        }
+        if (err != CUZK_OK) {
+            goto fail;
+        }
+        vp_path_pop(&r.path, m);
+    }
+    CZ_TRY(err, jr_missing(&r, seen, f, 7), fail);
+    CZ_TRY(err, vp_jr_end(&r), fail);
+    /* registered_proof against the variant and the counts */
+    if (out->cfg.shape.sector_size != x.shape.sector_size) {
+        err = cz_fail(dg, CUZK_E_FORMAT,
+                      "C1 JSON: registered_proof %s is for %llu-byte sectors but the "
+                      "vanilla_proofs variant %s is for %llu-byte sectors",
+                      out->cfg.name, (unsigned long long)out->cfg.shape.sector_size, variant,
+                      (unsigned long long)x.shape.sector_size);
+        goto fail;
+    }
+    if (out->partitions != out->cfg.partitions ||
+        out->challenges != out->cfg.challenges_per_partition) {
+        err = cz_fail(dg, CUZK_E_FORMAT,
+                      "C1 JSON: vanilla_proofs has %u partitions x %u challenges, %s needs "
+                      "%u x %u",
+                      out->partitions, out->challenges, out->cfg.name, out->cfg.partitions,
+                      out->cfg.challenges_per_partition);
+        goto fail;
+    }
+    cz_free(name);
+    return CUZK_OK;
+fail:
+    cz_free(name);
+    vp_c1_clear(out);
+    return err;
+}
+
+static void jw_column(vp_buf *b, const vp_column_proof *c)
+{
+    vp_buf_str(b, "{\"column\":{\"index\":");
+    vp_buf_dec(b, c->index);
+    vp_buf_str(b, ",\"rows\":[");
+    for (uint32_t l = 0; l < c->nrows; l++) {
+        if (l) {
+            vp_buf_str(b, ",");
+        }
+        vp_buf_json_node(b, c->rows[l].b);
+    }
+    vp_buf_str(b, "],\"_h\":null},\"inclusion_proof\":");
+    vp_jw_merkle(b, &c->inclusion);
+    vp_buf_str(b, "}");
+}
+
+static void jw_labeling(vp_buf *b, const vp_labeling_proof *l)
+{
+    vp_buf_str(b, "{\"parents\":[");
+    for (int i = 0; i < SEAL_LABEL_PARENTS; i++) {
+        if (i) {
+            vp_buf_str(b, ",");
+        }
+        vp_buf_json_node(b, l->parents[i].b);
+    }
+    vp_buf_str(b, "],\"layer_index\":");
+    vp_buf_dec(b, l->layer_index);
+    vp_buf_str(b, ",\"node\":");
+    vp_buf_dec(b, l->node);
+    vp_buf_str(b, "}");
+}
+
+static void jw_porep_proof(vp_buf *b, const vp_porep_proof *p)
+{
+    vp_buf_str(b, "{\"comm_d_proofs\":");
+    vp_jw_merkle(b, &p->comm_d_proof);
+    vp_buf_str(b, ",\"comm_r_last_proof\":");
+    vp_jw_merkle(b, &p->comm_r_last_proof);
+    vp_buf_str(b, ",\"replica_column_proofs\":{\"c_x\":");
+    jw_column(b, &p->c_x);
+    vp_buf_str(b, ",\"drg_parents\":[");
+    for (int i = 0; i < SEAL_DRG_DEGREE; i++) {
+        if (i) {
+            vp_buf_str(b, ",");
+        }
+        jw_column(b, &p->drg_parents[i]);
+    }
+    vp_buf_str(b, "],\"exp_parents\":[");
+    for (int i = 0; i < SEAL_EXP_DEGREE; i++) {
+        if (i) {
+            vp_buf_str(b, ",");
+        }
+        jw_column(b, &p->exp_parents[i]);
+    }
+    vp_buf_str(b, "]},\"labeling_proofs\":[");
+    for (uint32_t l = 0; l < p->nlayers; l++) {
+        if (l) {
+            vp_buf_str(b, ",");
+        }
+        jw_labeling(b, &p->labeling[l]);
+    }
+    vp_buf_str(b, "],\"encoding_proof\":");
+    jw_labeling(b, &p->encoding);
+    vp_buf_str(b, "}");
+}
+
+cuzk_err vp_c1_to_json(const vp_c1 *c1, char **out, size_t *len, cz_diag *dg)
+{
+    vp_buf b = {0};
+
+    *out = NULL;
+    if (!c1->cfg.c1_variant) {
+        return cz_fail(dg, CUZK_E_INVAL, "C1 JSON: configuration %s has no registered proof",
+                       c1->cfg.name);
+    }
+    vp_buf_str(&b, "{\"registered_proof\":\"");
+    vp_buf_str(&b, c1->cfg.name);
+    vp_buf_str(&b, "\",\"vanilla_proofs\":{\"");
+    vp_buf_str(&b, c1->cfg.c1_variant);
+    vp_buf_str(&b, "\":[");
+    for (uint32_t k = 0; k < c1->partitions; k++) {
+        vp_buf_str(&b, k ? ",[" : "[");
+        for (uint32_t i = 0; i < c1->challenges; i++) {
+            if (i) {
+                vp_buf_str(&b, ",");
+            }
+            jw_porep_proof(&b, vp_c1_proof(c1, k, i));
+        }
+        vp_buf_str(&b, "]");
+    }
+    vp_buf_str(&b, "]},\"comm_r\":");
+    vp_buf_json_node(&b, c1->comm_r);
+    vp_buf_str(&b, ",\"comm_d\":");
+    vp_buf_json_node(&b, c1->comm_d);
+    vp_buf_str(&b, ",\"replica_id\":");
+    vp_buf_json_node(&b, c1->replica_id);
+    vp_buf_str(&b, ",\"seed\":");
+    vp_buf_json_node(&b, c1->seed);
+    vp_buf_str(&b, ",\"ticket\":");
+    vp_buf_json_node(&b, c1->ticket);
+    vp_buf_str(&b, "}");
+    return vp_buf_finish(&b, out, len, dg);
+}
+
+/* ---- Curio's wrapper --------------------------------------------------------------------- */
+
+cuzk_err vp_c1_from_curio_json(vp_c1 *out, uint64_t *sector_num, const char *json, size_t len,
+                               cz_diag *dg)
+{
+    static const char *const f[] = {"SectorNum", "Phase1Out", "SectorSize"};
+    vp_jr r;
+    bool first = true, end;
+    unsigned seen = 0;
+    char key[32], *b64 = NULL;
+    size_t b64len = 0, bad_at;
+    uint64_t num = 0, size = 0;
+    uint8_t *inner = NULL;
+    size_t inner_len = 0;
+    cuzk_err err;
+
+    memset(out, 0, sizeof(*out));
+    vp_jr_init(&r, "C1 wrapper JSON", json, len, dg);
+    CZ_TRY(err, vp_jr_object(&r), done);
+    for (;;) {
+        CZ_TRY(err, vp_jr_key(&r, &first, key, sizeof(key), &end), done);
+        if (end) {
+            break;
+        }
+        int i = jr_field(&r, key, f, 3, &seen, &err);
+        if (err != CUZK_OK) {
+            goto done;
+        }
+        size_t m = vp_path_push(&r.path, "%s", key);
+        if (i == 0) {
+            err = vp_jr_u64(&r, &num);
+        } else if (i == 1) {
+            err = vp_jr_string(&r, &b64, &b64len);
+        } else if (i == 2) {
+            err = vp_jr_u64(&r, &size);
+        } else {
+            err = vp_jr_skip(&r);
+        }
+        if (err != CUZK_OK) {
+            goto done;
+        }
+        vp_path_pop(&r.path, m);
+    }
+    CZ_TRY(err, jr_missing(&r, seen, f, 3), done);
+    CZ_TRY(err, vp_jr_end(&r), done);
+    err = vp_base64_decode(&inner, &inner_len, b64, b64len, &bad_at);
+    if (err == CUZK_E_NOMEM) {
+        err = cz_fail(dg, err, "C1 wrapper JSON: Phase1Out of %zu bytes", b64len);
+        goto done;
+    }
+    if (err != CUZK_OK) {
+        err = cz_fail(dg, CUZK_E_FORMAT,
+                      "C1 wrapper JSON: Phase1Out: invalid base64 at offset %zu of %zu", bad_at,
+                      b64len);
+        goto done;
+    }
+    CZ_TRY(err, vp_c1_from_json(out, (const char *)inner, inner_len, dg), done);
+    if (out->cfg.shape.sector_size != size) {
+        err = cz_fail(dg, CUZK_E_FORMAT,
+                      "C1 wrapper JSON: SectorSize %llu does not match %s (%llu bytes)",
+                      (unsigned long long)size, out->cfg.name,
+                      (unsigned long long)out->cfg.shape.sector_size);
+        vp_c1_clear(out);
+        goto done;
+    }
+    if (sector_num) {
+        *sector_num = num;
+    }
+done:
+    cz_free(b64);
+    cz_free(inner);
+    return err;
+}
+
+cuzk_err vp_c1_to_curio_json(const vp_c1 *c1, uint64_t sector_num, char **out, size_t *len,
+                             cz_diag *dg)
+{
+    char *inner = NULL, *b64;
+    size_t ilen;
+    vp_buf b = {0};
+    cuzk_err err;
+
+    *out = NULL;
+    CZ_TRY(err, vp_c1_to_json(c1, &inner, &ilen, dg), done);
+    b64 = cz_malloc(vp_base64_len(ilen) + 1);
+    if (!b64) {
+        err = cz_fail(dg, CUZK_E_NOMEM, "C1 wrapper of %zu bytes", ilen);
+        goto done;
+    }
+    vp_base64_encode(b64, (const uint8_t *)inner, ilen);
+    vp_buf_str(&b, "{\"SectorNum\":");
+    vp_buf_dec(&b, sector_num);
+    vp_buf_str(&b, ",\"Phase1Out\":\"");
+    vp_buf_str(&b, b64);
+    vp_buf_str(&b, "\",\"SectorSize\":");
+    vp_buf_dec(&b, c1->cfg.shape.sector_size);
+    vp_buf_str(&b, "}");
+    cz_free(b64);
+    err = vp_buf_finish(&b, out, len, dg);
+done:
+    cz_free(inner);
+    return err;
+}
+
+cuzk_err vp_c1_parse(vp_c1 *out, const char *json, size_t len, cz_diag *dg)
+{
+    /* Look for a top-level "Phase1Out" key without building anything. */
+    vp_jr r;
+    bool first = true, end, wrapped = false;
+    char key[32];
+
+    vp_jr_init(&r, "C1 JSON", json, len, NULL);
+    if (vp_jr_object(&r) == CUZK_OK) {
+        while (vp_jr_key(&r, &first, key, sizeof(key), &end) == CUZK_OK && !end) {
+            if (strcmp(key, "Phase1Out") == 0) {
+                wrapped = true;
+                break;
+            }
+            if (vp_jr_skip(&r) != CUZK_OK) {
+                break;
+            }
+        }
+    }
+    return wrapped ? vp_c1_from_curio_json(out, NULL, json, len, dg)
+                   : vp_c1_from_json(out, json, len, dg);
+}
+
+/* ---- bincode ------------------------------------------------------------------------------ */
+
+static void bw_column(vp_buf *b, const vp_column_proof *c)
+{
+    vp_buf_u32le(b, c->index);
+    vp_buf_u64le(b, c->nrows);
+    for (uint32_t l = 0; l < c->nrows; l++) {
+        vp_buf_put(b, c->rows[l].b, 32);
+    }
+    /* _h: PhantomData, zero bytes */
+    vp_bw_merkle(b, &c->inclusion);
+}
+
+static void bw_labeling(vp_buf *b, const vp_labeling_proof *l)
+{
+    vp_buf_u64le(b, SEAL_LABEL_PARENTS);
+    for (int i = 0; i < SEAL_LABEL_PARENTS; i++) {
+        vp_buf_put(b, l->parents[i].b, 32);
+    }
+    vp_buf_u32le(b, l->layer_index);
+    vp_buf_u64le(b, l->node);
+}
+
+void vp_bw_porep_proof(vp_buf *b, const vp_porep_proof *p)
+{
+    vp_bw_merkle(b, &p->comm_d_proof);
+    vp_bw_merkle(b, &p->comm_r_last_proof);
+    bw_column(b, &p->c_x);
+    vp_buf_u64le(b, SEAL_DRG_DEGREE);
+    for (int i = 0; i < SEAL_DRG_DEGREE; i++) {
+        bw_column(b, &p->drg_parents[i]);
+    }
+    vp_buf_u64le(b, SEAL_EXP_DEGREE);
+    for (int i = 0; i < SEAL_EXP_DEGREE; i++) {
+        bw_column(b, &p->exp_parents[i]);
+    }
+    vp_buf_u64le(b, p->nlayers);
+    for (uint32_t l = 0; l < p->nlayers; l++) {
+        bw_labeling(b, &p->labeling[l]);
+    }
+    bw_labeling(b, &p->encoding);
+}
+
+static cuzk_err br_count(vp_br *r, uint64_t want, const char *what)
+{
+    uint64_t n;
+    cuzk_err err = vp_br_u64(r, &n);
+    if (err == CUZK_OK && n != want) {
+        r->pos -= 8;
+        err = vp_br_fail(r, "expected %llu %s, found %llu", (unsigned long long)want, what,
+                         (unsigned long long)n);
+    }
+    return err;
+}
+
+static cuzk_err br_column(vp_br *r, vp_column_proof *c, const seal_porep_config *cfg,
+                          const seal_tree_shape *tr)
+{
+    cuzk_err err;
+    size_t m;
+
+    if ((err = vp_br_u32(r, &c->index)) != CUZK_OK) {
+        return err;
+    }
+    m = vp_path_push(&r->path, ".column.rows");
+    if ((err = br_count(r, cfg->shape.layers, "rows")) != CUZK_OK) {
+        return err;
+    }
+    c->nrows = cfg->shape.layers;
+    for (uint32_t l = 0; l < c->nrows; l++) {
+        if ((err = vp_br_node(r, c->rows[l].b)) != CUZK_OK) {
+            return err;
+        }
+    }
+    vp_path_pop(&r->path, m);
+    m = vp_path_push(&r->path, ".inclusion_proof");
+    err = vp_br_merkle(r, &c->inclusion, tr);
+    vp_path_pop(&r->path, m);
+    return err;
+}
+
+static cuzk_err br_labeling(vp_br *r, vp_labeling_proof *l)
+{
+    cuzk_err err;
+    size_t m = vp_path_push(&r->path, ".parents");
+
+    if ((err = br_count(r, SEAL_LABEL_PARENTS, "parents")) != CUZK_OK) {
+        return err;
+    }
+    vp_path_pop(&r->path, m);
+    for (int i = 0; i < SEAL_LABEL_PARENTS; i++) {
+        if ((err = vp_br_node(r, l->parents[i].b)) != CUZK_OK) {
+            return err;
+        }
+    }
+    if ((err = vp_br_u32(r, &l->layer_index)) != CUZK_OK) {
+        return err;
+    }
+    return vp_br_u64(r, &l->node);
+}
+
+cuzk_err vp_br_porep_proof(vp_br *r, vp_porep_proof *p, const seal_porep_config *cfg)
+{
+    seal_tree_shape td, tr;
+    cuzk_err err;
+    size_t m;
+
+    memset(p, 0, sizeof(*p));
+    p->nlayers = cfg->shape.layers;
+    seal_tree_shape_d(&td, cfg->shape.nodes);
+    seal_tree_shape_r(&tr, &cfg->shape);
+#define STEP(name, expr)                                                                           \
+    do {                                                                                           \
+        m = vp_path_push(&r->path, "%s", name);                                                    \
+        if ((err = (expr)) != CUZK_OK) {                                                           \
+            return err;                                                                            \
+        }                                                                                          \
+        vp_path_pop(&r->path, m);                                                                  \
+    } while (0)
+    STEP(".comm_d_proofs", vp_br_merkle(r, &p->comm_d_proof, &td));
+    STEP(".comm_r_last_proof", vp_br_merkle(r, &p->comm_r_last_proof, &tr));
+    STEP(".replica_column_proofs.c_x", br_column(r, &p->c_x, cfg, &tr));
+    STEP(".replica_column_proofs.drg_parents", br_count(r, SEAL_DRG_DEGREE, "DRG parents"));
+    for (int i = 0; i < SEAL_DRG_DEGREE; i++) {
+        char name[64];
+        snprintf(name, sizeof(name), ".replica_column_proofs.drg_parents[%d]", i);
+        STEP(name, br_column(r, &p->drg_parents[i], cfg, &tr));
+    }
+    STEP(".replica_column_proofs.exp_parents", br_count(r, SEAL_EXP_DEGREE, "expander parents"));
+    for (int i = 0; i < SEAL_EXP_DEGREE; i++) {
+        char name[64];
+        snprintf(name, sizeof(name), ".replica_column_proofs.exp_parents[%d]", i);
+        STEP(name, br_column(r, &p->exp_parents[i], cfg, &tr));
+    }
+    STEP(".labeling_proofs", br_count(r, p->nlayers, "labeling proofs"));
+    for (uint32_t l = 0; l < p->nlayers; l++) {
+        char name[32];
+        snprintf(name, sizeof(name), ".labeling_proofs[%u]", l);
+        STEP(name, br_labeling(r, &p->labeling[l]));
+    }
+    STEP(".encoding_proof", br_labeling(r, &p->encoding));
+#undef STEP
+    return CUZK_OK;
+}
+
+cuzk_err vp_c1_to_bincode(const vp_c1 *c1, uint8_t **out, size_t *len, cz_diag *dg)
+{
+    vp_buf b = {0};
+    cuzk_err err;
+
+    vp_buf_u64le(&b, c1->partitions);
+    for (uint32_t k = 0; k < c1->partitions; k++) {
+        vp_buf_u64le(&b, c1->challenges);
+        for (uint32_t i = 0; i < c1->challenges; i++) {
+            vp_bw_porep_proof(&b, vp_c1_proof(c1, k, i));
+        }
+    }
+    vp_buf_put(&b, c1->comm_r, 32);
+    vp_buf_put(&b, c1->comm_d, 32);
+    vp_buf_put(&b, c1->replica_id, 32);
+    vp_buf_put(&b, c1->seed, 32);
+    vp_buf_put(&b, c1->ticket, 32);
+    char *p;
+    err = vp_buf_finish(&b, &p, len, dg);
+    *out = (uint8_t *)p;
+    return err;
+}
+
+cuzk_err vp_c1_from_bincode(vp_c1 *out, const seal_porep_config *cfg, const uint8_t *buf,
+                            size_t len, cz_diag *dg)
+{
+    vp_br r;
+    cuzk_err err;
+
+    memset(out, 0, sizeof(*out));
+    vp_br_init(&r, "C1 bincode", buf, len, dg);
+    out->cfg = *cfg;
+    size_t m = vp_path_push(&r.path, "vanilla_proofs");
+    CZ_TRY(err, br_count(&r, cfg->partitions, "partitions"), fail);
+    out->partitions = cfg->partitions;
+    out->challenges = cfg->challenges_per_partition;
+    out->proofs = cz_calloc((size_t)out->partitions * out->challenges, sizeof(vp_porep_proof));
+    if (!out->proofs) {
+        err = cz_fail(dg, CUZK_E_NOMEM, "C1 bincode: proofs");
+        goto fail;
+    }
+    for (uint32_t k = 0; k < out->partitions; k++) {
+        size_t m1 = vp_path_push(&r.path, "[partition %u]", k);
+        CZ_TRY(err, br_count(&r, out->challenges, "challenges"), fail);
+        for (uint32_t i = 0; i < out->challenges; i++) {
+            size_t m2 = vp_path_push(&r.path, "[challenge %u]", i);
+            CZ_TRY(err, vp_br_porep_proof(&r, &out->proofs[(size_t)k * out->challenges + i], cfg),
+                   fail);
+            vp_path_pop(&r.path, m2);
+        }
+        vp_path_pop(&r.path, m1);
+    }
+    vp_path_pop(&r.path, m);
+    CZ_TRY(err, vp_br_node(&r, out->comm_r), fail);
+    CZ_TRY(err, vp_br_node(&r, out->comm_d), fail);
+    CZ_TRY(err, vp_br_node(&r, out->replica_id), fail);
+    CZ_TRY(err, vp_br_node(&r, out->seed), fail);
+    CZ_TRY(err, vp_br_node(&r, out->ticket), fail);
+    CZ_TRY(err, vp_br_end(&r), fail);
+    return CUZK_OK;
+fail:
+    vp_c1_clear(out);
+    return err;
+}
