@@ -4,17 +4,26 @@
  * (cz_rss_peak; cases run from small to large).
  *   post_window_2kib_<bk>   WindowPoSt 2 KiB partition (2 sectors x 10 challenges)
  *   post_window_32gib_count WindowPoSt 32 GiB partition (2349 sectors), counter, 1 thread / pool
- *   porep_<size>_<bk>       PoRep partition (2 KiB, 8 MiB: 2 challenges)
+ *   porep_<size>_<bk>       PoRep partition (2 KiB, 8 MiB: 2 challenges), one thread
+ *   porep_<size>_<bk>_mt    the same with the challenges on the pool (all CPUs; cs_fork children
+ *                           joined in order), the challenge counts cached as an engine would
+ *   porep_<size>_witness_mt_nocache
+ *                           the same, counting one challenge inside every synthesis
  *   porep_32gib_count       the 32 GiB PoRep partition (18 challenges), counter backend
- *   porep_32gib_witness / porep_32gib_prover
+ *   porep_32gib_witness / porep_32gib_prover (+ _mt)
  *                           the same with the witness / prover backend: 4 / 17 GB of memory, so
  *                           they run only when named exactly on the command line
  * Witnesses are random values of the right shape (synthesis cost does not depend on whether the
  * witness satisfies the circuit; zero witnesses would take the evaluator's shortcuts).
+ * For the small cases a comment line also gives the CPU time of one more run, in all and on the
+ * busiest thread (Linux schedstat): the busiest thread's time is the run's critical path, what
+ * the wall time would be on otherwise idle cores, so it shows the parallel speedup even when
+ * other work shares the machine.
  * Usage: bench_circuits [filter...]
  */
 #include "bench.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +75,72 @@ static void run_once(void *p)
     cs_free(cs);
 }
 
+/* CPU time of each thread of this process so far (ns), by thread id; the count (0 where
+ * /proc is not available). */
+#define MAX_THREADS 256
+typedef struct thread_cpu {
+    long tid;
+    uint64_t ns;
+} thread_cpu;
+
+static size_t thread_cpu_snapshot(thread_cpu *out)
+{
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *e;
+    size_t n = 0;
+
+    if (!d) {
+        return 0;
+    }
+    while (n < MAX_THREADS && (e = readdir(d)) != NULL) {
+        char path[300]; /* d_name holds up to 255 bytes */
+        unsigned long long ns;
+        if (e->d_name[0] == '.') {
+            continue;
+        }
+        snprintf(path, sizeof(path), "/proc/self/task/%s/schedstat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) {
+            continue;
+        }
+        if (fscanf(f, "%llu", &ns) == 1) {
+            out[n].tid = strtol(e->d_name, NULL, 10);
+            out[n].ns = ns;
+            n++;
+        }
+        fclose(f);
+    }
+    closedir(d);
+    return n;
+}
+
+/* One run, and its CPU time in all and on the busiest thread. */
+static void report_cpu(const char *name, run *r)
+{
+    static thread_cpu before[MAX_THREADS], after[MAX_THREADS];
+    size_t nb = thread_cpu_snapshot(before), na;
+    uint64_t total = 0, busiest = 0;
+
+    run_once(r);
+    na = thread_cpu_snapshot(after);
+    if (nb == 0 || na == 0) {
+        return;
+    }
+    for (size_t i = 0; i < na; i++) {
+        uint64_t d = after[i].ns;
+        for (size_t j = 0; j < nb; j++) {
+            if (before[j].tid == after[i].tid) {
+                d -= before[j].ns;
+                break;
+            }
+        }
+        total += d;
+        busiest = d > busiest ? d : busiest;
+    }
+    printf("# %s cpu_ms=%.1f busiest_thread_ms=%.1f\n", name, (double)total / 1e6,
+           (double)busiest / 1e6);
+}
+
 static void bench_run(const char *name, backend bk, synth_fn fn, void *ctx, cz_pool *pool,
                       unsigned iters)
 {
@@ -86,7 +161,7 @@ static void bench_run(const char *name, backend bk, synth_fn fn, void *ctx, cz_p
         /* the big cases: one timed run, no warm-up (a counter run just served as one) */
         if (bk != BK_COUNTER) {
             t0 = bench_now();
-            run_once(&r);
+            report_cpu(name, &r);
             dt = bench_now() - t0;
         }
         double ns = dt * 1e9 / (double)r.hint.num_constraints;
@@ -95,6 +170,7 @@ static void bench_run(const char *name, backend bk, synth_fn fn, void *ctx, cz_p
     } else {
         bench_case(name, r.hint.num_constraints, iters, (double)r.hint.num_constraints, BENCH_NS,
                    run_once, &r);
+        report_cpu(name, &r);
     }
     printf("# %s constraints=%zu aux=%zu peak_rss_mib=%.1f\n", name, r.hint.num_constraints,
            r.hint.num_aux, (double)cz_rss_peak() / (1 << 20));
@@ -131,6 +207,8 @@ typedef struct porep_bench {
     circ_porep_challenge_t ch[CIRC_MAX_CHALLENGES_PER_PARTITION];
     circ_porep_witness_t w;
     rnd_store *s;
+    cs_counts_t each; /* one challenge's counts, counted at the first use (untimed warm-up) */
+    bool have_each;
 } porep_bench;
 
 static void porep_bench_init(porep_bench *b, uint64_t sector_bytes, cz_prng *g)
@@ -170,6 +248,7 @@ static void porep_bench_init(porep_bench *b, uint64_t sector_bytes, cz_prng *g)
     rand_fr(&b->w.comm_c, g);
     rand_fr(&b->w.comm_r_last, g);
     b->w.challenges = b->ch;
+    b->have_each = false;
 }
 
 static void porep_synth(cs_t *cs, void *ctx, cz_pool *pool)
@@ -184,6 +263,31 @@ static void porep_blank(cs_t *cs, void *ctx, cz_pool *pool)
     porep_bench *b = ctx;
     (void)pool;
     circ_porep_synth(cs, &b->cfg, NULL);
+}
+
+/* The challenges on the pool (the counter needs no counts). */
+static void porep_synth_mt(cs_t *cs, void *ctx, cz_pool *pool)
+{
+    porep_bench *b = ctx;
+    if (!b->have_each) {
+        if (circ_porep_challenge_counts(&b->each, &b->cfg, NULL) != CUZK_OK) {
+            exit(1);
+        }
+        b->have_each = true;
+    }
+    circ_porep_synth_pool(cs, &b->cfg, &b->w, pool, &b->each);
+}
+
+static void porep_synth_mt_nocache(cs_t *cs, void *ctx, cz_pool *pool)
+{
+    porep_bench *b = ctx;
+    circ_porep_synth_pool(cs, &b->cfg, &b->w, pool, NULL);
+}
+
+static void porep_blank_mt(cs_t *cs, void *ctx, cz_pool *pool)
+{
+    porep_bench *b = ctx;
+    circ_porep_synth_pool(cs, &b->cfg, NULL, pool, NULL);
 }
 
 typedef struct post_bench {
@@ -283,6 +387,16 @@ int main(int argc, char **argv)
                 bench_run(name, (backend)bk, bk == BK_COUNTER ? porep_blank : porep_synth, &b, NULL,
                           porep_sizes[i].iters);
             }
+            snprintf(name, sizeof(name), "porep_%s_%s_mt", porep_sizes[i].tag, bk_name[bk]);
+            if (pool && bench_selected(argc, argv, name)) {
+                printf("# %s threads=%u\n", name, cz_pool_width(pool));
+                bench_run(name, (backend)bk, bk == BK_COUNTER ? porep_blank_mt : porep_synth_mt, &b,
+                          pool, porep_sizes[i].iters);
+            }
+        }
+        snprintf(name, sizeof(name), "porep_%s_witness_mt_nocache", porep_sizes[i].tag);
+        if (pool && bench_selected(argc, argv, name)) {
+            bench_run(name, BK_WITNESS, porep_synth_mt_nocache, &b, pool, porep_sizes[i].iters);
         }
         cz_free(b.s);
     }
@@ -308,6 +422,12 @@ int main(int argc, char **argv)
         }
         if (named(argc, argv, "porep_32gib_prover")) {
             bench_run("porep_32gib_prover", BK_PROVER, porep_synth, &b, NULL, 1);
+        }
+        if (pool && named(argc, argv, "porep_32gib_witness_mt")) {
+            bench_run("porep_32gib_witness_mt", BK_WITNESS, porep_synth_mt, &b, pool, 1);
+        }
+        if (pool && named(argc, argv, "porep_32gib_prover_mt")) {
+            bench_run("porep_32gib_prover_mt", BK_PROVER, porep_synth_mt, &b, pool, 1);
         }
         cz_free(b.s);
     }

@@ -18,8 +18,9 @@
  *
  * Values: fr_t in Montgomery form, as everywhere; a 32-byte Filecoin domain element (comm_*,
  * replica_id, tree nodes) is its little-endian canonical encoding (fr_from_bytes).
- * Memory: synthesis allocates little of its own (SnapDeals: the challenge bits; PoSt with a
- * pool: one child cs per chunk); the vanilla adapters own their witness storage. Threads:
+ * Memory: synthesis allocates little of its own (SnapDeals: the challenge bits; PoSt and PoRep
+ * with a pool: one child cs per chunk or challenge); the vanilla adapters own their witness
+ * storage. Threads:
  * reentrant; one cs per thread.
  */
 #ifndef CUZK_CIRCUITS_CIRCUITS_H
@@ -205,8 +206,23 @@ typedef struct circ_porep_witness {
     const circ_porep_challenge_t *challenges; /* cfg->challenges entries */
 } circ_porep_witness_t;
 
-/** Synthesizes one PoRep partition (StackedCircuit::synthesize). w NULL: blank circuit. */
+/** Synthesizes one PoRep partition (StackedCircuit::synthesize). w NULL: blank circuit.
+ *  Sequential: circ_porep_synth_pool with no pool. */
 void circ_porep_synth(cs_t *cs, const circ_porep_cfg_t *cfg, const circ_porep_witness_t *w);
+/** The same, with the challenges synthesized in parallel on `pool` (NULL: sequentially) when
+ *  the backend can be forked (all but digest): each challenge in a cs_fork child, joined in
+ *  challenge order, which gives a result identical to sequential synthesis. challenge_counts
+ *  (borrowed, may be NULL): what one challenge adds (circ_porep_challenge_counts, the same for
+ *  every challenge of cfg; cache it per configuration); the prover, witness and checker need
+ *  it to write the challenges in place, and count it here when it is NULL (about one
+ *  challenge's synthesis time with the counter backend). A wrong count becomes a sticky
+ *  CUZK_E_INVAL of the cs, never a wrong circuit. */
+void circ_porep_synth_pool(cs_t *cs, const circ_porep_cfg_t *cfg, const circ_porep_witness_t *w,
+                           cz_pool *pool, const cs_counts_t *challenge_counts);
+/** What one challenge adds to a partition of cfg: its inputs, aux and constraints (every
+ *  challenge has the same shape). Errors: CUZK_E_NOMEM. */
+CZ_MUST_USE cuzk_err circ_porep_challenge_counts(cs_counts_t *out, const circ_porep_cfg_t *cfg,
+                                                 cz_diag *dg);
 
 /** Public inputs after ONE: 3 + 18 * challenges. */
 size_t circ_porep_num_inputs(const circ_porep_cfg_t *cfg);

@@ -11,10 +11,21 @@
  *   hash of the challenged column (all labels) + TreeC PoR.
  * Every PoR allocates its index bits (one public input: the leaf index) and ends with
  * enforce(computed root | ONE | root).
+ *
+ * Parallel synthesis: the challenges use the partition's shared variables (comm_d, comm_c,
+ * comm_r_last, the replica_id bits) and nothing of each other, and allocate their public
+ * inputs themselves, so with a pool each challenge synthesizes in a cs_fork child after the
+ * shared part and the children are joined in challenge order: the same constraints, variables
+ * and inputs in the same order as sequential synthesis. Every challenge has the same shape, so
+ * with one challenge's counts the children of the value-keeping backends write straight into
+ * the parent's vectors and joining copies nothing.
  */
 #include "circuits/circuits.h"
 
+#include <string.h>
+
 #include "circuits/internal.h"
+#include "common/alloc.h"
 
 #define MAX_LAYERS 11
 
@@ -134,12 +145,19 @@ static void parent_column(cs_t *cs, bool lab, const circ_porep_cfg_t *cfg, const
     CIRC_NS_POP(cs, lab);
 }
 
+/* The variables every challenge uses, allocated once per partition. */
+typedef struct porep_shared {
+    gad_num_t comm_d, comm_c, comm_r_last;
+    gad_bool_t rid_bits[256];
+} porep_shared;
+
 /* One challenge (params.rs Proof::synthesize). */
 static void porep_challenge(cs_t *cs, const circ_porep_cfg_t *cfg, const circ_porep_challenge_t *ch,
-                            const gad_num_t *comm_d, const gad_num_t *comm_c,
-                            const gad_num_t *comm_r_last, const gad_bool_t rid_bits[256])
+                            const porep_shared *sh)
 {
     bool lab = cs_wants_labels(cs);
+    const gad_num_t *comm_d = &sh->comm_d, *comm_c = &sh->comm_c, *comm_r_last = &sh->comm_r_last;
+    const gad_bool_t *rid_bits = sh->rid_bits;
     const uint32_t L = cfg->layers;
     gad_num_t data_leaf, drg_rows[CIRC_DRG_PARENTS][MAX_LAYERS];
     gad_num_t exp_rows[CIRC_EXP_PARENTS][MAX_LAYERS], labels[MAX_LAYERS], enc, col_hash;
@@ -234,12 +252,186 @@ static void blank_challenge(circ_porep_challenge_t *ch)
     }
 }
 
-void circ_porep_synth(cs_t *cs, const circ_porep_cfg_t *cfg, const circ_porep_witness_t *w)
+/* Challenge i in its namespace. */
+static void porep_challenge_ns(cs_t *cs, const circ_porep_cfg_t *cfg,
+                               const circ_porep_challenge_t *ch, const porep_shared *sh, size_t i)
 {
     bool lab = cs_wants_labels(cs);
-    gad_num_t replica_id, comm_d, comm_r, comm_r_last, comm_c, pre[2], h;
-    gad_bool_t le[GAD_FR_BITS], rid_bits[256];
+
+    CIRC_NS_PUSHF(cs, lab, "challenge_%zu", i);
+    porep_challenge(cs, cfg, ch, sh);
+    CIRC_NS_POP(cs, lab);
+}
+
+/* Everything before the challenges: replica_id (an input and its bits), comm_d and comm_r
+ * (inputs), comm_r_last, comm_c and comm_r = Poseidon2(comm_c, comm_r_last). w NULL: blank. */
+static void porep_prefix(cs_t *cs, const circ_porep_witness_t *w, porep_shared *sh)
+{
+    bool lab = cs_wants_labels(cs);
+    gad_num_t replica_id, comm_r, pre[2], h;
+    gad_bool_t le[GAD_FR_BITS];
+
+    CIRC_NS_PUSH(cs, lab, "replica_id");
+    gad_num_alloc(cs, &replica_id, w ? &w->replica_id : NULL);
+    CIRC_NS_POP(cs, lab);
+    CIRC_NS_PUSH(cs, lab, "replica_id_input");
+    gad_num_inputize(cs, &replica_id);
+    CIRC_NS_POP(cs, lab);
+    CIRC_NS_PUSH(cs, lab, "replica_id_bits");
+    gad_num_to_bits_le(cs, le, &replica_id);
+    CIRC_NS_POP(cs, lab);
+    (void)gad_reverse_bit_numbering(sh->rid_bits, le, GAD_FR_BITS);
+
+    CIRC_NS_PUSH(cs, lab, "comm_d");
+    gad_num_alloc(cs, &sh->comm_d, w ? &w->comm_d : NULL);
+    CIRC_NS_POP(cs, lab);
+    CIRC_NS_PUSH(cs, lab, "comm_d_input");
+    gad_num_inputize(cs, &sh->comm_d);
+    CIRC_NS_POP(cs, lab);
+    CIRC_NS_PUSH(cs, lab, "comm_r");
+    gad_num_alloc(cs, &comm_r, w ? &w->comm_r : NULL);
+    CIRC_NS_POP(cs, lab);
+    CIRC_NS_PUSH(cs, lab, "comm_r_input");
+    gad_num_inputize(cs, &comm_r);
+    CIRC_NS_POP(cs, lab);
+    CIRC_NS_PUSH(cs, lab, "comm_r_last");
+    gad_num_alloc(cs, &sh->comm_r_last, w ? &w->comm_r_last : NULL);
+    CIRC_NS_POP(cs, lab);
+    CIRC_NS_PUSH(cs, lab, "comm_c");
+    gad_num_alloc(cs, &sh->comm_c, w ? &w->comm_c : NULL);
+    CIRC_NS_POP(cs, lab);
+
+    pre[0] = sh->comm_c;
+    pre[1] = sh->comm_r_last;
+    CIRC_NS_PUSH(cs, lab, "H_comm_c_comm_r_last");
+    gad_poseidon_hash(cs, &h, pre, 2, poseidon_params(2));
+    CIRC_NS_POP(cs, lab);
+    gad_equal(cs, &comm_r, &h, "enforce comm_r = H(comm_c || comm_r_last)");
+}
+
+cuzk_err circ_porep_challenge_counts(cs_counts_t *out, const circ_porep_cfg_t *cfg, cz_diag *dg)
+{
+    cs_t *cs = NULL;
+    cs_counts_t before, after;
     circ_porep_challenge_t blank;
+    porep_shared sh;
+    cuzk_err err;
+
+    CZ_CHECK(cfg && cfg->layers <= MAX_LAYERS);
+    memset(out, 0, sizeof(*out));
+    err = cs_new_counter(&cs, dg);
+    if (err != CUZK_OK) {
+        return err;
+    }
+    blank_challenge(&blank);
+    porep_prefix(cs, NULL, &sh); /* real shared variables: constant ones would fold */
+    cs_get_counts(cs, &before);
+    porep_challenge(cs, cfg, &blank, &sh);
+    cs_get_counts(cs, &after);
+    err = cs_finish(cs, dg);
+    cs_free(cs);
+    if (err == CUZK_OK) {
+        out->num_inputs = after.num_inputs - before.num_inputs;
+        out->num_aux = after.num_aux - before.num_aux;
+        out->num_constraints = after.num_constraints - before.num_constraints;
+    }
+    return err;
+}
+
+/* Parallel synthesis: challenge c in fork child c. */
+typedef struct porep_job {
+    const circ_porep_cfg_t *cfg;
+    const circ_porep_witness_t *w; /* NULL: blank */
+    const circ_porep_challenge_t *blank;
+    const porep_shared *sh;
+    cs_t **children;
+} porep_job;
+
+static void porep_challenge_task(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    const porep_job *job = ctx;
+
+    (void)worker;
+    for (size_t c = begin; c < end; c++) {
+        porep_challenge_ns(job->children[c], job->cfg, job->w ? &job->w->challenges[c] : job->blank,
+                           job->sh, c);
+    }
+}
+
+/* The challenges of a partition on `pool`; false (nothing done) when they must run
+ * sequentially instead (no pool, one challenge, a kind that cannot fork). */
+static bool porep_challenges_par(cs_t *cs, const circ_porep_cfg_t *cfg,
+                                 const circ_porep_witness_t *w, const circ_porep_challenge_t *blank,
+                                 const porep_shared *sh, cz_pool *pool,
+                                 const cs_counts_t *challenge_counts)
+{
+    const size_t n = cfg->challenges;
+    cs_counts_t each, *sizes = NULL;
+    cs_t **children;
+    cuzk_err err;
+    porep_job job;
+
+    if (!pool || cz_pool_width(pool) < 2 || n < 2 || !cs_can_extend(cs)) {
+        return false;
+    }
+    if (cs_status(cs) != CUZK_OK) {
+        return true; /* nothing more to synthesize: the error stands */
+    }
+    /* Sizes let value-keeping children write in place; the others do not need them. */
+    if (challenge_counts || cs_has_values(cs)) {
+        if (challenge_counts) {
+            each = *challenge_counts;
+        } else if ((err = circ_porep_challenge_counts(&each, cfg, NULL)) != CUZK_OK) {
+            (void)cs_fail(cs, err, "PoRep: cannot count a challenge");
+            return true;
+        }
+        sizes = cz_malloc(n * sizeof(*sizes));
+        if (!sizes) {
+            (void)cs_fail(cs, CUZK_E_NOMEM, "PoRep: parallel synthesis bookkeeping");
+            return true;
+        }
+        for (size_t c = 0; c < n; c++) {
+            sizes[c] = each;
+        }
+    }
+    children = cz_calloc(n, sizeof(*children));
+    if (!children) {
+        cz_free(sizes);
+        (void)cs_fail(cs, CUZK_E_NOMEM, "PoRep: parallel synthesis bookkeeping");
+        return true;
+    }
+    err = cs_fork(cs, children, n, sizes, NULL);
+    cz_free(sizes);
+    if (err != CUZK_OK) {
+        cz_free(children);
+        (void)cs_fail(cs, err, "PoRep: cannot fork %zu challenges", n);
+        return true;
+    }
+    job.cfg = cfg;
+    job.w = w;
+    job.blank = blank;
+    job.sh = sh;
+    job.children = children;
+    cz_pool_for(pool, n, 1, porep_challenge_task, &job);
+    for (size_t c = 0; c < n; c++) {
+        err = cs_join(cs, children[c], NULL);
+        (void)err; /* a failure is sticky in cs and reported by cs_finish */
+        cs_free(children[c]);
+    }
+    cz_free(children);
+    return true;
+}
+
+void circ_porep_synth(cs_t *cs, const circ_porep_cfg_t *cfg, const circ_porep_witness_t *w)
+{
+    circ_porep_synth_pool(cs, cfg, w, NULL, NULL);
+}
+
+void circ_porep_synth_pool(cs_t *cs, const circ_porep_cfg_t *cfg, const circ_porep_witness_t *w,
+                           cz_pool *pool, const cs_counts_t *challenge_counts)
+{
+    circ_porep_challenge_t blank;
+    porep_shared sh;
 
     CZ_CHECK(cfg && cfg->layers <= MAX_LAYERS);
     if (w) {
@@ -253,47 +445,11 @@ void circ_porep_synth(cs_t *cs, const circ_porep_cfg_t *cfg, const circ_porep_wi
         blank_challenge(&blank);
     }
 
-    CIRC_NS_PUSH(cs, lab, "replica_id");
-    gad_num_alloc(cs, &replica_id, w ? &w->replica_id : NULL);
-    CIRC_NS_POP(cs, lab);
-    CIRC_NS_PUSH(cs, lab, "replica_id_input");
-    gad_num_inputize(cs, &replica_id);
-    CIRC_NS_POP(cs, lab);
-    CIRC_NS_PUSH(cs, lab, "replica_id_bits");
-    gad_num_to_bits_le(cs, le, &replica_id);
-    CIRC_NS_POP(cs, lab);
-    (void)gad_reverse_bit_numbering(rid_bits, le, GAD_FR_BITS);
-
-    CIRC_NS_PUSH(cs, lab, "comm_d");
-    gad_num_alloc(cs, &comm_d, w ? &w->comm_d : NULL);
-    CIRC_NS_POP(cs, lab);
-    CIRC_NS_PUSH(cs, lab, "comm_d_input");
-    gad_num_inputize(cs, &comm_d);
-    CIRC_NS_POP(cs, lab);
-    CIRC_NS_PUSH(cs, lab, "comm_r");
-    gad_num_alloc(cs, &comm_r, w ? &w->comm_r : NULL);
-    CIRC_NS_POP(cs, lab);
-    CIRC_NS_PUSH(cs, lab, "comm_r_input");
-    gad_num_inputize(cs, &comm_r);
-    CIRC_NS_POP(cs, lab);
-    CIRC_NS_PUSH(cs, lab, "comm_r_last");
-    gad_num_alloc(cs, &comm_r_last, w ? &w->comm_r_last : NULL);
-    CIRC_NS_POP(cs, lab);
-    CIRC_NS_PUSH(cs, lab, "comm_c");
-    gad_num_alloc(cs, &comm_c, w ? &w->comm_c : NULL);
-    CIRC_NS_POP(cs, lab);
-
-    pre[0] = comm_c;
-    pre[1] = comm_r_last;
-    CIRC_NS_PUSH(cs, lab, "H_comm_c_comm_r_last");
-    gad_poseidon_hash(cs, &h, pre, 2, poseidon_params(2));
-    CIRC_NS_POP(cs, lab);
-    gad_equal(cs, &comm_r, &h, "enforce comm_r = H(comm_c || comm_r_last)");
-
+    porep_prefix(cs, w, &sh);
+    if (porep_challenges_par(cs, cfg, w, &blank, &sh, pool, challenge_counts)) {
+        return;
+    }
     for (size_t i = 0; i < cfg->challenges; i++) {
-        CIRC_NS_PUSHF(cs, lab, "challenge_%zu", i);
-        porep_challenge(cs, cfg, w ? &w->challenges[i] : &blank, &comm_d, &comm_c, &comm_r_last,
-                        rid_bits);
-        CIRC_NS_POP(cs, lab);
+        porep_challenge_ns(cs, cfg, w ? &w->challenges[i] : &blank, &sh, i);
     }
 }

@@ -124,6 +124,9 @@ const cs_ops cs_ops_checker = {
     .finish = checker_finish,
     .extend = checker_extend,
     .destroy = checker_destroy,
+    .fork_reserve = NULL,
+    .fork = NULL,
+    .join = checker_extend, /* the same: a child's failure counts from its place in the parent */
 };
 
 cuzk_err cs_new_checker(cs_t **out, cz_diag *dg)

@@ -42,6 +42,9 @@ const cs_ops cs_ops_counter = {
     .finish = NULL,
     .extend = NULL,
     .destroy = NULL,
+    .fork_reserve = NULL,
+    .fork = NULL,
+    .join = NULL, /* the core adds the counts */
 };
 
 cuzk_err cs_new_counter(cs_t **out, cz_diag *dg)

@@ -1,6 +1,6 @@
 /* cs.c - the backend-independent core: construction, the term arena, linear combinations
  * (append, merge, canonical order), allocation, enforce dispatch, namespaces, sticky errors,
- * extend and finish.
+ * extend, fork / join and finish.
  *
  * LCs append terms without looking for an existing one (O(1) per term); repeated variables
  * are merged only where a backend needs it (density, CSR rows, the digest), by a pairwise scan
@@ -25,6 +25,8 @@
 /* ------------------------------------------------------------------------------------------
  * Errors and vectors
  * ---------------------------------------------------------------------------------------- */
+
+static void cs_set_err_va(cs_t *cs, cuzk_err code, const char *fmt, va_list ap) CZ_PRINTF(3, 0);
 
 static void cs_set_err_va(cs_t *cs, cuzk_err code, const char *fmt, va_list ap)
 {
@@ -556,20 +558,32 @@ size_t cs_lc_canonical(cs_t *cs, cs_lc_t *lc, const cs_term_t **terms)
  * Construction
  * ---------------------------------------------------------------------------------------- */
 
-cuzk_err cs_new_with(cs_t **out, const cs_ops *ops, const cs_counts_t *hint, const void *arg,
-                     cz_diag *dg)
+/* A zeroed cs of `ops` with the core's initial state (no backend, no ONE); NULL without
+ * memory. */
+static cs_t *cs_core_new(const cs_ops *ops)
 {
-    cuzk_err err = CUZK_OK;
     cs_t *cs = cz_calloc(1, sizeof(*cs));
 
-    *out = NULL;
     if (!cs) {
-        return cz_fail(dg, CUZK_E_NOMEM, "cs_new(%s)", ops->name);
+        return NULL;
     }
     cs->ops = ops;
     cs->gen = 1;
     cz_diag_init(&cs->diag);
     fr_neg(&cs->minus_one, &FR_ONE);
+    return cs;
+}
+
+cuzk_err cs_new_with(cs_t **out, const cs_ops *ops, const cs_counts_t *hint, const void *arg,
+                     cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    cs_t *cs = cs_core_new(ops);
+
+    *out = NULL;
+    if (!cs) {
+        return cz_fail(dg, CUZK_E_NOMEM, "cs_new(%s)", ops->name);
+    }
     if (ops->has_values && hint) {
         size_t ni = hint->num_inputs ? hint->num_inputs : 1;
         if (!cs_vec_reserve((void **)&cs->in_vals, &cs->in_cap, ni, sizeof(fr_t), false) ||
@@ -610,16 +624,39 @@ cuzk_err cs_new_like(cs_t **out, const cs_t *proto, const cs_counts_t *hint, cz_
     return cs_new_with(out, proto->ops, hint, NULL, dg);
 }
 
+/* One child of `parent`'s open fork is gone (joined or freed); the last one takes the value
+ * snapshot with it. */
+static void fork_release(cs_t *parent)
+{
+    CZ_CHECK(parent->forks_open > 0);
+    parent->forks_open--;
+    if (parent->forks_open == 0) {
+        cz_free(parent->fork_snap);
+        parent->fork_snap = NULL;
+    }
+}
+
 void cs_free(cs_t *cs)
 {
     if (!cs) {
         return;
     }
+    /* Children are joined or freed before their parent (they may point into it). */
+    CZ_CHECK(cs->forks_open == 0);
+    if (cs->fork_parent && !cs->consumed) {
+        /* A dropped child leaves a hole in the parent's numbering: its result is void. */
+        cs_set_err(cs->fork_parent, CUZK_E_INVAL, "fork child %zu freed without cs_join",
+                   cs->fork_seq);
+        fork_release(cs->fork_parent);
+    }
     if (cs->ops->destroy) {
         cs->ops->destroy(cs);
     }
-    cz_free(cs->in_vals);
-    cz_free(cs->aux_vals);
+    if (!cs->vals_borrowed) {
+        cz_free(cs->in_vals);
+        cz_free(cs->aux_vals);
+    }
+    cz_free(cs->fork_snap);
     cs_arena_block *b = cs->blk_first;
     while (b) {
         cs_arena_block *next = b->next;
@@ -670,33 +707,49 @@ void cs_get_counts(const cs_t *cs, cs_counts_t *out)
  * Allocation and constraints
  * ---------------------------------------------------------------------------------------- */
 
+/* Synthesis may go on: not finished, not emptied into a parent, no children forked and still
+ * out (they may point into this cs's storage). */
 static inline void cs_check_open(const cs_t *cs)
 {
-    CZ_CHECK(!cs->finished && !cs->consumed);
+    CZ_CHECK(!cs->finished && !cs->consumed && cs->forks_open == 0);
+}
+
+/* Makes room for value number `need` - 1 of a value vector; false after a sticky error. A
+ * placed fork child writes into the parent's storage and cannot grow beyond its declared size. */
+static bool vals_grow(cs_t *cs, fr_t **vals, size_t *cap, size_t need, const char *what)
+{
+    if (cs->vals_borrowed) {
+        cs_set_err(cs, CUZK_E_INVAL, "fork child %zu: more %s than the %zu declared", cs->fork_seq,
+                   what, *cap);
+        return false;
+    }
+    if (!cs_vec_reserve((void **)vals, cap, need, sizeof(fr_t), false)) {
+        cs_set_err(cs, CUZK_E_NOMEM, "%s values: %zu", what, need);
+        return false;
+    }
+    return true;
 }
 
 cuzk_err cs_alloc(cs_t *cs, cs_var_t *out, const fr_t *value)
 {
     cs_check_open(cs);
-    *out = cs_var_aux(cs->num_aux);
+    *out = cs_var_aux(cs->aux_base + cs->num_aux);
     if (CZ_UNLIKELY(cs->err != CUZK_OK)) {
         return cs->err;
     }
     if (cs->ops->has_values) {
         if (CZ_UNLIKELY(!value)) {
             cs_set_err(cs, CUZK_E_INVAL, "%s cs: value missing for Aux(%zu)", cs->ops->name,
-                       cs->num_aux);
+                       cs->aux_base + cs->num_aux);
             return cs->err;
         }
         if (CZ_UNLIKELY(cs->num_aux == cs->aux_cap) &&
-            !cs_vec_reserve((void **)&cs->aux_vals, &cs->aux_cap, cs->num_aux + 1, sizeof(fr_t),
-                            false)) {
-            cs_set_err(cs, CUZK_E_NOMEM, "aux values: %zu", cs->num_aux + 1);
+            !vals_grow(cs, &cs->aux_vals, &cs->aux_cap, cs->num_aux + 1, "aux")) {
             return cs->err;
         }
         cs->aux_vals[cs->num_aux] = *value;
     }
-    CZ_CHECK(cs->num_aux < CS_VAR_INDEX_MAX);
+    CZ_CHECK(cs->aux_base + cs->num_aux < CS_VAR_INDEX_MAX);
     cs->num_aux++;
     return CUZK_OK;
 }
@@ -704,24 +757,23 @@ cuzk_err cs_alloc(cs_t *cs, cs_var_t *out, const fr_t *value)
 cuzk_err cs_alloc_input(cs_t *cs, cs_var_t *out, const fr_t *value)
 {
     cs_check_open(cs);
-    *out = cs_var_input(cs->num_inputs);
+    *out = cs_var_input(cs->in_base + cs->num_inputs);
     if (CZ_UNLIKELY(cs->err != CUZK_OK)) {
         return cs->err;
     }
     if (cs->ops->has_values) {
         if (CZ_UNLIKELY(!value)) {
             cs_set_err(cs, CUZK_E_INVAL, "%s cs: value missing for Input(%zu)", cs->ops->name,
-                       cs->num_inputs);
+                       cs->in_base + cs->num_inputs);
             return cs->err;
         }
-        if (!cs_vec_reserve((void **)&cs->in_vals, &cs->in_cap, cs->num_inputs + 1, sizeof(fr_t),
-                            false)) {
-            cs_set_err(cs, CUZK_E_NOMEM, "input values: %zu", cs->num_inputs + 1);
+        if (cs->num_inputs == cs->in_cap &&
+            !vals_grow(cs, &cs->in_vals, &cs->in_cap, cs->num_inputs + 1, "input")) {
             return cs->err;
         }
         cs->in_vals[cs->num_inputs] = *value;
     }
-    CZ_CHECK(cs->num_inputs < CS_VAR_INDEX_MAX);
+    CZ_CHECK(cs->in_base + cs->num_inputs < CS_VAR_INDEX_MAX);
     cs->num_inputs++;
     return CUZK_OK;
 }
@@ -730,15 +782,16 @@ bool cs_value(const cs_t *cs, fr_t *out, cs_var_t v)
 {
     uint64_t idx = cs_var_index(v);
 
-    if (!cs->ops->has_values || cs->consumed || !cs->in_vals) {
+    if (!cs->ops->has_values || cs->consumed || (!cs->fork_parent && !cs->in_vals)) {
         return false; /* no values kept, or already moved out by cs_take_assignment */
     }
+    CZ_CHECK(cs_key_allocated(cs, v.bits));
     if (cs_var_is_aux(v)) {
-        CZ_CHECK(idx < cs->num_aux);
-        *out = cs->aux_vals[idx];
+        uint64_t rel = idx - (uint64_t)cs->aux_base;
+        *out = rel < cs->num_aux ? cs->aux_vals[rel] : cs->par_aux_vals[idx];
     } else {
-        CZ_CHECK(idx < cs->num_inputs);
-        *out = cs->in_vals[idx];
+        uint64_t rel = idx - (uint64_t)cs->in_base;
+        *out = rel < cs->num_inputs ? cs->in_vals[rel] : cs->par_in_vals[idx];
     }
     return true;
 }
@@ -852,6 +905,7 @@ void cs_pop_ns(cs_t *cs)
 cuzk_err cs_finish(cs_t *cs, cz_diag *dg)
 {
     cs_check_open(cs);
+    CZ_CHECK(!cs->fork_parent); /* a fork child ends in cs_join */
     cs->finished = true;
     if (cs->err == CUZK_OK && cs->ops->finish) {
         cuzk_err err = cs->ops->finish(cs, dg);
@@ -873,6 +927,7 @@ cuzk_err cs_extend(cs_t *parent, cs_t *child, cz_diag *dg)
     cs_check_open(child);
     CZ_CHECK(parent != child);
     CZ_CHECK(parent->ops == child->ops);
+    CZ_CHECK(!parent->fork_parent && !child->fork_parent); /* forks end in cs_join */
     if (!parent->ops->can_extend) {
         return cz_fail(dg, CUZK_E_INVAL, "cs_extend: a %s cs cannot be extended",
                        parent->ops->name);
@@ -920,6 +975,209 @@ cuzk_err cs_extend(cs_t *parent, cs_t *child, cz_diag *dg)
 }
 
 /* ------------------------------------------------------------------------------------------
+ * Fork and join
+ *
+ * A child of cs_fork numbers its own variables and constraints where they will sit in the
+ * parent once every earlier sibling is joined (sizes given) or right after the parent's
+ * (sizes unknown; cs_join then shifts them by what the earlier siblings added). Variables
+ * below the parent's counts at the fork are the parent's: the child reads their values but
+ * never writes them, and its density bits for them are ORed into the parent's at the join.
+ * With sizes, a child of a value-keeping backend writes its values (and the prover's a, b, c)
+ * straight into the room the fork reserved in the parent, so joining copies nothing. Without
+ * sizes it keeps its own vectors and reads the parent's values from a snapshot, because the
+ * joins of earlier siblings may move the parent's vectors while it still runs.
+ * ---------------------------------------------------------------------------------------- */
+
+/* total += add, false on overflow. */
+static bool size_add(size_t *total, size_t add)
+{
+    if (add > SIZE_MAX - *total) {
+        return false;
+    }
+    *total += add;
+    return true;
+}
+
+cuzk_err cs_fork(cs_t *parent, cs_t **children, size_t n, const cs_counts_t *sizes, cz_diag *dg)
+{
+    const cs_ops *ops = parent->ops;
+    cuzk_err err = CUZK_OK;
+    size_t tot_in = 0, tot_aux = 0, tot_c = 0, made = 0;
+    size_t off_in = 0, off_aux = 0, off_c = 0;
+    fr_t *snap = NULL;
+    bool placed = sizes && ops->has_values;
+
+    cs_check_open(parent);
+    CZ_CHECK(!parent->fork_parent); /* no nested forks */
+    CZ_CHECK(n == 0 || children);
+    for (size_t k = 0; k < n; k++) {
+        children[k] = NULL;
+    }
+    if (!ops->can_extend) {
+        return cz_fail(dg, CUZK_E_INVAL, "cs_fork: a %s cs cannot be forked", ops->name);
+    }
+    if (parent->err != CUZK_OK) {
+        return cz_fail(dg, parent->err, "cs_fork: %s", parent->diag.msg);
+    }
+    if (n == 0) {
+        return CUZK_OK;
+    }
+    for (size_t k = 0; sizes && k < n; k++) {
+        if (!size_add(&tot_in, sizes[k].num_inputs) || !size_add(&tot_aux, sizes[k].num_aux) ||
+            !size_add(&tot_c, sizes[k].num_constraints)) {
+            return cz_fail(dg, CUZK_E_INVAL, "cs_fork: declared sizes overflow");
+        }
+    }
+    if (sizes && (tot_in > CS_VAR_INDEX_MAX - parent->num_inputs ||
+                  tot_aux > CS_VAR_INDEX_MAX - parent->num_aux)) {
+        return cz_fail(dg, CUZK_E_INVAL, "cs_fork: declared sizes overflow");
+    }
+    if (placed) {
+        if (!cs_vec_reserve((void **)&parent->in_vals, &parent->in_cap, parent->num_inputs + tot_in,
+                            sizeof(fr_t), false) ||
+            !cs_vec_reserve((void **)&parent->aux_vals, &parent->aux_cap, parent->num_aux + tot_aux,
+                            sizeof(fr_t), false) ||
+            (ops->fork_reserve && ops->fork_reserve(parent, tot_c) != CUZK_OK)) {
+            return cz_fail(dg, CUZK_E_NOMEM,
+                           "cs_fork: room for %zu inputs, %zu aux, %zu constraints", tot_in,
+                           tot_aux, tot_c);
+        }
+    } else if (ops->has_values) {
+        size_t nv = parent->num_inputs + parent->num_aux;
+        snap = cz_malloc(nv * sizeof(fr_t));
+        if (!snap) {
+            return cz_fail(dg, CUZK_E_NOMEM, "cs_fork: snapshot of %zu values", nv);
+        }
+        memcpy(snap, parent->in_vals, parent->num_inputs * sizeof(fr_t));
+        if (parent->num_aux) {
+            memcpy(snap + parent->num_inputs, parent->aux_vals, parent->num_aux * sizeof(fr_t));
+        }
+    }
+    for (; made < n; made++) {
+        cs_t *c = cs_core_new(ops);
+        if (!c) {
+            err = cz_fail(dg, CUZK_E_NOMEM, "cs_fork: child %zu", made);
+            goto fail;
+        }
+        children[made] = c;
+        c->fork_parent = parent;
+        c->fork_seq = parent->fork_issued + made;
+        c->par_in = parent->num_inputs;
+        c->par_aux = parent->num_aux;
+        c->in_base = parent->num_inputs + off_in;
+        c->aux_base = parent->num_aux + off_aux;
+        c->c_base = parent->num_constraints + off_c;
+        if (ops->has_values) {
+            c->par_in_vals = placed ? parent->in_vals : snap;
+            c->par_aux_vals = placed ? parent->aux_vals : snap + parent->num_inputs;
+        }
+        if (sizes) {
+            c->fork_sized = true;
+            c->fork_size = sizes[made];
+            off_in += sizes[made].num_inputs;
+            off_aux += sizes[made].num_aux;
+            off_c += sizes[made].num_constraints;
+        }
+        if (placed) {
+            /* A child that declares no inputs or no aux gets no pointer (the parent's vector
+             * may not exist yet); its first allocation fails as any overflow does. */
+            c->vals_borrowed = true;
+            c->in_cap = c->fork_size.num_inputs;
+            c->in_vals = c->in_cap ? parent->in_vals + c->in_base : NULL;
+            c->aux_cap = c->fork_size.num_aux;
+            c->aux_vals = c->aux_cap ? parent->aux_vals + c->aux_base : NULL;
+        }
+        if ((ops->init && ops->init(c, NULL, NULL) != CUZK_OK) ||
+            (ops->fork && ops->fork(parent, c) != CUZK_OK)) {
+            err = cz_fail(dg, CUZK_E_NOMEM, "cs_fork: child %zu", made);
+            made++;
+            goto fail;
+        }
+    }
+    parent->fork_snap = snap;
+    parent->forks_open = n;
+    parent->fork_next = parent->fork_issued;
+    parent->fork_issued += n;
+    return CUZK_OK;
+fail:
+    for (size_t k = 0; k < made; k++) {
+        if (children[k]) {
+            children[k]->fork_parent = NULL; /* never registered with the parent */
+            cs_free(children[k]);
+            children[k] = NULL;
+        }
+    }
+    cz_free(snap);
+    return err;
+}
+
+cuzk_err cs_join(cs_t *parent, cs_t *child, cz_diag *dg)
+{
+    const cs_counts_t *want = &child->fork_size;
+    cuzk_err err;
+
+    CZ_CHECK(child->fork_parent == parent && !child->consumed && !child->finished);
+    CZ_CHECK(child->fork_seq >= parent->fork_next); /* fork order */
+    parent->fork_next = child->fork_seq + 1;
+    child->consumed = true;
+    fork_release(parent);
+    if (parent->err != CUZK_OK) {
+        return cz_fail(dg, parent->err, "cs_join: %s", parent->diag.msg);
+    }
+    if (child->err != CUZK_OK) {
+        cs_set_err(parent, child->err, "%s", child->diag.msg);
+        return cz_fail(dg, child->err, "cs_join: %s", child->diag.msg);
+    }
+    if (child->fork_sized) {
+        if (child->num_inputs != want->num_inputs || child->num_aux != want->num_aux ||
+            child->num_constraints != want->num_constraints) {
+            cs_set_err(parent, CUZK_E_INVAL,
+                       "cs_join: fork child %zu synthesized %zu inputs, %zu aux, %zu constraints; "
+                       "%zu, %zu, %zu declared",
+                       child->fork_seq, child->num_inputs, child->num_aux, child->num_constraints,
+                       want->num_inputs, want->num_aux, want->num_constraints);
+            return cz_fail(dg, CUZK_E_INVAL, "%s", parent->diag.msg);
+        }
+        if (parent->num_inputs != child->in_base || parent->num_aux != child->aux_base ||
+            parent->num_constraints != child->c_base) {
+            cs_set_err(parent, CUZK_E_INVAL,
+                       "cs_join: fork child %zu joined out of place (an earlier sibling was not "
+                       "joined)",
+                       child->fork_seq);
+            return cz_fail(dg, CUZK_E_INVAL, "%s", parent->diag.msg);
+        }
+    }
+    if (parent->ops->has_values && !child->vals_borrowed) {
+        if (!cs_vec_reserve((void **)&parent->in_vals, &parent->in_cap,
+                            parent->num_inputs + child->num_inputs, sizeof(fr_t), false) ||
+            !cs_vec_reserve((void **)&parent->aux_vals, &parent->aux_cap,
+                            parent->num_aux + child->num_aux, sizeof(fr_t), false)) {
+            cs_set_err(parent, CUZK_E_NOMEM, "cs_join: values");
+            return cz_fail(dg, CUZK_E_NOMEM, "cs_join: values");
+        }
+        if (child->num_inputs) {
+            memcpy(parent->in_vals + parent->num_inputs, child->in_vals,
+                   child->num_inputs * sizeof(fr_t));
+        }
+        if (child->num_aux) {
+            memcpy(parent->aux_vals + parent->num_aux, child->aux_vals,
+                   child->num_aux * sizeof(fr_t));
+        }
+    }
+    if (parent->ops->join) {
+        err = parent->ops->join(parent, child, dg);
+        if (err != CUZK_OK) {
+            cs_set_err(parent, err, "cs_join failed");
+            return err;
+        }
+    }
+    parent->num_inputs += child->num_inputs;
+    parent->num_aux += child->num_aux;
+    parent->num_constraints += child->num_constraints;
+    return CUZK_OK;
+}
+
+/* ------------------------------------------------------------------------------------------
  * Plain result structures
  * ---------------------------------------------------------------------------------------- */
 
@@ -958,6 +1216,45 @@ bool cs_bits_append(cs_bits *dst, size_t offset, const cs_bits *src, size_t from
             if (i >= from && !cs_bits_set(dst, offset + (i - from))) {
                 return false;
             }
+        }
+    }
+    return true;
+}
+
+bool cs_bits_or_at(cs_bits *dst, size_t offset, const cs_bits *src, size_t len)
+{
+    size_t sw = (len + 63) / 64, base = offset / 64;
+    unsigned shift = (unsigned)(offset % 64);
+
+    if (sw > src->cap) {
+        sw = src->cap; /* the bits beyond src's storage are all clear */
+    }
+    while (sw > 0 && src->words[sw - 1] == 0) {
+        sw--;
+    }
+    if (sw == 0) {
+        return true;
+    }
+    if (!cs_vec_reserve((void **)&dst->words, &dst->cap, base + sw + 1, sizeof(uint64_t), true)) {
+        return false;
+    }
+    for (size_t w = 0; w < sw; w++) {
+        uint64_t x = src->words[w];
+        if (w == (len - 1) / 64 && len % 64) {
+            x &= (UINT64_C(1) << (len % 64)) - 1;
+        }
+        if (!x) {
+            continue;
+        }
+        uint64_t *d = &dst->words[base + w];
+        uint64_t lo = x << shift, old = d[0];
+        d[0] = old | lo;
+        dst->popcount += (size_t)__builtin_popcountll(d[0] ^ old);
+        if (shift) {
+            uint64_t hi = x >> (64 - shift);
+            old = d[1];
+            d[1] = old | hi;
+            dst->popcount += (size_t)__builtin_popcountll(d[1] ^ old);
         }
     }
     return true;

@@ -40,6 +40,14 @@ typedef struct cs_ops {
     /* Called before the core appends the child's counts and values to the parent. */
     cuzk_err (*extend)(cs_t *parent, cs_t *child, cz_diag *dg);
     void (*destroy)(cs_t *cs);
+    /* cs_fork with sizes, once before the children exist: reserve room for `constraints` more
+     * rows after the parent's (children write into it). May be NULL. */
+    cuzk_err (*fork_reserve)(cs_t *parent, size_t constraints);
+    /* After init of a fork child whose bases and sizes the core has set. May be NULL. */
+    cuzk_err (*fork)(cs_t *parent, cs_t *child);
+    /* cs_join: called before the core appends the child's counts (and, when the child was not
+     * placed, its values). parent->num_* are still the counts before the child. May be NULL. */
+    cuzk_err (*join)(cs_t *parent, cs_t *child, cz_diag *dg);
 } cs_ops;
 
 /* A block of the term arena. */
@@ -80,6 +88,24 @@ struct cs {
     size_t canon_cap;
 
     fr_t minus_one;
+
+    /* Fork children (cs_fork). A child's own inputs, aux and constraints are numbered from
+     * in_base, aux_base, c_base in the parent's numbering (in_vals / aux_vals hold only its own
+     * values, without ONE); it reads the parent's variables Input(i < par_in) and
+     * Aux(j < par_aux) from par_in_vals / par_aux_vals. Everything zero / NULL in a root cs, so
+     * that the lookups below reduce to the plain ones. */
+    cs_t *fork_parent;
+    size_t fork_seq; /* position among the parent's forks */
+    size_t in_base, aux_base, c_base;
+    size_t par_in, par_aux;
+    const fr_t *par_in_vals, *par_aux_vals;
+    bool fork_sized;       /* fork_size is exact (checked at join) */
+    bool vals_borrowed;    /* in_vals / aux_vals point into the parent's */
+    cs_counts_t fork_size; /* own counts declared at fork (inputs without ONE) */
+
+    /* A parent with children forked and not yet joined or freed. */
+    size_t forks_open, fork_issued, fork_next;
+    fr_t *fork_snap; /* the parent's values as the children of an unsized fork read them */
 
     /* Namespaces: depth always; the joined path only when ops->wants_labels. */
     size_t ns_depth;
@@ -125,17 +151,39 @@ static inline uint64_t cs_coeff_flags(const cs_t *cs, const fr_t *c)
     return 0;
 }
 
+/* True when `key` (flags stripped) names a variable this cs may use: one of its own or, in a
+ * fork child, one the parent had at the fork. */
+static inline bool cs_key_allocated(const cs_t *cs, uint64_t key)
+{
+    uint64_t idx = key & CS_VAR_INDEX_MAX;
+    if (key & CS_VAR_AUX_BIT) {
+        return idx - (uint64_t)cs->aux_base < (uint64_t)cs->num_aux || idx < (uint64_t)cs->par_aux;
+    }
+    return idx - (uint64_t)cs->in_base < (uint64_t)cs->num_inputs || idx < (uint64_t)cs->par_in;
+}
+
 /* The value of the variable `key` (flags stripped), or NULL (and a sticky error naming
- * constraint `what`) when it was never allocated. Needs ops->has_values. */
+ * constraint `what`) when it was never allocated. Needs ops->has_values. Own variables come
+ * first (idx - base wraps around for a parent's variable, which is below the base). */
 static inline const fr_t *cs_key_value(cs_t *cs, uint64_t key)
 {
     uint64_t idx = key & CS_VAR_INDEX_MAX;
     if (key & CS_VAR_AUX_BIT) {
-        if (CZ_LIKELY(idx < cs->num_aux)) {
-            return &cs->aux_vals[idx];
+        uint64_t rel = idx - (uint64_t)cs->aux_base;
+        if (CZ_LIKELY(rel < (uint64_t)cs->num_aux)) {
+            return &cs->aux_vals[rel];
         }
-    } else if (CZ_LIKELY(idx < cs->num_inputs)) {
-        return &cs->in_vals[idx];
+        if (idx < (uint64_t)cs->par_aux) {
+            return &cs->par_aux_vals[idx];
+        }
+    } else {
+        uint64_t rel = idx - (uint64_t)cs->in_base;
+        if (CZ_LIKELY(rel < (uint64_t)cs->num_inputs)) {
+            return &cs->in_vals[rel];
+        }
+        if (idx < (uint64_t)cs->par_in) {
+            return &cs->par_in_vals[idx];
+        }
     }
     cs_set_err(cs, CUZK_E_INVAL, "constraint %zu uses unallocated variable %s(%llu)",
                cs->num_constraints, (key & CS_VAR_AUX_BIT) ? "Aux" : "Input",
@@ -215,5 +263,7 @@ static inline bool cs_bits_set(cs_bits *bv, uint64_t i)
 bool cs_bits_finish(cs_bits *bits, cs_bitvec_t *out, size_t len);
 /* Sets in dst bit (offset + i - from) for every set bit i >= from of src. */
 bool cs_bits_append(cs_bits *dst, size_t offset, const cs_bits *src, size_t from);
+/* dst |= src << offset for the bits i < len of src, a word at a time (popcount kept). */
+bool cs_bits_or_at(cs_bits *dst, size_t offset, const cs_bits *src, size_t len);
 
 #endif /* CUZK_R1CS_INTERNAL_H */

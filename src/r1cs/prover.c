@@ -6,13 +6,18 @@
  * A), b_input_density and b_aux_density (likewise for B). A and B are merged first because a
  * variable whose coefficients cancel must not count as dense; C needs no merge (evaluation is
  * linear). cs_finish appends one row per input: a = input[i], b = c = 0.
+ * A fork child keeps its density bits in two parts: its own variables (by index - base) and the
+ * parent's variables it used (by index); cs_join ORs both into the parent at their places. A
+ * placed child (cs_fork with sizes) evaluates a, b, c straight into the parent's vectors.
  */
 #include "r1cs/internal.h"
 
 typedef struct prover {
     fr_t *a, *b, *c;
-    size_t cap; /* of a, b, c */
+    size_t cap;    /* of a, b, c */
+    bool borrowed; /* a, b, c point into the parent's vectors (placed fork child) */
     cs_bits a_aux, b_in, b_aux;
+    cs_bits pa_aux, pb_in, pb_aux; /* a fork child's uses of the parent's variables */
     bool taken;
 } prover;
 
@@ -48,14 +53,31 @@ static void prover_destroy(cs_t *cs)
     if (!p) {
         return;
     }
-    cz_free(p->a);
-    cz_free(p->b);
-    cz_free(p->c);
+    if (!p->borrowed) {
+        cz_free(p->a);
+        cz_free(p->b);
+        cz_free(p->c);
+    }
     cz_free(p->a_aux.words);
     cz_free(p->b_in.words);
     cz_free(p->b_aux.words);
+    cz_free(p->pa_aux.words);
+    cz_free(p->pb_in.words);
+    cz_free(p->pb_aux.words);
     cz_free(p);
     cs->be = NULL;
+}
+
+/* Room for `need` rows of a, b, c (own vectors only); false without memory. */
+static bool prover_grow(prover *p, size_t need)
+{
+    size_t ca = p->cap, cb = p->cap, cc = p->cap;
+    bool ok = cs_vec_reserve((void **)&p->a, &ca, need, sizeof(fr_t), false) &&
+              cs_vec_reserve((void **)&p->b, &cb, need, sizeof(fr_t), false) &&
+              cs_vec_reserve((void **)&p->c, &cc, need, sizeof(fr_t), false);
+    /* The three grow in step; a failure part-way leaves larger buffers, never smaller. */
+    p->cap = ca < cb ? (ca < cc ? ca : cc) : (cb < cc ? cb : cc);
+    return ok;
 }
 
 /* One more row of a, b, c. */
@@ -64,23 +86,26 @@ static bool prover_reserve(cs_t *cs, prover *p, size_t need)
     if (CZ_LIKELY(need <= p->cap)) {
         return true;
     }
-    size_t ca = p->cap, cb = p->cap, cc = p->cap;
-    if (!cs_vec_reserve((void **)&p->a, &ca, need, sizeof(fr_t), false) ||
-        !cs_vec_reserve((void **)&p->b, &cb, need, sizeof(fr_t), false) ||
-        !cs_vec_reserve((void **)&p->c, &cc, need, sizeof(fr_t), false)) {
+    if (p->borrowed) {
+        cs_set_err(cs, CUZK_E_INVAL, "fork child %zu: more constraints than the %zu declared",
+                   cs->fork_seq, p->cap);
+        return false;
+    }
+    if (!prover_grow(p, need)) {
         cs_set_err(cs, CUZK_E_NOMEM, "prover: a, b, c for %zu constraints", need);
         return false;
     }
-    /* The three grow in step; a failure part-way leaves larger buffers, never smaller. */
-    p->cap = ca < cb ? (ca < cc ? ca : cc) : (cb < cc ? cb : cc);
     return true;
 }
 
-/* <lc, z> with density: `in_bits` (may be NULL) and `aux_bits` get the variables whose merged
- * coefficient is non-zero (bellperson eval_with_trackers). */
-static void eval_dense(cs_t *cs, fr_t *out, cs_lc_t *lc, cs_bits *in_bits, cs_bits *aux_bits)
+/* <lc, z> with density: `in_bits` (may be NULL) and `aux_bits` get the cs's own variables
+ * whose merged coefficient is non-zero (bellperson eval_with_trackers); `pin_bits` (may be
+ * NULL) and `paux_bits` the parent's variables a fork child uses likewise. */
+static void eval_dense(cs_t *cs, fr_t *out, cs_lc_t *lc, cs_bits *in_bits, cs_bits *aux_bits,
+                       cs_bits *pin_bits, cs_bits *paux_bits)
 {
     fr_t acc = FR_ZERO;
+    const bool fork = cs->fork_parent != NULL;
 
     if (!lc || lc->len == 0) {
         *out = acc;
@@ -100,8 +125,19 @@ static void eval_dense(cs_t *cs, fr_t *out, cs_lc_t *lc, cs_bits *in_bits, cs_bi
             return;
         }
         cs_term_accumulate(&acc, t, v);
-        cs_bits *bits = (key & CS_VAR_AUX_BIT) ? aux_bits : in_bits;
-        if (bits && !cs_bits_set(bits, key & CS_VAR_INDEX_MAX)) {
+        uint64_t idx = key & CS_VAR_INDEX_MAX;
+        bool aux = (key & CS_VAR_AUX_BIT) != 0;
+        cs_bits *bits = aux ? aux_bits : in_bits;
+        if (CZ_UNLIKELY(fork)) {
+            /* Own variable: bit index - base; else one of the parent's, bit index. */
+            uint64_t rel = idx - (uint64_t)(aux ? cs->aux_base : cs->in_base);
+            if (rel < (uint64_t)(aux ? cs->num_aux : cs->num_inputs)) {
+                idx = rel;
+            } else {
+                bits = aux ? paux_bits : pin_bits;
+            }
+        }
+        if (bits && !cs_bits_set(bits, idx)) {
             cs_set_err(cs, CUZK_E_NOMEM, "prover: density bits");
             return;
         }
@@ -121,8 +157,8 @@ static void prover_enforce(cs_t *cs, cs_lc_t *a, cs_lc_t *b, cs_lc_t *c, const c
     if (!prover_reserve(cs, p, j + 1)) {
         return;
     }
-    eval_dense(cs, &p->a[j], a, NULL, &p->a_aux);
-    eval_dense(cs, &p->b[j], b, &p->b_in, &p->b_aux);
+    eval_dense(cs, &p->a[j], a, NULL, &p->a_aux, NULL, &p->pa_aux);
+    eval_dense(cs, &p->b[j], b, &p->b_in, &p->b_aux, &p->pb_in, &p->pb_aux);
     cs_lc_eval_values(cs, &p->c[j], c);
 }
 
@@ -172,6 +208,64 @@ static cuzk_err prover_extend(cs_t *parent, cs_t *child, cz_diag *dg)
     return CUZK_OK;
 }
 
+static cuzk_err prover_fork_reserve(cs_t *parent, size_t constraints)
+{
+    prover *p = parent->be;
+    size_t need = parent->num_constraints + constraints;
+
+    return need <= p->cap || prover_grow(p, need) ? CUZK_OK : CUZK_E_NOMEM;
+}
+
+static cuzk_err prover_fork(cs_t *parent, cs_t *child)
+{
+    prover *p = parent->be, *q = child->be;
+
+    if (!child->vals_borrowed) {
+        return CUZK_OK; /* sizes unknown: own vectors, grown as needed */
+    }
+    q->cap = child->fork_size.num_constraints;
+    if (q->cap) { /* otherwise the parent's vectors may not exist yet */
+        q->a = p->a + child->c_base;
+        q->b = p->b + child->c_base;
+        q->c = p->c + child->c_base;
+    }
+    q->borrowed = true;
+    /* Own density bits at their final size, so that synthesis never grows them. */
+    size_t wa = (child->fork_size.num_aux + 63) / 64, wi = (child->fork_size.num_inputs + 63) / 64;
+    if (!cs_vec_reserve((void **)&q->a_aux.words, &q->a_aux.cap, wa, 8, true) ||
+        !cs_vec_reserve((void **)&q->b_aux.words, &q->b_aux.cap, wa, 8, true) ||
+        !cs_vec_reserve((void **)&q->b_in.words, &q->b_in.cap, wi, 8, true)) {
+        return CUZK_E_NOMEM;
+    }
+    return CUZK_OK;
+}
+
+static cuzk_err prover_join(cs_t *parent, cs_t *child, cz_diag *dg)
+{
+    prover *p = parent->be, *q = child->be;
+    size_t n = child->num_constraints;
+
+    if (!q->borrowed && n) {
+        if (!prover_reserve(parent, p, parent->num_constraints + n)) {
+            return cz_fail(dg, CUZK_E_NOMEM, "cs_join: a, b, c");
+        }
+        memcpy(p->a + parent->num_constraints, q->a, n * sizeof(fr_t));
+        memcpy(p->b + parent->num_constraints, q->b, n * sizeof(fr_t));
+        memcpy(p->c + parent->num_constraints, q->c, n * sizeof(fr_t));
+    }
+    /* The child's variables follow the parent's; the parent's it used keep their bits. */
+    bool ok = cs_bits_or_at(&p->a_aux, parent->num_aux, &q->a_aux, child->num_aux) &&
+              cs_bits_or_at(&p->b_aux, parent->num_aux, &q->b_aux, child->num_aux) &&
+              cs_bits_or_at(&p->b_in, parent->num_inputs, &q->b_in, child->num_inputs) &&
+              cs_bits_or_at(&p->a_aux, 0, &q->pa_aux, child->par_aux) &&
+              cs_bits_or_at(&p->b_aux, 0, &q->pb_aux, child->par_aux) &&
+              cs_bits_or_at(&p->b_in, 0, &q->pb_in, child->par_in);
+    if (!ok) {
+        return cz_fail(dg, CUZK_E_NOMEM, "cs_join: densities");
+    }
+    return CUZK_OK;
+}
+
 const cs_ops cs_ops_prover = {
     .kind = CS_KIND_PROVER,
     .name = "prover",
@@ -184,6 +278,9 @@ const cs_ops cs_ops_prover = {
     .finish = prover_finish,
     .extend = prover_extend,
     .destroy = prover_destroy,
+    .fork_reserve = prover_fork_reserve,
+    .fork = prover_fork,
+    .join = prover_join,
 };
 
 /* The witness backend keeps values only (the core does that); enforce just counts. */
@@ -225,6 +322,9 @@ const cs_ops cs_ops_witness = {
     .finish = NULL,
     .extend = NULL,
     .destroy = witness_destroy,
+    .fork_reserve = NULL,
+    .fork = NULL,
+    .join = NULL, /* the core places or copies the values */
 };
 
 cuzk_err cs_new_prover(cs_t **out, const cs_counts_t *hint, cz_diag *dg)

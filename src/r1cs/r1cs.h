@@ -28,7 +28,8 @@
  * rounds) is a heap LC: cs_lc_init() / cs_lc_clear(), reusable with cs_lc_reset(); it grows
  * geometrically and never shrinks, so reusing it costs no allocation.
  * Threads: one cs is used by one thread at a time. Parallel synthesis builds children on other
- * threads and concatenates them in order with cs_extend().
+ * threads and concatenates them in order: cs_extend() for independent sub-circuits (they see
+ * only ONE), cs_fork() / cs_join() for sub-circuits that use the parent's variables.
  * Values are Montgomery fr_t.
  *
  * Example: a bit b with b * (1 - b) = 0, skipping the work a backend ignores:
@@ -206,7 +207,7 @@ bool cs_has_values(const cs_t *cs);
 /** True when labels and namespace names are used (checker only). Build costly labels only
  *  when this is true, or use cs_enforcef / cs_push_nsf which format only when needed. */
 bool cs_wants_labels(const cs_t *cs);
-/** True when cs_extend accepts this kind (all but digest). */
+/** True when cs_extend and cs_fork accept this kind (all but digest). */
 bool cs_can_extend(const cs_t *cs);
 
 /** Allocates the next Aux variable. `value` (borrowed) is required when cs_has_values(),
@@ -255,6 +256,39 @@ CZ_MUST_USE cuzk_err cs_finish(cs_t *cs, cz_diag *dg);
  *  digest streams over absolute indices, synthesize sequentially instead). The child is
  *  emptied and must then only be freed. A child's sticky error becomes the parent's. */
 CZ_MUST_USE cuzk_err cs_extend(cs_t *parent, cs_t *child, cz_diag *dg);
+
+/** Parallel synthesis of sub-circuits that use the parent's variables (a PoRep partition's
+ *  challenges share comm_d, comm_c, comm_r_last and the replica_id bits). Makes n children of
+ *  `parent`'s kind; child k may read and use every variable the parent had at this call (by
+ *  the parent's cs_var_t, values included) and allocates its own inputs and aux, numbered where
+ *  they land in the parent when child k is synthesized in order after children 0..k-1. Each
+ *  child goes to one thread; cs_join(parent, child) then appends children 0, 1, ... in fork
+ *  order, giving exactly the sequential result (same constraints, variables, values, a, b, c
+ *  and densities). A child gets no ONE of its own (ONE is the parent's Input(0)), and
+ *  cs_get_counts on a child reports only what it added.
+ *  sizes: NULL, or n exact counts, sizes[k] = what child k will add (inputs without ONE). With
+ *  sizes, child k's variables carry their final parent numbers (no rebasing, ever), and the
+ *  value-keeping backends (prover, witness, checker) write child k's values, and the prover its
+ *  a, b, c, straight into room the fork reserves in the parent: cs_join copies nothing. A child
+ *  that outgrows its size fails (sticky CUZK_E_INVAL), one that stays below fails at cs_join.
+ *  Without sizes, children keep their own vectors (copied at cs_join), read the parent's values
+ *  from a snapshot taken here, and number their variables from the parent's counts at the
+ *  fork: rebase what they hand back (aux j -> j + parent num_aux at the join - num_aux at the
+ *  fork; inputs alike). Kinds: as cs_extend (digest: CUZK_E_INVAL).
+ *  Contract (CZ_CHECK): from cs_fork until every child is joined or freed, the parent may only
+ *  be read or used for cs_join (no alloc, enforce, namespace, fork, extend, finish or free);
+ *  children are joined in fork order, joined or freed on the parent's thread, and never
+ *  finished, forked or extended. A child freed without cs_join voids the parent (sticky
+ *  CUZK_E_INVAL). On failure no child exists (children[] all NULL). Errors: CUZK_E_INVAL (kind,
+ *  sizes overflow), CUZK_E_NOMEM, the parent's sticky error. */
+CZ_MUST_USE cuzk_err cs_fork(cs_t *parent, cs_t **children, size_t n, const cs_counts_t *sizes,
+                             cz_diag *dg);
+/** Appends fork child `child` to `parent` (see cs_fork) and consumes it (then only cs_free it).
+ *  Its sticky error, a size that differs from the declared one, or a sibling left out before it
+ *  (with sizes) becomes the parent's sticky error and is returned; so is an earlier error of the
+ *  parent. The checker keeps the first failure in order, its path prefixed with the parent's
+ *  current namespace. */
+CZ_MUST_USE cuzk_err cs_join(cs_t *parent, cs_t *child, cz_diag *dg);
 
 /* ---------------------------------------------------------------------------------------------
  * Results (plain data)

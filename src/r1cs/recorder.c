@@ -94,7 +94,7 @@ static void rec_lc(cs_t *cs, rec_matrix *m, cs_lc_t *lc, size_t row)
     for (size_t i = 0; i < n; i++) {
         uint64_t key = cs_term_key(&t[i]);
         uint64_t idx = key & CS_VAR_INDEX_MAX;
-        if ((key & CS_VAR_AUX_BIT) ? idx >= cs->num_aux : idx >= cs->num_inputs) {
+        if (!cs_key_allocated(cs, key)) {
             cs_set_err(cs, CUZK_E_INVAL, "constraint %zu uses unallocated variable %s(%llu)", row,
                        (key & CS_VAR_AUX_BIT) ? "Aux" : "Input", (unsigned long long)idx);
             return;
@@ -179,6 +179,41 @@ static cuzk_err recorder_extend(cs_t *parent, cs_t *child, cz_diag *dg)
     return CUZK_OK;
 }
 
+/* A fork child's rows: its own variables move to where they land in the parent (an unsized
+ * child's were numbered as if it came right after the fork); the parent's stay. Both shifts
+ * are upwards and keep own variables above the parent's, so rows stay sorted. */
+static cuzk_err recorder_join(cs_t *parent, cs_t *child, cz_diag *dg)
+{
+    recorder *p = parent->be, *q = child->be;
+    size_t rows = child->num_constraints;
+
+    for (int k = 0; k < 3; k++) {
+        rec_matrix *pm = &p->m[k], *qm = &q->m[k];
+        size_t base_row = parent->num_constraints, base_nz = pm->nnz;
+        if (!rec_row_begin(pm, base_row + rows) || !rec_reserve_nz(pm, pm->nnz + qm->nnz)) {
+            return cz_fail(dg, CUZK_E_NOMEM, "cs_join: recorder");
+        }
+        for (size_t z = 0; z < qm->nnz; z++) {
+            uint64_t key = qm->col[z];
+            uint64_t idx = key & CS_VAR_INDEX_MAX;
+            if (key & CS_VAR_AUX_BIT) {
+                if (idx >= child->aux_base) {
+                    key = CS_VAR_AUX_BIT | (parent->num_aux + idx - child->aux_base);
+                }
+            } else if (idx >= child->in_base) {
+                key = parent->num_inputs + idx - child->in_base;
+            }
+            pm->col[pm->nnz] = key;
+            pm->val[pm->nnz] = qm->val[z];
+            pm->nnz++;
+        }
+        for (size_t j = 0; j < rows; j++) {
+            pm->row_ptr[base_row + j + 1] = base_nz + qm->row_ptr[j + 1];
+        }
+    }
+    return CUZK_OK;
+}
+
 const cs_ops cs_ops_recorder = {
     .kind = CS_KIND_RECORDER,
     .name = "recorder",
@@ -191,6 +226,9 @@ const cs_ops cs_ops_recorder = {
     .finish = recorder_finish,
     .extend = recorder_extend,
     .destroy = recorder_destroy,
+    .fork_reserve = NULL,
+    .fork = NULL,
+    .join = recorder_join,
 };
 
 cuzk_err cs_new_recorder(cs_t **out, cz_diag *dg)

@@ -6,17 +6,20 @@
  * comm_r = Poseidon2(comm_c, comm_r_last). The circuit only checks those relations, not that the
  * parents are the graph's, so arbitrary parent indices give a complete honest witness.
  * Checked: satisfiability, the allocated public inputs against circ_porep_public_inputs, the
- * rejection of every kind of tampered value, and bad data reported as E_INVAL.
+ * rejection of every kind of tampered value, and bad data reported as E_INVAL. Parallel
+ * synthesis (challenges on a pool) against sequential synthesis: byte-identical assignments
+ * (prover and witness backends), counts, and the same first failure of a tampered witness.
  */
 #include "circ_util.h"
 
 #include "common/alloc.h"
+#include "common/pool.h"
 #include "hash/poseidon.h"
 #include "hash/sha256.h"
 
 #define MAX_NODES 64
 #define MAX_L     11
-#define MAX_CH    2
+#define MAX_CH    3
 
 typedef struct toy {
     circ_porep_cfg_t cfg;
@@ -32,6 +35,9 @@ typedef struct toy {
     uint32_t idx[MAX_CH][17][64];
     circ_porep_challenge_t ch[MAX_CH];
     circ_porep_witness_t w;
+    /* how porep_synth synthesizes: sequentially (NULL) or with the challenges on a pool */
+    cz_pool *pool;
+    const cs_counts_t *counts;
 } toy;
 
 /* The native SDR label of `node` at `layer` from the 37 expanded parent labels. */
@@ -185,7 +191,11 @@ static void toy_free(toy *t)
 static void porep_synth(cs_t *cs, void *ctx)
 {
     toy *t = ctx;
-    circ_porep_synth(cs, &t->cfg, &t->w);
+    if (t->pool) {
+        circ_porep_synth_pool(cs, &t->cfg, &t->w, t->pool, t->counts);
+    } else {
+        circ_porep_synth(cs, &t->cfg, &t->w);
+    }
 }
 
 static void check_inputs(toy *t)
@@ -211,6 +221,106 @@ static void expect_unsat(toy *t, fr_t *v)
     fr_add(v, v, &FR_ONE);
     CHECK_ERR(cu_check(porep_synth, t, &path), CUZK_E_UNSAT);
     *v = saved;
+}
+
+#if !CIRC_SLOW_TESTS
+/* The same, and the checker with the challenges on `pool` names the same first failure. */
+static void expect_unsat_pool(toy *t, fr_t *v, cz_pool *pool)
+{
+    fr_t saved = *v;
+    const char *path;
+    char seq_path[512];
+
+    fr_add(v, v, &FR_ONE);
+    CHECK_ERR(cu_check(porep_synth, t, &path), CUZK_E_UNSAT);
+    snprintf(seq_path, sizeof(seq_path), "%s", path);
+    t->pool = pool;
+    CHECK_ERR(cu_check(porep_synth, t, &path), CUZK_E_UNSAT);
+    t->pool = NULL;
+    CHECK_STR_EQ(path, seq_path);
+    *v = saved;
+}
+#endif
+
+typedef enum { BK_PROVER, BK_WITNESS } porep_bk;
+
+/* The assignment of one synthesis (pool NULL: sequential) with a prover or witness cs. */
+static void synth_assignment(cs_assignment_t *out, toy *t, porep_bk bk, cz_pool *pool,
+                             const cs_counts_t *counts, const cs_counts_t *hint)
+{
+    cs_t *cs = NULL;
+
+    CHECK_OK(bk == BK_PROVER ? cs_new_prover(&cs, hint, NULL) : cs_new_witness(&cs, hint, NULL));
+    t->pool = pool;
+    t->counts = counts;
+    porep_synth(cs, t);
+    t->pool = NULL;
+    t->counts = NULL;
+    CHECK_OK(cs_finish(cs, NULL));
+    CHECK_OK(cs_take_assignment(cs, out, NULL));
+    cs_free(cs);
+}
+
+static void check_bits_eq(const cs_bitvec_t *x, const cs_bitvec_t *y)
+{
+    CHECK_EQ_U64(x->len, y->len);
+    CHECK_EQ_U64(x->popcount, y->popcount);
+    CHECK_MEM_EQ(x->words, y->words, (x->len + 63) / 64 * sizeof(uint64_t));
+}
+
+static void check_asg_eq(const cs_assignment_t *x, const cs_assignment_t *y)
+{
+    CHECK_EQ_U64(x->m, y->m);
+    CHECK_EQ_U64(x->num_inputs, y->num_inputs);
+    CHECK_EQ_U64(x->num_aux, y->num_aux);
+    if (x->m) {
+        CHECK_MEM_EQ(x->a, y->a, x->m * sizeof(fr_t));
+        CHECK_MEM_EQ(x->b, y->b, x->m * sizeof(fr_t));
+        CHECK_MEM_EQ(x->c, y->c, x->m * sizeof(fr_t));
+        check_bits_eq(&x->a_aux_density, &y->a_aux_density);
+        check_bits_eq(&x->b_input_density, &y->b_input_density);
+        check_bits_eq(&x->b_aux_density, &y->b_aux_density);
+    }
+    CHECK_MEM_EQ(x->inputs, y->inputs, x->num_inputs * sizeof(fr_t));
+    CHECK_MEM_EQ(x->aux, y->aux, x->num_aux * sizeof(fr_t));
+}
+
+/* Synthesis with the challenges on `pool` equals sequential synthesis: the witness backend's
+ * assignment byte for byte (challenge counts given), the counter's counts, and the checker
+ * accepts; with `prover`, also the prover's assignment (challenge counts counted inside, the
+ * full counts as size hint). */
+static void check_pool_equals_sequential(toy *t, cz_pool *pool, bool prover)
+{
+    cs_counts_t each, full, pc;
+    cs_assignment_t seq, par;
+    const char *path = NULL;
+
+    CHECK_OK(circ_porep_challenge_counts(&each, &t->cfg, NULL));
+    CHECK_EQ_U64(each.num_inputs, CIRC_POREP_INPUTS_PER_CHALLENGE); /* vanilla-proofs.md 1.7 */
+    cu_counts(&full, porep_synth, t);
+    CHECK(full.num_aux > t->cfg.challenges * each.num_aux);
+    CHECK(full.num_constraints > t->cfg.challenges * each.num_constraints);
+
+    synth_assignment(&seq, t, BK_WITNESS, NULL, NULL, NULL);
+    CHECK_EQ_U64(seq.num_inputs, full.num_inputs);
+    CHECK_EQ_U64(seq.num_aux, full.num_aux);
+    synth_assignment(&par, t, BK_WITNESS, pool, &each, NULL);
+    check_asg_eq(&seq, &par);
+    cs_assignment_clear(&par);
+    cs_assignment_clear(&seq);
+    if (prover) {
+        synth_assignment(&seq, t, BK_PROVER, NULL, NULL, NULL);
+        CHECK_EQ_U64(seq.m, full.num_constraints + full.num_inputs);
+        synth_assignment(&par, t, BK_PROVER, pool, NULL, &full);
+        check_asg_eq(&seq, &par);
+        cs_assignment_clear(&par);
+        cs_assignment_clear(&seq);
+    }
+    t->pool = pool;
+    cu_counts(&pc, porep_synth, t); /* the counter forks without sizes */
+    CHECK(memcmp(&pc, &full, sizeof(pc)) == 0);
+    CHECK_MSG(cu_check(porep_synth, t, &path) == CUZK_OK, "unsat at %s", path);
+    t->pool = NULL;
 }
 
 #if !CIRC_SLOW_TESTS
@@ -271,6 +381,58 @@ TEST(porep_tamper)
     toy_free(&t);
 }
 
+/* The 2 KiB partition with its two challenges on a pool: identical to sequential synthesis
+ * (prover and witness); a tampered value in the last challenge fails at the same constraint
+ * (porep_tamper covers the kinds of tampering); wrong challenge counts are an error, never a
+ * different circuit. */
+TEST(porep_2kib_pool)
+{
+    static toy t;
+    cz_pool *pool;
+    cs_counts_t each, bad;
+    cs_t *cs;
+
+    CHECK_OK(cz_pool_new(&pool, 1, "test-porep", NULL));
+    toy_build(&t, 64, 8, 0, 0, 2, 2, test_prng());
+    check_pool_equals_sequential(&t, pool, true);
+
+    expect_unsat_pool(&t, &t.cols[t.drg[1][4]][1], pool); /* a last-challenge parent label */
+
+    CHECK_OK(circ_porep_challenge_counts(&each, &t.cfg, NULL));
+    for (int k = 0; k < 4; k++) {
+        bad = each;
+        if (k == 0) {
+            bad.num_aux++; /* children fall short of it */
+        } else if (k == 1) {
+            bad.num_aux--; /* children outgrow it */
+        } else if (k == 2) {
+            bad.num_inputs++;
+        } else {
+            bad.num_constraints--;
+        }
+        /* the prover only for the constraint count, which only it places */
+        CHECK_OK(k == 3 ? cs_new_prover(&cs, NULL, NULL) : cs_new_witness(&cs, NULL, NULL));
+        circ_porep_synth_pool(cs, &t.cfg, &t.w, pool, &bad);
+        CHECK_ERR(cs_finish(cs, NULL), CUZK_E_INVAL);
+        cs_free(cs);
+    }
+    toy_free(&t);
+    cz_pool_free(pool);
+}
+
+/* A sub/top-tree partition of three challenges (more than the pool's two threads). */
+TEST(porep_three_challenges_pool)
+{
+    static toy t;
+    cz_pool *pool;
+
+    CHECK_OK(cz_pool_new(&pool, 1, "test-porep", NULL));
+    toy_build(&t, 64, 8, 4, 2, 2, 3, test_prng());
+    check_pool_equals_sequential(&t, pool, false);
+    toy_free(&t);
+    cz_pool_free(pool);
+}
+
 /* The binary-base reference shape (poseidon_base_2): insert_2 and 2-ary Poseidon everywhere. */
 TEST(porep_binary_tree_honest)
 {
@@ -329,5 +491,18 @@ TEST(porep_11_layers_honest)
     check_inputs(&t);
     expect_unsat(&t, &t.cols[t.exp[0][3]][9]); /* an expander parent's layer-10 label */
     toy_free(&t);
+}
+
+/* 11 layers, two challenges on a pool: identical to sequential synthesis. */
+TEST(porep_11_layers_pool)
+{
+    static toy t;
+    cz_pool *pool;
+
+    CHECK_OK(cz_pool_new(&pool, 1, "test-porep", NULL));
+    toy_build(&t, 8, 8, 0, 0, 11, 2, test_prng());
+    check_pool_equals_sequential(&t, pool, true);
+    toy_free(&t);
+    cz_pool_free(pool);
 }
 #endif

@@ -2,12 +2,14 @@
  * Independent references: hand-computed a/b/c and densities for small circuits; a naive
  * evaluator in this file (direct sums over the unmerged terms, O(n^2) merge for densities) for
  * random circuits; the shape digests of tools/gen_vectors/gen_r1cs_digest.mjs (node, written
- * from bellpepper-core's test_cs.rs); sequential synthesis as the reference for cs_extend.
+ * from bellpepper-core's test_cs.rs); sequential synthesis as the reference for cs_extend and
+ * cs_fork / cs_join; hand-computed densities for a forked child that uses parent variables.
  */
 #include "harness/test.h"
 
 #include "common/alloc.h"
 #include "common/bytes.h"
+#include "common/pool.h"
 #include "r1cs/r1cs.h"
 #include "vectors/r1cs/r1cs_digest_vectors.h"
 
@@ -46,6 +48,7 @@ static fr_t frand(cz_prng *g)
 typedef struct tterm {
     char op; /* '1' add_var, '-' sub_var, '+' add coeff */
     bool aux;
+    bool par; /* index is a variable of the enclosing cs (global numbering), not a local one */
     uint32_t index;
     fr_t coeff;
 } tterm;
@@ -62,7 +65,8 @@ typedef struct tprog {
     size_t nterms, terms_cap;
     fr_t *in_vals; /* local inputs 1.. (index 0 unused) */
     fr_t *aux_vals;
-    size_t ni, na, nc; /* ni includes the local ONE */
+    size_t ni, na, nc;     /* ni includes the local ONE */
+    size_t par_ni, par_na; /* enclosing variables the terms may use (0: none) */
 } tprog;
 
 static void prog_free(tprog *p)
@@ -101,14 +105,20 @@ static void rand_lc(cz_prng *g, tprog *p, size_t *count)
     size_t pool = n > 16 ? 3 + cz_prng_below(g, n) : SIZE_MAX;
     *count = 0;
     for (size_t i = 0; i < n; i++) {
-        bool aux = p->na > 0 && cz_prng_below(g, 5) != 0;
-        size_t lim = aux ? p->na : p->ni;
-        if (lim > pool) {
-            lim = pool;
-        }
         tterm t = {0};
-        t.aux = aux;
-        t.index = (uint32_t)cz_prng_below(g, lim);
+        if (p->par_ni && cz_prng_below(g, 3) == 0) {
+            t.par = true;
+            t.aux = p->par_na > 0 && cz_prng_below(g, 4) != 0;
+            t.index = (uint32_t)cz_prng_below(g, t.aux ? p->par_na : p->par_ni);
+        } else {
+            bool aux = p->na > 0 && cz_prng_below(g, 5) != 0;
+            size_t lim = aux ? p->na : p->ni;
+            if (lim > pool) {
+                lim = pool;
+            }
+            t.aux = aux;
+            t.index = (uint32_t)cz_prng_below(g, lim);
+        }
         uint64_t r = cz_prng_below(g, 10);
         t.op = r < 4 ? '1' : r < 6 ? '-' : '+';
         t.coeff = r < 7 ? FR_ZERO : r < 8 ? fu(cz_prng_below(g, 1000)) : frand(g);
@@ -129,9 +139,13 @@ static void rand_lc(cz_prng *g, tprog *p, size_t *count)
     }
 }
 
-static void prog_random(cz_prng *g, tprog *p, size_t nops)
+/* A random program whose terms may also use the enclosing cs's first par_ni inputs and par_na
+ * aux (global numbers). */
+static void prog_random_par(cz_prng *g, tprog *p, size_t nops, size_t par_ni, size_t par_na)
 {
     memset(p, 0, sizeof(*p));
+    p->par_ni = par_ni;
+    p->par_na = par_na;
     p->ni = 1;
     p->in_vals = cz_malloc((nops + 1) * sizeof(fr_t));
     p->aux_vals = cz_malloc((nops + 1) * sizeof(fr_t));
@@ -164,9 +178,17 @@ static void prog_random(cz_prng *g, tprog *p, size_t nops)
     }
 }
 
+static void prog_random(cz_prng *g, tprog *p, size_t nops)
+{
+    prog_random_par(g, p, nops, 0, 0);
+}
+
 /* The global variable of a program's local variable, given the bases it was replayed at. */
 static cs_var_t map_var(const tterm *t, size_t in_base, size_t aux_base)
 {
+    if (t->par) {
+        return t->aux ? cs_var_aux(t->index) : cs_var_input(t->index);
+    }
     if (t->aux) {
         return cs_var_aux(aux_base + t->index);
     }
@@ -189,11 +211,13 @@ static void build_lc(cs_t *cs, cs_lc_t *lc, const tterm *t, size_t n, size_t in_
 }
 
 /* Replays `p` into `cs`; local inputs >= 1 become global in_base.., aux aux_base.. (the bases
- * are the counts at the start when sequential, 1 and 0 for a fresh child). `bad` (or SIZE_MAX)
- * is a constraint index whose label gets a marker, for the checker tests. */
-static void replay(cs_t *cs, const tprog *p, size_t in_base, size_t aux_base, const char *ns)
+ * are the counts at the start when sequential, 1 and 0 for a fresh child), inside namespace
+ * `ns` when non-NULL. False when an allocation fails or hands out another variable than the
+ * bases predict. No CHECK inside: runs on pool threads too. */
+static bool replay_ok(cs_t *cs, const tprog *p, size_t in_base, size_t aux_base, const char *ns)
 {
     size_t ii = 1, ai = 0, ci = 0;
+    bool ok = true;
     if (ns) {
         cs_push_ns(cs, ns);
     }
@@ -201,12 +225,12 @@ static void replay(cs_t *cs, const tprog *p, size_t in_base, size_t aux_base, co
         const top *o = &p->ops[k];
         cs_var_t v;
         if (o->kind == 'I') {
-            CHECK_OK(cs_alloc_input(cs, &v, &p->in_vals[ii]));
-            CHECK_EQ_U64(v.bits, cs_var_input(in_base + ii - 1).bits);
+            ok = ok && cs_alloc_input(cs, &v, &p->in_vals[ii]) == CUZK_OK &&
+                 v.bits == cs_var_input(in_base + ii - 1).bits;
             ii++;
         } else if (o->kind == 'A') {
-            CHECK_OK(cs_alloc(cs, &v, &p->aux_vals[ai]));
-            CHECK_EQ_U64(v.bits, cs_var_aux(aux_base + ai).bits);
+            ok = ok && cs_alloc(cs, &v, &p->aux_vals[ai]) == CUZK_OK &&
+                 v.bits == cs_var_aux(aux_base + ai).bits;
             ai++;
         } else {
             const tterm *t = &p->terms[o->first];
@@ -225,6 +249,12 @@ static void replay(cs_t *cs, const tprog *p, size_t in_base, size_t aux_base, co
     if (ns) {
         cs_pop_ns(cs);
     }
+    return ok;
+}
+
+static void replay(cs_t *cs, const tprog *p, size_t in_base, size_t aux_base, const char *ns)
+{
+    CHECK_MSG(replay_ok(cs, p, in_base, aux_base, ns), "replay into a %s cs", cs_kind_name(cs));
 }
 
 /* Naive reference: value of one LC (unmerged direct sum) over global values w_in/w_aux. */
@@ -906,6 +936,60 @@ static cuzk_err mk_recorder(cs_t **out)
     return cs_new_recorder(out, NULL);
 }
 
+/* The same result from two cs of backend number b (see the ctors table) synthesized
+ * differently: counts, finish status, and every result (byte-identical). */
+static void check_same_result(int b, cs_t *seq, cs_t *par)
+{
+    cs_counts_t ns, np;
+    cs_get_counts(seq, &ns);
+    cs_get_counts(par, &np);
+    CHECK_EQ_U64(ns.num_inputs, np.num_inputs);
+    CHECK_EQ_U64(ns.num_aux, np.num_aux);
+    CHECK_EQ_U64(ns.num_constraints, np.num_constraints);
+    if (b == 3) { /* checker: random values fail; the same first failure */
+        size_t is, ip;
+        const char *ps = cs_unsat_path(seq, &is), *pp = cs_unsat_path(par, &ip);
+        CHECK((ps == NULL) == (pp == NULL));
+        if (ps) {
+            CHECK_EQ_U64(is, ip);
+            CHECK_STR_EQ(ps, pp);
+        }
+        CHECK_ERR(cs_finish(seq, NULL), ps ? CUZK_E_UNSAT : CUZK_OK);
+        CHECK_ERR(cs_finish(par, NULL), ps ? CUZK_E_UNSAT : CUZK_OK);
+        return;
+    }
+    CHECK_OK(cs_finish(seq, NULL));
+    CHECK_OK(cs_finish(par, NULL));
+    if (b == 0 || b == 1) {
+        cs_assignment_t x, y;
+        CHECK_OK(cs_take_assignment(seq, &x, NULL));
+        CHECK_OK(cs_take_assignment(par, &y, NULL));
+        if (b == 0) {
+            check_assignment_eq(&x, &y);
+        } else {
+            CHECK_EQ_U64(x.num_inputs, y.num_inputs);
+            CHECK_MEM_EQ(x.inputs, y.inputs, x.num_inputs * sizeof(fr_t));
+            CHECK_EQ_U64(x.num_aux, y.num_aux);
+            if (x.num_aux) {
+                CHECK_MEM_EQ(x.aux, y.aux, x.num_aux * sizeof(fr_t));
+            }
+        }
+        cs_assignment_clear(&x);
+        cs_assignment_clear(&y);
+    } else if (b == 4) {
+        cs_r1cs_t x, y;
+        CHECK_OK(cs_take_r1cs(seq, &x, NULL));
+        CHECK_OK(cs_take_r1cs(par, &y, NULL));
+        CHECK_EQ_U64(x.num_inputs, y.num_inputs);
+        CHECK_EQ_U64(x.num_aux, y.num_aux);
+        check_matrix_eq(&x.A, &y.A);
+        check_matrix_eq(&x.B, &y.B);
+        check_matrix_eq(&x.C, &y.C);
+        cs_r1cs_clear(&x);
+        cs_r1cs_clear(&y);
+    }
+}
+
 /* Runs `parts` (the first belongs to the parent itself; the others are children) either
  * sequentially in one cs or in children joined by cs_extend, inside a namespace. */
 static cs_t *run_parts(cs_ctor mk, const tprog *parts, size_t nparts, bool parallel)
@@ -945,51 +1029,7 @@ TEST(extend_equals_sequential)
         for (int b = 0; b < 5; b++) {
             cs_t *seq = run_parts(ctors[b], parts, nparts, false);
             cs_t *par = run_parts(ctors[b], parts, nparts, true);
-            cs_counts_t ns, np;
-            cs_get_counts(seq, &ns);
-            cs_get_counts(par, &np);
-            CHECK_EQ_U64(ns.num_inputs, np.num_inputs);
-            CHECK_EQ_U64(ns.num_aux, np.num_aux);
-            CHECK_EQ_U64(ns.num_constraints, np.num_constraints);
-            if (b == 3) { /* checker: random values fail; the same first failure */
-                size_t is, ip;
-                const char *ps = cs_unsat_path(seq, &is), *pp = cs_unsat_path(par, &ip);
-                CHECK((ps == NULL) == (pp == NULL));
-                if (ps) {
-                    CHECK_EQ_U64(is, ip);
-                    CHECK_STR_EQ(ps, pp);
-                }
-                CHECK_ERR(cs_finish(seq, NULL), ps ? CUZK_E_UNSAT : CUZK_OK);
-                CHECK_ERR(cs_finish(par, NULL), ps ? CUZK_E_UNSAT : CUZK_OK);
-            } else {
-                CHECK_OK(cs_finish(seq, NULL));
-                CHECK_OK(cs_finish(par, NULL));
-            }
-            if (b == 0 || b == 1) {
-                cs_assignment_t x, y;
-                CHECK_OK(cs_take_assignment(seq, &x, NULL));
-                CHECK_OK(cs_take_assignment(par, &y, NULL));
-                if (b == 0) {
-                    check_assignment_eq(&x, &y);
-                } else {
-                    CHECK_MEM_EQ(x.inputs, y.inputs, x.num_inputs * sizeof(fr_t));
-                    CHECK_EQ_U64(x.num_aux, y.num_aux);
-                    if (x.num_aux) {
-                        CHECK_MEM_EQ(x.aux, y.aux, x.num_aux * sizeof(fr_t));
-                    }
-                }
-                cs_assignment_clear(&x);
-                cs_assignment_clear(&y);
-            } else if (b == 4) {
-                cs_r1cs_t x, y;
-                CHECK_OK(cs_take_r1cs(seq, &x, NULL));
-                CHECK_OK(cs_take_r1cs(par, &y, NULL));
-                check_matrix_eq(&x.A, &y.A);
-                check_matrix_eq(&x.B, &y.B);
-                check_matrix_eq(&x.C, &y.C);
-                cs_r1cs_clear(&x);
-                cs_r1cs_clear(&y);
-            }
+            check_same_result(b, seq, par);
             cs_free(seq);
             cs_free(par);
         }
@@ -1064,4 +1104,395 @@ TEST(extend_ors_child_one_density)
         cs_assignment_clear(&asg);
         cs_free(cs);
     }
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Fork and join
+ * ---------------------------------------------------------------------------------------- */
+
+typedef enum { FORK_SEQ, FORK_SIZED, FORK_UNSIZED } fork_mode;
+
+#define FORK_MAX_PARTS 8
+
+typedef struct fork_job {
+    cs_t **children;
+    const tprog *parts; /* child k replays parts[k] */
+    const size_t *in_base, *aux_base;
+    bool *ok;
+} fork_job;
+
+static void fork_task(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    fork_job *j = ctx;
+    (void)worker;
+    for (size_t k = begin; k < end; k++) {
+        char name[32];
+        snprintf(name, sizeof(name), "part%zu", k + 1);
+        j->ok[k] = replay_ok(j->children[k], &j->parts[k], j->in_base[k], j->aux_base[k], name);
+    }
+}
+
+/* parts[0] is the parent's prefix; parts[1 .. nparts) use the prefix's variables and run
+ * sequentially (FORK_SEQ, the reference) or in fork children on `pool` (NULL: in order on this
+ * thread) joined in order; `tail` runs in the parent afterwards and uses any variable so far,
+ * by its sequential number (which the children's must therefore be, after the joins). */
+static cs_t *run_fork(cs_ctor mk, const tprog *parts, size_t nparts, const tprog *tail,
+                      fork_mode mode, cz_pool *pool)
+{
+    cs_t *cs;
+    cs_counts_t n;
+    char name[32];
+    size_t nch = nparts - 1;
+
+    CHECK(nparts >= 1 && nparts <= FORK_MAX_PARTS);
+    CHECK_OK(mk(&cs));
+    cs_push_ns(cs, "root");
+    replay(cs, &parts[0], 1, 0, "part0");
+    if (mode == FORK_SEQ) {
+        for (size_t k = 1; k < nparts; k++) {
+            snprintf(name, sizeof(name), "part%zu", k);
+            cs_get_counts(cs, &n);
+            replay(cs, &parts[k], n.num_inputs, n.num_aux, name);
+        }
+    } else {
+        cs_t *children[FORK_MAX_PARTS];
+        cs_counts_t sizes[FORK_MAX_PARTS];
+        size_t in_base[FORK_MAX_PARTS], aux_base[FORK_MAX_PARTS];
+        bool ok[FORK_MAX_PARTS];
+        cs_get_counts(cs, &n);
+        size_t ib = n.num_inputs, ab = n.num_aux;
+        for (size_t k = 0; k < nch; k++) {
+            const tprog *p = &parts[k + 1];
+            sizes[k] = (cs_counts_t){p->ni - 1, p->na, p->nc};
+            in_base[k] = ib; /* sized: where it lands; unsized: right after the parent's */
+            aux_base[k] = ab;
+            if (mode == FORK_SIZED) {
+                ib += p->ni - 1;
+                ab += p->na;
+            }
+        }
+        CHECK_OK(cs_fork(cs, children, nch, mode == FORK_SIZED ? sizes : NULL, NULL));
+        fork_job j = {children, parts + 1, in_base, aux_base, ok};
+        cz_pool_for(pool, nch, 1, fork_task, &j);
+        for (size_t k = 0; k < nch; k++) {
+            CHECK_MSG(ok[k], "child %zu", k);
+            cs_counts_t c;
+            cs_get_counts(children[k], &c); /* a child reports what it added */
+            CHECK_EQ_U64(c.num_inputs, sizes[k].num_inputs);
+            CHECK_EQ_U64(c.num_aux, sizes[k].num_aux);
+            CHECK_EQ_U64(c.num_constraints, sizes[k].num_constraints);
+            CHECK_OK(cs_join(cs, children[k], NULL));
+            cs_free(children[k]);
+        }
+    }
+    cs_get_counts(cs, &n);
+    replay(cs, tail, n.num_inputs, n.num_aux, "tail");
+    cs_pop_ns(cs);
+    return cs;
+}
+
+/* Random circuits whose parts share the prefix's variables: fork / join (with and without
+ * sizes, on a pool thread and inline) gives the sequential result in every backend. */
+TEST(fork_join_equals_sequential)
+{
+    cz_prng *g = test_prng();
+    cs_ctor ctors[5] = {mk_prover, mk_witness, mk_counter, mk_checker, mk_recorder};
+    cz_pool *pool;
+    size_t live = cz_alloc_live();
+
+    CHECK_OK(cz_pool_new(&pool, 1, "test-fork", NULL));
+    for (int rep = 0; rep < 12; rep++) {
+        size_t nparts = 2 + cz_prng_below(g, FORK_MAX_PARTS - 1);
+        tprog parts[FORK_MAX_PARTS], tail;
+        size_t tot_in, tot_aux;
+        prog_random(g, &parts[0], 5 + cz_prng_below(g, 150));
+        tot_in = parts[0].ni;
+        tot_aux = parts[0].na;
+        for (size_t k = 1; k < nparts; k++) {
+            prog_random_par(g, &parts[k], 5 + cz_prng_below(g, 300), parts[0].ni, parts[0].na);
+            tot_in += parts[k].ni - 1;
+            tot_aux += parts[k].na;
+        }
+        prog_random_par(g, &tail, 5 + cz_prng_below(g, 60), tot_in, tot_aux);
+        for (int b = 0; b < 5; b++) {
+            for (int mode = FORK_SIZED; mode <= FORK_UNSIZED; mode++) {
+                for (int threaded = 0; threaded < 2; threaded++) {
+                    cs_t *seq = run_fork(ctors[b], parts, nparts, &tail, FORK_SEQ, NULL);
+                    cs_t *par = run_fork(ctors[b], parts, nparts, &tail, (fork_mode)mode,
+                                         threaded ? pool : NULL);
+                    check_same_result(b, seq, par);
+                    cs_free(seq);
+                    cs_free(par);
+                }
+            }
+        }
+        for (size_t k = 0; k < nparts; k++) {
+            prog_free(&parts[k]);
+        }
+        prog_free(&tail);
+    }
+    cz_pool_free(pool);
+    CHECK_EQ_U64(cz_alloc_live(), live);
+}
+
+/* A hand circuit: the children use parent variables in A, B and C; every value, row and
+ * density bit is computed by hand. Parent: ONE, x = Input(1) = 3, a = Aux(0) = 9, b = Aux(1) =
+ * 2, row 0: a * ONE = a. Child 0: y = Aux(2) = 5, z = Input(2) = 25, row 1: y * (b + x) = z.
+ * Child 1: w = Aux(3) = 4, u = Input(3) = 6, row 2: a * (u + w) = 0 (unsatisfied: the
+ * checker's first failure, "root/kid1/w"). */
+static void hand_fork(cs_t *cs, bool sized, cs_t *kid[2])
+{
+    fr_t v3 = fu(3), v9 = fu(9), v2 = fu(2), v5 = fu(5), v25 = fu(25), v4 = fu(4), v6 = fu(6);
+    cs_var_t x, a, b, y, z, w, u;
+    cs_counts_t sizes[2] = {{1, 1, 1}, {1, 1, 1}};
+    fr_t got;
+
+    cs_push_ns(cs, "root");
+    CHECK_OK(cs_alloc_input(cs, &x, &v3));
+    CHECK_OK(cs_alloc(cs, &a, &v9));
+    CHECK_OK(cs_alloc(cs, &b, &v2));
+    cs_lc_t la = cs_lc_of(cs, a), lb = cs_lc_of(cs, CS_ONE), lc = cs_lc_of(cs, a);
+    CHECK_OK(cs_enforce(cs, &la, &lb, &lc, "a"));
+    CHECK_OK(cs_fork(cs, kid, 2, sized ? sizes : NULL, NULL));
+
+    /* child 1 first: the order of synthesis does not matter, only that of the joins */
+    cs_push_ns(kid[1], "kid1");
+    CHECK_OK(cs_alloc(kid[1], &w, &v4));
+    CHECK_OK(cs_alloc_input(kid[1], &u, &v6));
+    CHECK_EQ_U64(w.bits, cs_var_aux(sized ? 3 : 2).bits);
+    CHECK_EQ_U64(u.bits, cs_var_input(sized ? 3 : 2).bits);
+    if (cs_has_values(kid[1])) {
+        CHECK(cs_value(kid[1], &got, a)); /* a parent value */
+        CHECK_FR_EQ(&got, &v9);
+        CHECK(cs_value(kid[1], &got, w));
+        CHECK_FR_EQ(&got, &v4);
+        CHECK(cs_value(kid[1], &got, x));
+        CHECK_FR_EQ(&got, &v3);
+    }
+    la = cs_lc_of(kid[1], a);
+    lb = cs_lc_of(kid[1], u);
+    cs_lc_add_var(kid[1], &lb, w);
+    CHECK_OK(cs_enforce(kid[1], &la, &lb, NULL, "w"));
+    cs_pop_ns(kid[1]);
+
+    cs_push_ns(kid[0], "kid0");
+    CHECK_OK(cs_alloc(kid[0], &y, &v5));
+    CHECK_OK(cs_alloc_input(kid[0], &z, &v25));
+    CHECK_EQ_U64(y.bits, cs_var_aux(2).bits);
+    CHECK_EQ_U64(z.bits, cs_var_input(2).bits);
+    la = cs_lc_of(kid[0], y);
+    lb = cs_lc_of(kid[0], b);
+    cs_lc_add_var(kid[0], &lb, x);
+    lc = cs_lc_of(kid[0], z);
+    CHECK_OK(cs_enforce(kid[0], &la, &lb, &lc, "y"));
+    cs_pop_ns(kid[0]);
+
+    for (int k = 0; k < 2; k++) {
+        CHECK_OK(cs_join(cs, kid[k], NULL));
+        cs_free(kid[k]);
+        kid[k] = NULL;
+    }
+    cs_pop_ns(cs);
+}
+
+TEST(fork_hand_circuit)
+{
+    size_t live = cz_alloc_live();
+    for (int sized = 0; sized < 2; sized++) {
+        cs_t *cs, *kid[2];
+        cs_assignment_t asg;
+        cs_counts_t n;
+
+        CHECK_OK(cs_new_prover(&cs, NULL, NULL));
+        hand_fork(cs, sized, kid);
+        cs_get_counts(cs, &n);
+        CHECK_EQ_U64(n.num_inputs, 4);
+        CHECK_EQ_U64(n.num_aux, 4);
+        CHECK_EQ_U64(n.num_constraints, 3);
+        CHECK_OK(cs_finish(cs, NULL));
+        CHECK_OK(cs_take_assignment(cs, &asg, NULL));
+        cs_free(cs);
+
+        static const uint64_t ea[7] = {9, 5, 9, 1, 3, 25, 6}, eb[7] = {1, 5, 10, 0, 0, 0, 0},
+                              ec[7] = {9, 25, 0, 0, 0, 0, 0}, ein[4] = {1, 3, 25, 6},
+                              eaux[4] = {9, 2, 5, 4};
+        CHECK_EQ_U64(asg.m, 7);
+        for (size_t j = 0; j < 7; j++) {
+            fr_t x = fu(ea[j]), y = fu(eb[j]), z = fu(ec[j]);
+            CHECK_MSG(fr_eq(&asg.a[j], &x) && fr_eq(&asg.b[j], &y) && fr_eq(&asg.c[j], &z),
+                      "row %zu", j);
+        }
+        for (size_t i = 0; i < 4; i++) {
+            fr_t x = fu(ein[i]), y = fu(eaux[i]);
+            CHECK_FR_EQ(&asg.inputs[i], &x);
+            CHECK_FR_EQ(&asg.aux[i], &y);
+        }
+        static const uint8_t a_aux[4] = {1, 0, 1, 0}, b_in[4] = {1, 1, 0, 1},
+                             b_aux[4] = {0, 1, 0, 1};
+        check_bitvec(&asg.a_aux_density, a_aux, 4);
+        check_bitvec(&asg.b_input_density, b_in, 4);
+        check_bitvec(&asg.b_aux_density, b_aux, 4);
+        cs_assignment_clear(&asg);
+
+        /* The checker: the child's failure at its place, under the parent's namespace. */
+        size_t idx;
+        cz_diag dg;
+        CHECK_OK(cs_new_checker(&cs, NULL));
+        hand_fork(cs, sized, kid);
+        const char *path = cs_unsat_path(cs, &idx);
+        CHECK(path != NULL);
+        CHECK_STR_EQ(path, "root/kid1/w");
+        CHECK_EQ_U64(idx, 2);
+        cz_diag_init(&dg);
+        CHECK_ERR(cs_finish(cs, &dg), CUZK_E_UNSAT);
+        cs_free(cs);
+
+        /* The recorder: the children's columns at their final places (unified numbering:
+         * inputs 0..3, then aux at 4 + index). Row 1: A {Aux(2)}, B {Input(1), Aux(1)},
+         * C {Input(2)}; row 2: A {Aux(0)}, B {Input(3), Aux(3)}. */
+        cs_r1cs_t r;
+        CHECK_OK(cs_new_recorder(&cs, NULL));
+        hand_fork(cs, sized, kid);
+        CHECK_OK(cs_finish(cs, NULL));
+        CHECK_OK(cs_take_r1cs(cs, &r, NULL));
+        cs_free(cs);
+        CHECK_EQ_U64(r.A.col[r.A.row_ptr[1]], 4 + 2);
+        CHECK_EQ_U64(r.B.row_ptr[2] - r.B.row_ptr[1], 2);
+        CHECK_EQ_U64(r.B.col[r.B.row_ptr[1]], 1);
+        CHECK_EQ_U64(r.B.col[r.B.row_ptr[1] + 1], 4 + 1);
+        CHECK_EQ_U64(r.C.col[r.C.row_ptr[1]], 2);
+        CHECK_EQ_U64(r.A.col[r.A.row_ptr[2]], 4 + 0);
+        CHECK_EQ_U64(r.B.row_ptr[3] - r.B.row_ptr[2], 2);
+        CHECK_EQ_U64(r.B.col[r.B.row_ptr[2]], 3);
+        CHECK_EQ_U64(r.B.col[r.B.row_ptr[2] + 1], 4 + 3);
+        cs_r1cs_clear(&r);
+    }
+    CHECK_EQ_U64(cz_alloc_live(), live);
+}
+
+/* Misuse that is data, not a bug: sizes that do not match, a dropped child, a reference into a
+ * sibling's range, a child's own failure, a kind that cannot fork. Each becomes the parent's
+ * sticky error; nothing leaks. */
+TEST(fork_errors)
+{
+    size_t live = cz_alloc_live();
+    fr_t v = fu(5);
+    cs_var_t x;
+    cs_t *cs, *kid[2];
+    cz_diag dg;
+
+    /* digest: refused, no child made */
+    CHECK_OK(cs_new_digest(&cs, NULL, NULL));
+    kid[0] = kid[1] = (cs_t *)&dg; /* overwritten with NULL */
+    CHECK_ERR(cs_fork(cs, kid, 2, NULL, NULL), CUZK_E_INVAL);
+    CHECK(kid[0] == NULL && kid[1] == NULL);
+    cs_free(cs);
+
+    for (int backend = 0; backend < 3; backend++) { /* prover, witness, counter */
+        cs_ctor mk = backend == 0 ? mk_prover : backend == 1 ? mk_witness : mk_counter;
+        const cs_counts_t one_aux[2] = {{0, 1, 0}, {0, 1, 0}};
+
+        /* n == 0 is a no-op; the parent stays usable */
+        CHECK_OK(mk(&cs));
+        CHECK_OK(cs_fork(cs, NULL, 0, NULL, NULL));
+        CHECK_OK(cs_alloc(cs, &x, &v));
+        CHECK_OK(cs_finish(cs, NULL));
+        cs_free(cs);
+
+        /* a child that stays below its declared size, or outgrows it (the placed values of
+         * the prover and witness cannot grow: the alloc fails; the counter finds out at the
+         * join) */
+        for (int over = 0; over < 2; over++) {
+            CHECK_OK(mk(&cs));
+            CHECK_OK(cs_fork(cs, kid, 2, one_aux, NULL));
+            if (over) {
+                CHECK_OK(cs_alloc(kid[0], &x, &v));
+                CHECK_EQ_U64(x.bits, cs_var_aux(0).bits);
+                cuzk_err e = cs_alloc(kid[0], &x, &v);
+                CHECK_ERR(e, cs_has_values(cs) ? CUZK_E_INVAL : CUZK_OK);
+            }
+            CHECK_OK(cs_alloc(kid[1], &x, &v));
+            CHECK_EQ_U64(x.bits, cs_var_aux(1).bits);
+            cz_diag_init(&dg);
+            CHECK_ERR(cs_join(cs, kid[0], &dg), CUZK_E_INVAL);
+            CHECK_MSG(strstr(dg.msg, over && cs_has_values(cs) ? "more aux than" : "declared"),
+                      "%s", dg.msg);
+            CHECK_ERR(cs_join(cs, kid[1], NULL), CUZK_E_INVAL); /* the parent's error */
+            cs_free(kid[0]);
+            cs_free(kid[1]);
+            CHECK_ERR(cs_finish(cs, NULL), CUZK_E_INVAL);
+            cs_free(cs);
+        }
+
+        /* a child freed without join: the parent is void, later joins fail */
+        CHECK_OK(mk(&cs));
+        CHECK_OK(cs_fork(cs, kid, 2, one_aux, NULL));
+        CHECK_OK(cs_alloc(kid[0], &x, &v));
+        CHECK_OK(cs_alloc(kid[1], &x, &v));
+        cs_free(kid[0]);
+        CHECK_ERR(cs_join(cs, kid[1], NULL), CUZK_E_INVAL);
+        cs_free(kid[1]);
+        cz_diag_init(&dg);
+        CHECK_ERR(cs_finish(cs, &dg), CUZK_E_INVAL);
+        CHECK_MSG(strstr(dg.msg, "freed without cs_join"), "%s", dg.msg);
+        cs_free(cs);
+
+        /* without sizes, a dropped child also voids the parent */
+        CHECK_OK(mk(&cs));
+        CHECK_OK(cs_fork(cs, kid, 2, NULL, NULL));
+        CHECK_OK(cs_join(cs, kid[0], NULL));
+        cs_free(kid[0]);
+        cs_free(kid[1]);
+        CHECK_ERR(cs_finish(cs, NULL), CUZK_E_INVAL);
+        cs_free(cs);
+
+        /* a child's own failure becomes the parent's */
+        CHECK_OK(mk(&cs));
+        CHECK_OK(cs_fork(cs, kid, 1, NULL, NULL));
+        CHECK_ERR(cs_fail(kid[0], CUZK_E_INVAL, "gadget %d", 7), CUZK_E_INVAL);
+        cz_diag_init(&dg);
+        CHECK_ERR(cs_join(cs, kid[0], &dg), CUZK_E_INVAL);
+        CHECK_MSG(strstr(dg.msg, "gadget 7"), "%s", dg.msg);
+        cs_free(kid[0]);
+        CHECK_ERR(cs_finish(cs, NULL), CUZK_E_INVAL);
+        cs_free(cs);
+    }
+
+    /* Backends that look at variables: a child may not use a sibling's range or its own
+     * future variables (prover: unallocated value; recorder: unallocated column). */
+    for (int backend = 0; backend < 2; backend++) {
+        const cs_counts_t sizes[2] = {{0, 1, 0}, {0, 1, 1}};
+        CHECK_OK(backend == 0 ? mk_prover(&cs) : mk_recorder(&cs));
+        CHECK_OK(cs_alloc(cs, &x, &v)); /* parent: Aux(0) */
+        CHECK_OK(cs_fork(cs, kid, 2, sizes, NULL));
+        CHECK_OK(cs_alloc(kid[0], &x, &v));
+        CHECK_EQ_U64(x.bits, cs_var_aux(1).bits);
+        CHECK_OK(cs_alloc(kid[1], &x, &v));
+        CHECK_EQ_U64(x.bits, cs_var_aux(2).bits);
+        cs_lc_t a = cs_lc_of(kid[1], cs_var_aux(1)); /* child 0's */
+        cz_diag_init(&dg);
+        CHECK_ERR(cs_enforce(kid[1], &a, NULL, NULL, "gap"), CUZK_E_INVAL);
+        CHECK_OK(cs_join(cs, kid[0], NULL));
+        CHECK_ERR(cs_join(cs, kid[1], &dg), CUZK_E_INVAL);
+        CHECK_MSG(strstr(dg.msg, "unallocated variable Aux(1)"), "%s", dg.msg);
+        cs_free(kid[0]);
+        cs_free(kid[1]);
+        CHECK_ERR(cs_finish(cs, NULL), CUZK_E_INVAL);
+        cs_free(cs);
+    }
+
+    /* prover: more constraints than declared */
+    {
+        const cs_counts_t sizes[1] = {{0, 0, 1}};
+        CHECK_OK(mk_prover(&cs));
+        CHECK_OK(cs_fork(cs, kid, 1, sizes, NULL));
+        CHECK_OK(cs_enforce(kid[0], NULL, NULL, NULL, "one"));
+        CHECK_ERR(cs_enforce(kid[0], NULL, NULL, NULL, "two"), CUZK_E_INVAL);
+        cz_diag_init(&dg);
+        CHECK_ERR(cs_join(cs, kid[0], &dg), CUZK_E_INVAL);
+        CHECK_MSG(strstr(dg.msg, "more constraints than"), "%s", dg.msg);
+        cs_free(kid[0]);
+        cs_free(cs);
+    }
+    CHECK_EQ_U64(cz_alloc_live(), live);
 }
