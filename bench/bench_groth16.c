@@ -3,31 +3,38 @@
  * g16_setup (timed once), writing and loading the .params file (once, in $TMPDIR or /tmp),
  * then the prover broken down by stage: preparation, quotient (spec 4.5), each MSM (H, L, A,
  * B_G1, B_G2), assembly, total. One line per (circuit, stage); times in ms (per proof).
- * Sizes of 2^20 and more time one proof (plus none for warm-up), smaller ones three.
+ * Sizes of 2^20 and more time one proof (plus none for warm-up), smaller ones three. The
+ * g16_2^k circuits fill their domain (2^k - 1 constraints); g16_porep2k has the scale of a
+ * 2 KiB PoRep partition (2.2 million constraints in a domain of 2^22). The *_cpu lines give
+ * the process CPU time, steadier than the wall clock on a shared machine.
  * Circuits look like Filecoin's: half the constraints are booleanity checks of fresh bits,
  * a third multiply two earlier variables, the rest pack 8 bits into a number; so most aux
  * values are 0 or 1, A is nearly dense and B is sparse.
- * Usage: bench_groth16 [substring ...] selects cases by name ("2^16", "msm_b_g2", ...).
+ * Usage: bench_groth16 [substring ...] selects cases by name ("2^16_", "setup", "porep2k_msm_h",
+ * ...); a size is built only when one of its cases is selected, and proofs only when a prover
+ * case is.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "bench.h"
 #include "common/pool.h"
 #include "common/rand.h"
 #include "groth16/groth16.h"
+#include "groth16/internal.h"
 #include "r1cs/r1cs.h"
 
 #define NUM_PUBLIC 4
 #define ITERS      3
-#define NSTAGES    9
+#define NSTAGES    10
+#define NONCE      9
 
-/* Synthesizes 2^lg - NUM_PUBLIC - 2 constraints (m = 2^lg - 1 with the input constraints). */
-static void synth(cs_t *cs, unsigned lg, uint64_t seed)
+/* Synthesizes ncons constraints (and as many aux variables) after NUM_PUBLIC inputs. */
+static void synth(cs_t *cs, size_t ncons, uint64_t seed)
 {
-    size_t ncons = ((size_t)1 << lg) - NUM_PUBLIC - 2;
     cz_prng g;
     cs_var_t *vars = malloc((ncons + 8) * sizeof(cs_var_t));
     fr_t *vals = malloc((ncons + 8) * sizeof(fr_t));
@@ -86,6 +93,16 @@ static void synth(cs_t *cs, unsigned lg, uint64_t seed)
     free(vals);
 }
 
+/* CPU time of the whole process (all threads), ms: on a shared machine this is steadier than
+ * the wall clock, and wall ~ cpu / cores when the work parallelizes. */
+static double cpu_ms(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-3;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -106,103 +123,41 @@ static void die(const char *what, cuzk_err err, const cz_diag *dg)
     exit(1);
 }
 
-static void tmp_params_path(char *buf, size_t cap, unsigned lg)
+static void tmp_params_path(char *buf, size_t cap, const char *prefix)
 {
     const char *dir = getenv("TMPDIR");
-    snprintf(buf, cap, "%s/bench_g16_%ld_2^%u.params", dir && dir[0] ? dir : "/tmp", (long)getpid(),
-             lg);
+    snprintf(buf, cap, "%s/bench_%ld_%s.params", dir && dir[0] ? dir : "/tmp", (long)getpid(),
+             prefix);
 }
 
-static void bench_size(unsigned lg, cz_pool *pool, int argc, char **argv)
+/* Prover stages, one line each (ms per proof); total_cpu is the process CPU time. */
+static const char *const PROVE_STAGES[NSTAGES] = {"prep",  "quotient", "msm_h",    "msm_l",
+                                                  "msm_a", "msm_b_g1", "msm_b_g2", "assemble",
+                                                  "total", "total_cpu"};
+
+/* Times g16_prove_ex (after one warm-up proof when iters > 1) and checks the last proof. */
+static void bench_prove(const char *prefix, size_t n, unsigned iters, const g16_params_t *p,
+                        const cs_assignment_t *asg, cz_pool *pool, int argc, char **argv)
 {
-    static const char *const stages[NSTAGES] = {
-        "prep", "quotient", "msm_h", "msm_l", "msm_a", "msm_b_g1", "msm_b_g2", "assemble", "total"};
-    static const char *const once[3] = {"setup", "params_write", "params_load"};
-    char prefix[32], name[64], path[512];
-    size_t n = (size_t)1 << lg;
-    unsigned iters = lg >= 20 ? 1 : ITERS;
-    cs_t *cs = NULL;
-    cs_r1cs_t r1cs;
-    cs_assignment_t asg;
-    g16_params_t *p = NULL, *q = NULL;
+    char name[64];
     g16_proof_t proof;
     g16_pvk_t pvk;
     g16_prove_stats_t st;
-    double t[NSTAGES][ITERS], t_once[3], t0;
+    double t[NSTAGES][ITERS], c0;
     fr_t r, s;
-    uint64_t seed = 1;
-    bool any = false, valid = false;
+    bool valid = false;
     cz_diag dg;
     cuzk_err err;
 
-    snprintf(prefix, sizeof(prefix), "g16_2^%u", lg);
-    for (size_t i = 0; i < NSTAGES; i++) {
-        snprintf(name, sizeof(name), "%s_%s", prefix, stages[i]);
-        any |= bench_selected(argc, argv, name) != 0;
-    }
-    for (size_t i = 0; i < 3; i++) {
-        snprintf(name, sizeof(name), "%s_%s", prefix, once[i]);
-        any |= bench_selected(argc, argv, name) != 0;
-    }
-    if (!any) {
-        return;
-    }
     cz_diag_init(&dg);
-    if ((err = cs_new_recorder(&cs, &dg)) != CUZK_OK) {
-        die("recorder", err, &dg);
-    }
-    synth(cs, lg, 42);
-    if ((err = cs_finish(cs, &dg)) != CUZK_OK || (err = cs_take_r1cs(cs, &r1cs, &dg)) != CUZK_OK) {
-        die("record", err, &dg);
-    }
-    cs_free(cs);
-    if ((err = cs_new_prover(&cs, NULL, &dg)) != CUZK_OK) {
-        die("prover", err, &dg);
-    }
-    synth(cs, lg, 42);
-    if ((err = cs_finish(cs, &dg)) != CUZK_OK ||
-        (err = cs_take_assignment(cs, &asg, &dg)) != CUZK_OK) {
-        die("synthesize", err, &dg);
-    }
-    cs_free(cs);
-
-    t0 = bench_now();
-    if ((err = g16_setup(&p, &r1cs, &seed, pool, &dg)) != CUZK_OK) {
-        die("setup", err, &dg);
-    }
-    t_once[0] = (bench_now() - t0) * 1e3;
-    cs_r1cs_clear(&r1cs);
-    tmp_params_path(path, sizeof(path), lg);
-    t0 = bench_now();
-    if ((err = g16_params_write(p, path, pool, &dg)) != CUZK_OK) {
-        die("params_write", err, &dg);
-    }
-    t_once[1] = (bench_now() - t0) * 1e3;
-    t0 = bench_now();
-    if ((err = g16_params_load(&q, path, NULL, pool, &dg)) != CUZK_OK) {
-        die("params_load", err, &dg);
-    }
-    t_once[2] = (bench_now() - t0) * 1e3;
-    remove(path);
-    if (q->store.len != p->store.len || memcmp(q->store.ptr, p->store.ptr, p->store.len) != 0) {
-        fprintf(stderr, "bench_groth16: loaded parameters differ from the written ones\n");
-        exit(1);
-    }
-    g16_params_free(q);
-    for (size_t i = 0; i < 3; i++) {
-        snprintf(name, sizeof(name), "%s_%s", prefix, once[i]);
-        if (bench_selected(argc, argv, name)) {
-            report(name, n, &t_once[i], 1);
-        }
-    }
-
     fr_from_u64(&r, 12345);
     fr_from_u64(&s, 67890);
-    if (iters > 1 && (err = g16_prove(p, &proof, &asg, &r, &s, pool, &dg)) != CUZK_OK) {
+    if (iters > 1 && (err = g16_prove(p, &proof, asg, &r, &s, pool, &dg)) != CUZK_OK) {
         die("prove", err, &dg); /* warm-up */
     }
     for (unsigned it = 0; it < iters; it++) {
-        if ((err = g16_prove_ex(p, &proof, &asg, &r, &s, NULL, &st, pool, &dg)) != CUZK_OK) {
+        c0 = cpu_ms();
+        if ((err = g16_prove_ex(p, &proof, asg, &r, &s, NULL, &st, pool, &dg)) != CUZK_OK) {
             die("prove", err, &dg);
         }
         t[0][it] = st.prep_ms;
@@ -214,18 +169,124 @@ static void bench_size(unsigned lg, cz_pool *pool, int argc, char **argv)
         t[6][it] = st.msm_b_g2_ms;
         t[7][it] = st.assemble_ms;
         t[8][it] = st.total_ms;
+        t[9][it] = cpu_ms() - c0;
     }
     g16_pvk_init(&pvk, &p->vk);
-    if (g16_verify(&pvk, &valid, &proof, asg.inputs + 1, asg.num_inputs - 1, &dg) != CUZK_OK ||
+    if (g16_verify(&pvk, &valid, &proof, asg->inputs + 1, asg->num_inputs - 1, &dg) != CUZK_OK ||
         !valid) {
         fprintf(stderr, "bench_groth16: the benchmark proof does not verify\n");
         exit(1);
     }
     for (size_t i = 0; i < NSTAGES; i++) {
-        snprintf(name, sizeof(name), "%s_%s", prefix, stages[i]);
+        snprintf(name, sizeof(name), "%s_%s", prefix, PROVE_STAGES[i]);
         if (bench_selected(argc, argv, name)) {
             report(name, n, t[i], iters);
         }
+    }
+}
+
+/* One circuit of ncons constraints in a domain of 2^lg (checked), cases named prefix_*. */
+static void bench_size(const char *prefix, size_t ncons, unsigned lg, cz_pool *pool, int argc,
+                       char **argv)
+{
+    static const char *const once[NONCE] = {"setup",     "setup_cpu",    "setup_check",
+                                            "setup_qap", "setup_tables", "setup_g1",
+                                            "setup_g2",  "params_write", "params_load"};
+    char name[64], path[512];
+    size_t n = (size_t)1 << lg;
+    cs_t *cs = NULL;
+    cs_r1cs_t r1cs;
+    cs_assignment_t asg;
+    g16_params_t *p = NULL, *q = NULL;
+    g16_setup_stats_t sst;
+    double t_once[NONCE], t0, c0;
+    uint64_t seed = 1;
+    bool any = false, want_prove = false, want_file = false;
+    cz_diag dg;
+    cuzk_err err;
+
+    for (size_t i = 0; i < NSTAGES; i++) {
+        snprintf(name, sizeof(name), "%s_%s", prefix, PROVE_STAGES[i]);
+        want_prove |= bench_selected(argc, argv, name) != 0;
+    }
+    any = want_prove;
+    for (size_t i = 0; i < NONCE; i++) {
+        snprintf(name, sizeof(name), "%s_%s", prefix, once[i]);
+        any |= bench_selected(argc, argv, name) != 0;
+        want_file |= i >= NONCE - 2 && bench_selected(argc, argv, name) != 0;
+    }
+    if (!any) {
+        return;
+    }
+    cz_diag_init(&dg);
+    if ((err = cs_new_recorder(&cs, &dg)) != CUZK_OK) {
+        die("recorder", err, &dg);
+    }
+    synth(cs, ncons, 42);
+    if ((err = cs_finish(cs, &dg)) != CUZK_OK || (err = cs_take_r1cs(cs, &r1cs, &dg)) != CUZK_OK) {
+        die("record", err, &dg);
+    }
+    cs_free(cs);
+    if (r1cs.A.rows > n || 2 * r1cs.A.rows <= n) {
+        fprintf(stderr, "bench_groth16: %s has %zu rows, not a domain of %zu\n", prefix,
+                r1cs.A.rows, n);
+        exit(1);
+    }
+    if ((err = cs_new_prover(&cs, NULL, &dg)) != CUZK_OK) {
+        die("prover", err, &dg);
+    }
+    synth(cs, ncons, 42);
+    if ((err = cs_finish(cs, &dg)) != CUZK_OK ||
+        (err = cs_take_assignment(cs, &asg, &dg)) != CUZK_OK) {
+        die("synthesize", err, &dg);
+    }
+    cs_free(cs);
+
+    c0 = cpu_ms();
+    t0 = bench_now();
+    if ((err = g16_setup_ex(&p, NULL, &sst, &r1cs, &seed, pool, &dg)) != CUZK_OK) {
+        die("setup", err, &dg);
+    }
+    t_once[0] = (bench_now() - t0) * 1e3;
+    t_once[1] = cpu_ms() - c0;
+    t_once[2] = sst.check_ms;
+    t_once[3] = sst.qap_ms;
+    t_once[4] = sst.tables_ms;
+    t_once[5] = sst.g1_ms;
+    t_once[6] = sst.g2_ms;
+    printf("# %s: m=%zu inputs=%zu aux=%zu nnz(A,B,C)=%zu,%zu,%zu a=%zu b=%zu windows g1=%u "
+           "g2=%u\n",
+           prefix, r1cs.A.rows, r1cs.num_inputs, r1cs.num_aux, r1cs.A.nnz, r1cs.B.nnz, r1cs.C.nnz,
+           p->a_len, p->b_g1_len, sst.g1_window, sst.g2_window);
+    cs_r1cs_clear(&r1cs);
+    if (want_file) {
+        tmp_params_path(path, sizeof(path), prefix);
+        t0 = bench_now();
+        if ((err = g16_params_write(p, path, pool, &dg)) != CUZK_OK) {
+            die("params_write", err, &dg);
+        }
+        t_once[7] = (bench_now() - t0) * 1e3;
+        t0 = bench_now();
+        if ((err = g16_params_load(&q, path, NULL, pool, &dg)) != CUZK_OK) {
+            die("params_load", err, &dg);
+        }
+        t_once[8] = (bench_now() - t0) * 1e3;
+        remove(path);
+        if (q->store.len != p->store.len || memcmp(q->store.ptr, p->store.ptr, p->store.len) != 0) {
+            fprintf(stderr, "bench_groth16: loaded parameters differ from the written ones\n");
+            exit(1);
+        }
+        g16_params_free(q);
+    }
+    for (size_t i = 0; i < NONCE; i++) {
+        snprintf(name, sizeof(name), "%s_%s", prefix, once[i]);
+        if (bench_selected(argc, argv, name)) {
+            report(name, n, &t_once[i], 1);
+        }
+    }
+
+    if (want_prove) {
+        bench_prove(prefix, n, lg >= 20 ? 1 : ITERS, p, &asg, pool, argc, argv);
     }
     g16_params_free(p);
     cs_assignment_clear(&asg);
@@ -245,8 +306,13 @@ int main(int argc, char **argv)
     printf("# cores=%u (pool of %u threads + caller)\n", cores, cores > 1 ? cores - 1 : 0);
     bench_header();
     for (unsigned lg = 12; lg <= 22; lg += 2) {
-        bench_size(lg, pool, argc, argv);
+        char prefix[32];
+        snprintf(prefix, sizeof(prefix), "g16_2^%u", lg);
+        /* m = 2^lg - 1 with the input constraints */
+        bench_size(prefix, ((size_t)1 << lg) - NUM_PUBLIC - 2, lg, pool, argc, argv);
     }
+    /* the scale of a 2 KiB PoRep partition: about 2.2 million constraints, domain 2^22 */
+    bench_size("g16_porep2k", 2200000, 22, pool, argc, argv);
     cz_pool_free(pool);
     return 0;
 }

@@ -72,4 +72,33 @@ CZ_MUST_USE cuzk_err g1_aff_from_uncompressed(g1_aff_t *out, const uint8_t in[96
 void g1_aff_to_compressed(uint8_t out[48], const g1_aff_t *p);
 void g1_aff_to_uncompressed(uint8_t out[96], const g1_aff_t *p);
 
+/* ---- Fixed-base multiplication: one base, many scalars (fixed_base.c) ----------------------
+ * A table for base P and window w (G1_FB_MIN_WINDOW <= w <= G1_FB_MAX_WINDOW) holds the affine
+ * points d 2^(w i) P for windows i < ceil(256 / w) and digits d = 1 .. 2^(w-1), window by
+ * window. [k]P is then the sum of one entry or its negation per non-zero signed digit of k:
+ * at most ceil(256 / w) additions and no doublings, made in affine coordinates with one field
+ * inversion per window shared by a batch of scalars. A table of w = 16 holds 524288 points
+ * (48 MiB). Exact for every point and every k < 2^255; the result does not depend on the pool.
+ */
+#include "common/pool.h"
+
+#define G1_FB_MIN_WINDOW 2
+#define G1_FB_MAX_WINDOW 16
+
+/** Number of points in a table of window w. */
+size_t g1_fb_table_len(unsigned w);
+
+/** The window that minimizes table building plus n multiplications (from a cost model). */
+unsigned g1_fb_window(size_t n);
+
+/** Fills tab (g1_fb_table_len(w) points, caller-owned) for `base` (any point, borrowed).
+ *  Rows are built in parallel over `pool` (NULL: on the caller). */
+void g1_fb_table_init(g1_aff_t *tab, const g1_aff_t *base, unsigned w, cz_pool *pool);
+
+/** out[j] = [k[j]] P for j < n, affine (identity for k = 0), with `tab` a table of window w
+ *  for P (borrowed). Scalars are canonical (< 2^255 is a contract, CZ_CHECK). out must not
+ *  overlap tab or k. Spread over `pool` in batches of 256 scalars. */
+void g1_fb_mul(g1_aff_t *out, const g1_aff_t *tab, unsigned w, const fr_repr_t *k, size_t n,
+               cz_pool *pool);
+
 #endif /* CUZK_CURVE_G1_H */

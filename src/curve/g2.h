@@ -65,4 +65,17 @@ CZ_MUST_USE cuzk_err g2_aff_from_uncompressed(g2_aff_t *out, const uint8_t in[19
 void g2_aff_to_compressed(uint8_t out[96], const g2_aff_t *p);
 void g2_aff_to_uncompressed(uint8_t out[192], const g2_aff_t *p);
 
+/* ---- Fixed-base multiplication: one base, many scalars (fixed_base.c) ----------------------
+ * As in g1.h, over G2: tables of g2_fb_table_len(w) affine points (w = 16: 96 MiB). */
+#include "common/pool.h"
+
+#define G2_FB_MIN_WINDOW 2
+#define G2_FB_MAX_WINDOW 16
+
+size_t g2_fb_table_len(unsigned w);
+unsigned g2_fb_window(size_t n);
+void g2_fb_table_init(g2_aff_t *tab, const g2_aff_t *base, unsigned w, cz_pool *pool);
+void g2_fb_mul(g2_aff_t *out, const g2_aff_t *tab, unsigned w, const fr_repr_t *k, size_t n,
+               cz_pool *pool);
+
 #endif /* CUZK_CURVE_G2_H */

@@ -181,6 +181,14 @@ void g16_proofs_to_bytes(uint8_t *out, const g16_proof_t *proofs, size_t n);
  *  assignment, r and s only). */
 typedef struct g16_prove_opts {
     msm_opts msm; /* passed to every MSM (window, accumulation); zeroed = automatic */
+    /* Stage observer (timing; NULL = off, which costs nothing). Called on the proving thread
+     * at the end of each stage with its name and its start and end on CLOCK_MONOTONIC in
+     * milliseconds. Stages, in order: "prep" (a, b, c copied and padded, work space), then
+     * "quotient" (spec 4.5: three iNTTs, three coset NTTs, one coset iNTT, fused in
+     * poly_quotient_h), "prep" again (MSM scratch), "msm_h", "msm_l", "msm_a", "msm_b_g1",
+     * "msm_b_g2" and "assemble": the same boundaries as g16_prove_stats_t. Must not block. */
+    void (*on_stage)(void *ctx, const char *stage, double t0_ms, double t1_ms);
+    void *on_stage_ctx;
 } g16_prove_opts_t;
 
 /** Wall-clock milliseconds of each prover stage (g16_prove_ex / g16_prove_take). */

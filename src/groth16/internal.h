@@ -75,4 +75,20 @@ CZ_MUST_USE cuzk_err g16_setup_with_waste(g16_params_t **out, g16_toxic_t *waste
                                           const cs_r1cs_t *r1cs, const uint64_t *seed,
                                           cz_pool *pool, cz_diag *dg);
 
+/** Wall-clock milliseconds of the setup's stages (bench_groth16). */
+typedef struct g16_setup_stats {
+    double check_ms;  /* matrix and constrained-variable checks */
+    double qap_ms;    /* powers, inverse NTT, evaluation, per-variable scalars (all draws) */
+    double tables_ms; /* parameter allocation and both fixed-base tables */
+    double g1_ms;     /* VK, ic, h, l, a, b_g1 points */
+    double g2_ms;     /* b_g2 points */
+    double total_ms;
+    unsigned g1_window, g2_window; /* fixed-base windows used */
+} g16_setup_stats_t;
+
+/** g16_setup_with_waste with per-stage timings (`stats` may be NULL; set even on failure). */
+CZ_MUST_USE cuzk_err g16_setup_ex(g16_params_t **out, g16_toxic_t *waste, g16_setup_stats_t *stats,
+                                  const cs_r1cs_t *r1cs, const uint64_t *seed, cz_pool *pool,
+                                  cz_diag *dg);
+
 #endif /* CUZK_GROTH16_INTERNAL_H */

@@ -24,6 +24,16 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+/* Ends a stage that began at t0: its milliseconds, reported to the observer when there is one. */
+static double stage_end(const g16_prove_opts_t *opts, const char *stage, double t0)
+{
+    double t1 = now_ms();
+    if (opts && opts->on_stage) {
+        opts->on_stage(opts->on_stage_ctx, stage, t0, t1);
+    }
+    return t1 - t0;
+}
+
 static size_t max_sz(size_t a, size_t b)
 {
     return a > b ? a : b;
@@ -74,6 +84,29 @@ static void abc_release(abc_work_t *w)
     }
     cz_buf_free(&w->buf);
     w->a = w->b = w->c = NULL;
+}
+
+/* Copies of a, b and c into the work space, over the pool: item i of [0, 3 m) is value i % m
+ * of vector i / m. */
+#define COPY_GRAIN 65536
+
+typedef struct copy_job {
+    fr_t *dst[3];
+    const fr_t *src[3];
+    size_t m;
+} copy_job_t;
+
+static void copy_task(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    const copy_job_t *job = ctx;
+    (void)worker;
+
+    while (begin < end) {
+        size_t v = begin / job->m, i = begin % job->m;
+        size_t len = job->m - i < end - begin ? job->m - i : end - begin;
+        memcpy(job->dst[v] + i, job->src[v] + i, len * sizeof(fr_t));
+        begin += len;
+    }
 }
 
 /* Checks that cannot depend on the work space. Sets *lg. */
@@ -129,28 +162,28 @@ static cuzk_err prove_core(const g16_params_t *p, g16_proof_t *out, const cs_ass
     cz_buf_free(&tw_buf);
     abc_release_bc(w, n);
     poly_to_repr((fr_repr_t *)w->a, w->a, n - 1, pool);
-    st->quotient_ms = now_ms() - t;
+    st->quotient_ms = stage_end(opts, "quotient", t);
 
     /* ---- MSMs (4.6) ---- */
     t = now_ms();
     CZ_TRY(err, cz_buf_new(&scratch_buf, msm_scratch_bytes(p, ni, pb, mo), dg), done);
-    st->prep_ms += now_ms() - t;
+    st->prep_ms += stage_end(opts, "prep", t);
 
     t = now_ms();
     msm_g1_opts(&h_sum, p->h, (const fr_repr_t *)w->a, n - 1, scratch_buf.ptr, pool, mo);
-    st->msm_h_ms = now_ms() - t;
+    st->msm_h_ms = stage_end(opts, "msm_h", t);
     abc_release(w);
 
     t = now_ms();
     msm_g1_density(&l_sum, p->l, p->l_len, asg->aux, NULL, na, scratch_buf.ptr, pool, mo);
-    st->msm_l_ms = now_ms() - t;
+    st->msm_l_ms = stage_end(opts, "msm_l", t);
 
     t = now_ms();
     msm_g1_density(&t1, p->a, ni, asg->inputs, NULL, ni, scratch_buf.ptr, pool, mo);
     msm_g1_density(&t2, p->a + ni, p->a_len - ni, asg->aux, asg->a_aux_density.words, na,
                    scratch_buf.ptr, pool, mo);
     g1_add(&a_sum, &t1, &t2);
-    st->msm_a_ms = now_ms() - t;
+    st->msm_a_ms = stage_end(opts, "msm_a", t);
 
     t = now_ms();
     msm_g1_density(&t1, p->b_g1, pb, asg->inputs, asg->b_input_density.words, ni, scratch_buf.ptr,
@@ -158,7 +191,7 @@ static cuzk_err prove_core(const g16_params_t *p, g16_proof_t *out, const cs_ass
     msm_g1_density(&t2, p->b_g1 + pb, p->b_g1_len - pb, asg->aux, asg->b_aux_density.words, na,
                    scratch_buf.ptr, pool, mo);
     g1_add(&b1_sum, &t1, &t2);
-    st->msm_b_g1_ms = now_ms() - t;
+    st->msm_b_g1_ms = stage_end(opts, "msm_b_g1", t);
 
     t = now_ms();
     msm_g2_density(&t3, p->b_g2, pb, asg->inputs, asg->b_input_density.words, ni, scratch_buf.ptr,
@@ -166,7 +199,7 @@ static cuzk_err prove_core(const g16_params_t *p, g16_proof_t *out, const cs_ass
     msm_g2_density(&b2_sum, p->b_g2 + pb, p->b_g2_len - pb, asg->aux, asg->b_aux_density.words, na,
                    scratch_buf.ptr, pool, mo);
     g2_add(&b2_sum, &b2_sum, &t3);
-    st->msm_b_g2_ms = now_ms() - t;
+    st->msm_b_g2_ms = stage_end(opts, "msm_b_g2", t);
 
     /* ---- assembly (4.7) ---- */
     t = now_ms();
@@ -201,7 +234,7 @@ static cuzk_err prove_core(const g16_params_t *p, g16_proof_t *out, const cs_ass
     g1_add(&acc, &acc, &t2);
     g1_to_aff(&out->c, &acc);
     cz_memzero(&rs, sizeof(rs));
-    st->assemble_ms = now_ms() - t;
+    st->assemble_ms = stage_end(opts, "assemble", t);
 
 done:
     cz_buf_free(&tw_buf);
@@ -230,10 +263,12 @@ cuzk_err g16_prove_ex(const g16_params_t *p, g16_proof_t *out, const cs_assignme
     w.a = w.buf.ptr;
     w.b = w.a + n;
     w.c = w.b + n;
-    memcpy(w.a, asg->a, asg->m * sizeof(fr_t));
-    memcpy(w.b, asg->b, asg->m * sizeof(fr_t));
-    memcpy(w.c, asg->c, asg->m * sizeof(fr_t));
-    st.prep_ms = now_ms() - t0;
+    {
+        /* the first touch of the fresh mapping (page faults) is spread over the pool too */
+        copy_job_t cj = {.dst = {w.a, w.b, w.c}, .src = {asg->a, asg->b, asg->c}, .m = asg->m};
+        cz_pool_for(pool, 3 * asg->m, COPY_GRAIN, copy_task, &cj);
+    }
+    st.prep_ms = stage_end(opts, "prep", t0);
     err = prove_core(p, out, asg, &w, lg, r, s, opts, &st, pool, dg);
 done:
     abc_release(&w);
@@ -274,7 +309,7 @@ cuzk_err g16_prove_take(const g16_params_t *p, g16_proof_t *out, cs_assignment_t
         }
         *v = grown;
     }
-    st.prep_ms = now_ms() - t0;
+    st.prep_ms = stage_end(opts, "prep", t0);
     err = prove_core(p, out, asg, &w, lg, r, s, opts, &st, pool, dg);
 done:
     abc_release(&w);

@@ -2,210 +2,49 @@
  * official file layout.
  *
  * Steps: draw alpha, beta, gamma, delta, tau (non-zero; tau redrawn while Z(tau) = 0 or a
- * structurally present variable evaluates to 0); powers tau^i; h scalars tau^i Z(tau) / delta;
- * Lagrange values lag[q] = L_q(tau) as the inverse NTT of the powers (poly/); per variable
- * A_v, B_v, C_v = sum coeff * lag[row] by walking the CSR rows; the scalars of ic, l, a, b;
- * finally every point is one fixed-base multiplication of the standard generator.
+ * structurally present variable evaluates to 0); powers tau^i over the pool; Lagrange values
+ * lag[q] = L_q(tau) as the inverse NTT of the powers (poly/); per variable A_v, B_v, C_v =
+ * sum coeff * lag[row]; the scalars of ic, l, a, b; finally every point is a fixed-base
+ * multiplication of the standard generator (curve/fixed_base.c: windowed tables, affine
+ * additions with batched inversions, spread over the pool).
  *
- * Fixed-base multiplication: signed windows of FB_W bits. For window i the table holds
- * d * 2^(FB_W i) * G for d = 1 .. 2^(FB_W-1) (affine), so [k]G is the sum of one table entry
- * (or its negation) per non-zero digit: 26 mixed additions for a 255-bit scalar. The tables
- * (13312 points: 1.3 MB for G1, 2.6 MB for G2) are built once per call; the multiplications
- * are spread over the pool in chunks that end in one batched affine conversion.
+ * Evaluation over the pool without per-thread copies: the column space is cut into one range
+ * per worker (64-column aligned, so the presence bitmaps' words are never shared), and the
+ * task of a range walks all rows of A, B and C and keeps only the entries of its columns. Each
+ * task re-reads the column indices (cheap, sequential) and owns its slice of the results, so
+ * no extra memory is needed and the sums are exact whatever the order. Coefficients +-1 (most
+ * of Filecoin's) are added without a multiplication. The task also records which columns
+ * occur, to check that no present variable evaluates to 0.
+ *
+ * The per-variable scalars are made in place over the pool: C_v's slot receives the ic / l
+ * scalar (beta A_v + alpha B_v + C_v) / gamma resp. / delta, A_v's and B_v's slots their
+ * canonical form, which one serial pass then compacts into the a and b scalars (the value
+ * filter of spec 7). The h scalars tau^i Z(tau) / delta are made per block of H_BLOCK just
+ * before their points, so they never exist all at once.
+ *
+ * Memory besides the parameters: n + 3 ncols field elements (powers / Lagrange values and the
+ * evaluations), the n/2 twiddles, column bitmaps, one h block and the two fixed-base tables
+ * (48 + 96 MiB at the largest window). Every secret buffer is wiped before it is freed.
  */
 #include "groth16/groth16.h"
 
+#include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/rand.h"
 #include "groth16/internal.h"
 #include "poly/poly.h"
 
-#define FB_W     10
-#define FB_HALF  (1u << (FB_W - 1))
-#define FB_NWIN  26 /* 26 windows of 10 bits cover 260 bits: a 255-bit scalar plus the carry */
-#define FB_SIZE  ((size_t)FB_NWIN * FB_HALF)
-#define FB_CHUNK 128
+#define POW_GRAIN 4096  /* powers per task */
+#define VAR_GRAIN 4096  /* variables per task */
+#define H_BLOCK   65536 /* h scalars made, then multiplied, at a time */
 
-/* Signed digits of a canonical scalar (< 2^255): k = sum_i d[i] 2^(FB_W i), |d[i]| <= FB_HALF. */
-static void fb_recode(int d[FB_NWIN], const fr_repr_t *k)
+static double now_ms(void)
 {
-    unsigned carry = 0;
-
-    for (unsigned i = 0; i < FB_NWIN; i++) {
-        size_t bit = (size_t)FB_W * i;
-        unsigned v = 0;
-
-        for (unsigned j = 0; j < FB_W; j++) {
-            size_t b = bit + j;
-            if (b < 256) {
-                v |= (unsigned)((k->l[b / 64] >> (b % 64)) & 1u) << j;
-            }
-        }
-        v += carry;
-        if (v > FB_HALF) {
-            d[i] = (int)v - (int)(1u << FB_W);
-            carry = 1;
-        } else {
-            d[i] = (int)v;
-            carry = 0;
-        }
-    }
-    CZ_CHECK(carry == 0);
-}
-
-/* Builds the G1 table: tab[i * FB_HALF + (d - 1)] = d 2^(FB_W i) G. */
-static cuzk_err fb_table_g1(g1_aff_t **out, const g1_aff_t *gen, cz_diag *dg)
-{
-    g1_t *jac = cz_malloc(FB_SIZE * sizeof(g1_t));
-    fp_t *scratch = cz_malloc(FB_SIZE * sizeof(fp_t));
-    g1_aff_t *tab = cz_malloc(FB_SIZE * sizeof(g1_aff_t));
-    g1_t base;
-
-    *out = NULL;
-    if (!jac || !scratch || !tab) {
-        cz_free(jac);
-        cz_free(scratch);
-        cz_free(tab);
-        return cz_fail(dg, CUZK_E_NOMEM, "setup: out of memory for a fixed-base table");
-    }
-    g1_from_aff(&base, gen);
-    for (size_t i = 0; i < FB_NWIN; i++) {
-        g1_t *row = jac + i * FB_HALF;
-        row[0] = base;
-        for (size_t d = 1; d < FB_HALF; d++) {
-            g1_add(&row[d], &row[d - 1], &base);
-        }
-        for (unsigned j = 0; j < FB_W; j++) {
-            g1_dbl(&base, &base);
-        }
-    }
-    g1_batch_to_aff(tab, jac, FB_SIZE, scratch);
-    cz_free(jac);
-    cz_free(scratch);
-    *out = tab;
-    return CUZK_OK;
-}
-
-static cuzk_err fb_table_g2(g2_aff_t **out, const g2_aff_t *gen, cz_diag *dg)
-{
-    g2_t *jac = cz_malloc(FB_SIZE * sizeof(g2_t));
-    fp2_t *scratch = cz_malloc(FB_SIZE * sizeof(fp2_t));
-    g2_aff_t *tab = cz_malloc(FB_SIZE * sizeof(g2_aff_t));
-    g2_t base;
-
-    *out = NULL;
-    if (!jac || !scratch || !tab) {
-        cz_free(jac);
-        cz_free(scratch);
-        cz_free(tab);
-        return cz_fail(dg, CUZK_E_NOMEM, "setup: out of memory for a fixed-base table");
-    }
-    g2_from_aff(&base, gen);
-    for (size_t i = 0; i < FB_NWIN; i++) {
-        g2_t *row = jac + i * FB_HALF;
-        row[0] = base;
-        for (size_t d = 1; d < FB_HALF; d++) {
-            g2_add(&row[d], &row[d - 1], &base);
-        }
-        for (unsigned j = 0; j < FB_W; j++) {
-            g2_dbl(&base, &base);
-        }
-    }
-    g2_batch_to_aff(tab, jac, FB_SIZE, scratch);
-    cz_free(jac);
-    cz_free(scratch);
-    *out = tab;
-    return CUZK_OK;
-}
-
-typedef struct fb_job {
-    const void *tab;
-    const fr_repr_t *k;
-    void *out;
-} fb_job_t;
-
-/* [k] G for k = job->k[begin .. end), end - begin <= FB_CHUNK. */
-static void fb_chunk_g1(const fb_job_t *job, size_t begin, size_t end)
-{
-    const g1_aff_t *tab = job->tab;
-    g1_t acc[FB_CHUNK];
-    fp_t scratch[FB_CHUNK];
-    int d[FB_NWIN];
-
-    for (size_t i = begin; i < end; i++) {
-        g1_t *a = &acc[i - begin];
-        g1_set_identity(a);
-        fb_recode(d, &job->k[i]);
-        for (unsigned w = 0; w < FB_NWIN; w++) {
-            if (d[w] > 0) {
-                g1_add_aff(a, a, &tab[w * FB_HALF + (unsigned)d[w] - 1]);
-            } else if (d[w] < 0) {
-                g1_aff_t neg;
-                g1_aff_neg(&neg, &tab[w * FB_HALF + (unsigned)(-d[w]) - 1]);
-                g1_add_aff(a, a, &neg);
-            }
-        }
-    }
-    g1_batch_to_aff((g1_aff_t *)job->out + begin, acc, end - begin, scratch);
-}
-
-static void fb_task_g1(void *ctx, size_t begin, size_t end, unsigned worker)
-{
-    (void)worker;
-    /* a pool may hand out any range (NULL pool: all of it at once) */
-    for (size_t b = begin; b < end; b += FB_CHUNK) {
-        fb_chunk_g1(ctx, b, end - b < FB_CHUNK ? end : b + FB_CHUNK);
-    }
-}
-
-/* [k] G for k = job->k[begin .. end), end - begin <= FB_CHUNK. */
-static void fb_chunk_g2(const fb_job_t *job, size_t begin, size_t end)
-{
-    const g2_aff_t *tab = job->tab;
-    g2_t acc[FB_CHUNK];
-    fp2_t scratch[FB_CHUNK];
-    int d[FB_NWIN];
-
-    for (size_t i = begin; i < end; i++) {
-        g2_t *a = &acc[i - begin];
-        g2_set_identity(a);
-        fb_recode(d, &job->k[i]);
-        for (unsigned w = 0; w < FB_NWIN; w++) {
-            if (d[w] > 0) {
-                g2_add_aff(a, a, &tab[w * FB_HALF + (unsigned)d[w] - 1]);
-            } else if (d[w] < 0) {
-                g2_aff_t neg;
-                g2_aff_neg(&neg, &tab[w * FB_HALF + (unsigned)(-d[w]) - 1]);
-                g2_add_aff(a, a, &neg);
-            }
-        }
-    }
-    g2_batch_to_aff((g2_aff_t *)job->out + begin, acc, end - begin, scratch);
-}
-
-static void fb_task_g2(void *ctx, size_t begin, size_t end, unsigned worker)
-{
-    (void)worker;
-    /* a pool may hand out any range (NULL pool: all of it at once) */
-    for (size_t b = begin; b < end; b += FB_CHUNK) {
-        fb_chunk_g2(ctx, b, end - b < FB_CHUNK ? end : b + FB_CHUNK);
-    }
-}
-
-/* out[i] = [k[i]] G for i < n, G the table's base. */
-static void fb_mul_g1(g1_aff_t *out, const g1_aff_t *tab, const fr_repr_t *k, size_t n,
-                      cz_pool *pool)
-{
-    fb_job_t job = {.tab = tab, .k = k, .out = out};
-    cz_pool_for(pool, n, FB_CHUNK, fb_task_g1, &job);
-}
-
-static void fb_mul_g2(g2_aff_t *out, const g2_aff_t *tab, const fr_repr_t *k, size_t n,
-                      cz_pool *pool)
-{
-    fb_job_t job = {.tab = tab, .k = k, .out = out};
-    cz_pool_for(pool, n, FB_CHUNK, fb_task_g2, &job);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
 /* ---- toxic waste ------------------------------------------------------------------------------ */
@@ -253,29 +92,166 @@ static void pow_task(void *ctx, size_t begin, size_t end, unsigned worker)
         job->pw[i] = x;
         fr_mul(&x, &x, job->tau);
     }
+    cz_memzero(&x, sizeof(x));
 }
 
-/* ev[col] += val * lag[row] over the matrix. */
-static void eval_matrix(fr_t *ev, const cs_matrix_t *m, const fr_t *lag)
+/* Column-range evaluation of the three matrices (see the file comment). */
+typedef struct eval_job {
+    const cs_matrix_t *mats[3];
+    fr_t *ev[3];          /* A_v, B_v, C_v */
+    uint64_t *present[3]; /* ncols bits each: the column occurs in the matrix */
+    const fr_t *lag;
+    size_t ncols, span;     /* range r is [r span, (r + 1) span), span a multiple of 64 */
+    atomic_bool degenerate; /* a present column evaluated to 0 */
+} eval_job_t;
+
+static void eval_range(eval_job_t *job, size_t lo, size_t hi)
 {
-    for (size_t row = 0; row < m->rows; row++) {
-        for (size_t k = m->row_ptr[row]; k < m->row_ptr[row + 1]; k++) {
-            fr_t t;
-            fr_mul(&t, &m->val[k], &lag[row]);
-            fr_add(&ev[m->col[k]], &ev[m->col[k]], &t);
+    fr_t mone;
+    bool degenerate = false;
+
+    fr_neg(&mone, &FR_ONE);
+    for (int x = 0; x < 3; x++) {
+        const cs_matrix_t *m = job->mats[x];
+        fr_t *ev = job->ev[x];
+        uint64_t *pres = job->present[x];
+        size_t width = hi - lo;
+
+        memset(ev + lo, 0, width * sizeof(fr_t));
+        memset(pres + lo / 64, 0, (width + 63) / 64 * sizeof(uint64_t));
+        for (size_t row = 0; row < m->rows; row++) {
+            const fr_t *l = &job->lag[row];
+            for (size_t k = m->row_ptr[row]; k < m->row_ptr[row + 1]; k++) {
+                size_t c = (size_t)m->col[k];
+                const fr_t *v = &m->val[k];
+                if (c - lo >= width) { /* also c < lo: unsigned wrap-around */
+                    continue;
+                }
+                pres[c / 64] |= UINT64_C(1) << (c % 64);
+                if (fr_is_one(v)) {
+                    fr_add(&ev[c], &ev[c], l);
+                } else if (fr_eq(v, &mone)) {
+                    fr_sub(&ev[c], &ev[c], l);
+                } else {
+                    fr_t t;
+                    fr_mul(&t, v, l);
+                    fr_add(&ev[c], &ev[c], &t);
+                }
+            }
+        }
+        for (size_t c = lo; c < hi; c++) {
+            if (((pres[c / 64] >> (c % 64)) & 1) && fr_is_zero(&ev[c])) {
+                degenerate = true;
+            }
+        }
+    }
+    if (degenerate) {
+        atomic_store(&job->degenerate, true);
+    }
+}
+
+static void eval_task(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    eval_job_t *job = ctx;
+    (void)worker;
+
+    for (size_t r = begin; r < end; r++) {
+        size_t lo = r * job->span;
+        size_t hi = lo + job->span < job->ncols ? lo + job->span : job->ncols;
+        if (lo < hi) {
+            eval_range(job, lo, hi);
         }
     }
 }
 
-/* True iff every column present in m has a non-zero evaluation. */
-static bool present_nonzero(const cs_matrix_t *m, const fr_t *ev)
+/* The per-variable scalars, in place (see the file comment). */
+typedef struct var_job {
+    fr_t *At, *Bt, *Ct;
+    size_t ni;
+    const fr_t *alpha, *beta, *ginv, *dinv;
+    atomic_bool bad; /* an ic / l scalar is 0, or an input has A_v = 0 */
+} var_job_t;
+
+/* Overwrites the element at p with its canonical form (memcpy: the slot becomes an
+ * fr_repr_t). */
+static void to_repr_in_place(fr_t *p)
 {
-    for (size_t k = 0; k < m->nnz; k++) {
-        if (fr_is_zero(&ev[m->col[k]])) {
-            return false;
+    fr_repr_t r;
+    fr_to_repr(&r, p);
+    memcpy(p, &r, sizeof(r));
+    cz_memzero(&r, sizeof(r));
+}
+
+static void var_task(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    var_job_t *job = ctx;
+    bool bad = false;
+    fr_t t, u;
+    (void)worker;
+
+    for (size_t v = begin; v < end; v++) {
+        fr_mul(&t, job->beta, &job->At[v]);
+        fr_mul(&u, job->alpha, &job->Bt[v]);
+        fr_add(&t, &t, &u);
+        fr_add(&t, &t, &job->Ct[v]);
+        fr_mul(&t, &t, v < job->ni ? job->ginv : job->dinv);
+        /* a present variable that cancelled out, or an input that is not A-dense (inputs
+         * always are: input constraints, spec 4.3): redraw tau */
+        if (fr_is_zero(&t) || (v < job->ni && fr_is_zero(&job->At[v]))) {
+            bad = true;
+        }
+        job->Ct[v] = t;
+        to_repr_in_place(&job->Ct[v]);
+        to_repr_in_place(&job->At[v]);
+        to_repr_in_place(&job->Bt[v]);
+    }
+    cz_memzero(&t, sizeof(t));
+    cz_memzero(&u, sizeof(u));
+    if (bad) {
+        atomic_store(&job->bad, true);
+    }
+}
+
+static bool repr_is_zero(const fr_repr_t *r)
+{
+    return (r->l[0] | r->l[1] | r->l[2] | r->l[3]) == 0;
+}
+
+/* Moves the non-zero scalars of v[0 .. n) to the front, in order; returns their number. */
+static size_t compact_nonzero(fr_repr_t *v, size_t n)
+{
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!repr_is_zero(&v[i])) {
+            if (len != i) {
+                v[len] = v[i];
+            }
+            len++;
         }
     }
-    return true;
+    return len;
+}
+
+/* h scalars tau^i Z(tau) / delta for i in [base, base + n): out[i - base]. */
+typedef struct hsc_job {
+    fr_repr_t *out;
+    const fr_t *tau, *u; /* u = Z(tau) / delta */
+    size_t base;
+} hsc_job_t;
+
+static void hsc_task(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    const hsc_job_t *job = ctx;
+    fr_t x;
+    (void)worker;
+
+    fr_pow_u64(&x, job->tau, job->base + begin);
+    fr_mul(&x, &x, job->u);
+    for (size_t i = begin; i < end; i++) {
+        fr_to_repr(&job->out[i], &x);
+        fr_mul(&x, &x, job->tau);
+    }
+    cz_memzero(&x, sizeof(x));
 }
 
 static cuzk_err check_matrix(const cs_matrix_t *m, const char *name, size_t rows, size_t ncols,
@@ -341,13 +317,13 @@ static cuzk_err check_constrained(const cs_r1cs_t *r1cs, cz_diag *dg)
 /* All the secret intermediate vectors of one setup; wiped before they are freed. */
 typedef struct setup_work {
     cz_buf pw; /* n: tau^i, then L_i(tau) */
-    cz_buf ev; /* 3 ncols: A_v, B_v, C_v */
-    cz_buf sc; /* scalars: h (n-1), ic, l, a, b (canonical) */
+    cz_buf ev; /* 3 ncols: A_v, B_v, C_v, then the a, b and ic / l scalars */
+    cz_buf hb; /* H_BLOCK h scalars */
 } setup_work_t;
 
 static void work_free(setup_work_t *w)
 {
-    cz_buf *bufs[3] = {&w->pw, &w->ev, &w->sc};
+    cz_buf *bufs[3] = {&w->pw, &w->ev, &w->hb};
     for (int i = 0; i < 3; i++) {
         if (bufs[i]->ptr) {
             cz_memzero(bufs[i]->ptr, bufs[i]->len);
@@ -356,28 +332,30 @@ static void work_free(setup_work_t *w)
     }
 }
 
-cuzk_err g16_setup_with_waste(g16_params_t **out, g16_toxic_t *waste, const cs_r1cs_t *r1cs,
-                              const uint64_t *seed, cz_pool *pool, cz_diag *dg)
+cuzk_err g16_setup_ex(g16_params_t **out, g16_toxic_t *waste, g16_setup_stats_t *stats,
+                      const cs_r1cs_t *r1cs, const uint64_t *seed, cz_pool *pool, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     g16_params_t *p = NULL;
+    g16_setup_stats_t st;
     setup_work_t w;
-    g1_aff_t *tab1 = NULL;
-    g2_aff_t *tab2 = NULL;
+    cz_buf tab1_buf = {0}, tab2_buf = {0}, tw_buf = {0};
+    uint64_t *present = NULL;
     cz_prng prng, *g = NULL;
     g16_toxic_t tw;
     ntt_domain_t dom;
-    cz_buf tw_buf = {0};
     size_t ni = r1cs->num_inputs, na = r1cs->num_aux, ncols = ni + na;
-    size_t m = r1cs->A.rows, n, a_len = 0, b_len = 0;
-    unsigned lg = 0;
-    fr_t *pw, *At, *Bt, *Ct, z, dinv, ginv, t, u;
-    fr_repr_t *sc_h, *sc_ic, *sc_l, *sc_a, *sc_b;
+    size_t m = r1cs->A.rows, n, a_len = 0, b_len = 0, pwords, nranges;
+    unsigned lg = 0, w1, w2;
+    fr_t *pw, *At, *Bt, *Ct, z, dinv, ginv, u;
+    fr_repr_t *sc_ic, *sc_l, *sc_a, *sc_b;
     bool good = false;
+    double t0 = now_ms(), t;
 
     *out = NULL;
     memset(&w, 0, sizeof(w));
     memset(&tw, 0, sizeof(tw));
+    memset(&st, 0, sizeof(st));
     if (ni < 1) {
         return cz_fail(dg, CUZK_E_INVAL, "setup: the circuit has no ONE input");
     }
@@ -390,21 +368,29 @@ cuzk_err g16_setup_with_waste(g16_params_t **out, g16_toxic_t *waste, const cs_r
         goto done;
     }
     n = (size_t)1 << lg;
+    st.check_ms = now_ms() - t0;
 
+    t = now_ms();
     CZ_TRY(err, cz_buf_new(&tw_buf, ntt_domain_tw_sizeof(lg), dg), done);
     CZ_CHECK(ntt_domain_init(&dom, lg, tw_buf.ptr, pool));
     CZ_TRY(err, cz_buf_new(&w.pw, n * sizeof(fr_t), dg), done);
     CZ_TRY(err, cz_buf_new(&w.ev, 3 * ncols * sizeof(fr_t), dg), done);
-    CZ_TRY(err, cz_buf_new(&w.sc, (n - 1 + 3 * ncols) * sizeof(fr_repr_t), dg), done);
+    pwords = (ncols + 63) / 64;
+    present = cz_malloc(3 * pwords * sizeof(uint64_t));
+    if (!present) {
+        err = cz_fail(dg, CUZK_E_NOMEM, "setup: out of memory");
+        goto done;
+    }
     pw = w.pw.ptr;
     At = w.ev.ptr;
     Bt = At + ncols;
     Ct = Bt + ncols;
-    sc_h = w.sc.ptr;
-    sc_ic = sc_h + (n - 1);
+    /* fr_t and fr_repr_t share their layout: the slots are rewritten in place (var_task) */
+    sc_a = (fr_repr_t *)(void *)At;
+    sc_b = (fr_repr_t *)(void *)Bt;
+    sc_ic = (fr_repr_t *)(void *)Ct;
     sc_l = sc_ic + ni;
-    sc_a = sc_l + na;
-    sc_b = sc_a + ncols;
+    nranges = cz_pool_width(pool);
 
     if (seed) {
         cz_prng_seed(&prng, *seed);
@@ -419,55 +405,49 @@ cuzk_err g16_setup_with_waste(g16_params_t **out, g16_toxic_t *waste, const cs_r
 
     for (int attempt = 0; attempt < 16 && !good; attempt++) {
         pow_job_t pj;
+        eval_job_t ej;
+        var_job_t vj;
 
         CZ_TRY(err, draw_nonzero(&tw.tau, g, dg), done);
         pj.pw = pw;
         pj.tau = &tw.tau;
-        cz_pool_for(pool, n, 4096, pow_task, &pj);
+        cz_pool_for(pool, n, POW_GRAIN, pow_task, &pj);
         fr_pow_u64(&z, &tw.tau, n);
         fr_sub(&z, &z, &FR_ONE); /* Z(tau) = tau^n - 1 */
         if (fr_is_zero(&z)) {
             continue;
         }
-        /* h[i] = tau^i Z(tau) / delta */
-        fr_mul(&u, &z, &dinv);
-        for (size_t i = 0; i + 1 < n; i++) {
-            fr_mul(&t, &pw[i], &u);
-            fr_to_repr(&sc_h[i], &t);
-        }
         ntt_inv(&dom, pw, pool); /* pw[q] = L_q(tau) */
-        memset(w.ev.ptr, 0, w.ev.len);
-        eval_matrix(At, &r1cs->A, pw);
-        eval_matrix(Bt, &r1cs->B, pw);
-        eval_matrix(Ct, &r1cs->C, pw);
-        if (!present_nonzero(&r1cs->A, At) || !present_nonzero(&r1cs->B, Bt) ||
-            !present_nonzero(&r1cs->C, Ct)) {
+
+        ej.mats[0] = &r1cs->A;
+        ej.mats[1] = &r1cs->B;
+        ej.mats[2] = &r1cs->C;
+        ej.ev[0] = At;
+        ej.ev[1] = Bt;
+        ej.ev[2] = Ct;
+        for (int x = 0; x < 3; x++) {
+            ej.present[x] = present + (size_t)x * pwords;
+        }
+        ej.lag = pw;
+        ej.ncols = ncols;
+        ej.span = ((ncols + nranges - 1) / nranges + 63) / 64 * 64;
+        atomic_init(&ej.degenerate, false);
+        cz_pool_for(pool, nranges, 1, eval_task, &ej);
+        if (atomic_load(&ej.degenerate)) {
             continue;
         }
-        /* ic / l: (beta A_v + alpha B_v + C_v) / gamma resp. / delta; a, b: value-filtered */
-        good = true;
-        a_len = 0;
-        b_len = 0;
-        for (size_t v = 0; v < ncols && good; v++) {
-            fr_mul(&t, &tw.beta, &At[v]);
-            fr_mul(&u, &tw.alpha, &Bt[v]);
-            fr_add(&t, &t, &u);
-            fr_add(&t, &t, &Ct[v]);
-            fr_mul(&t, &t, v < ni ? &ginv : &dinv);
-            if (fr_is_zero(&t)) {
-                good = false; /* a present variable cancelled out: redraw tau */
-                break;
-            }
-            fr_to_repr(v < ni ? &sc_ic[v] : &sc_l[v - ni], &t);
-            if (!fr_is_zero(&At[v])) {
-                fr_to_repr(&sc_a[a_len++], &At[v]);
-            } else if (v < ni) {
-                good = false; /* inputs are always A-dense (input constraints, spec 4.3) */
-            }
-            if (!fr_is_zero(&Bt[v])) {
-                fr_to_repr(&sc_b[b_len++], &Bt[v]);
-            }
-        }
+
+        vj.At = At;
+        vj.Bt = Bt;
+        vj.Ct = Ct;
+        vj.ni = ni;
+        vj.alpha = &tw.alpha;
+        vj.beta = &tw.beta;
+        vj.ginv = &ginv;
+        vj.dinv = &dinv;
+        atomic_init(&vj.bad, false);
+        cz_pool_for(pool, ncols, VAR_GRAIN, var_task, &vj);
+        good = !atomic_load(&vj.bad);
     }
     if (!good) {
         err = cz_fail(dg, CUZK_E_INVAL,
@@ -475,15 +455,31 @@ cuzk_err g16_setup_with_waste(g16_params_t **out, g16_toxic_t *waste, const cs_r
                       "constraints present?)");
         goto done;
     }
+    /* the value filter of spec 7: a and b keep the variables with non-zero A_v resp. B_v */
+    a_len = compact_nonzero(sc_a, ncols);
+    b_len = compact_nonzero(sc_b, ncols);
+    fr_mul(&u, &z, &dinv); /* h[i] = tau^i u */
+    st.qap_ms = now_ms() - t;
 
+    t = now_ms();
     p = cz_calloc(1, sizeof(*p));
     if (!p) {
         err = cz_fail(dg, CUZK_E_NOMEM, "setup: out of memory");
         goto done;
     }
     CZ_TRY(err, g16_params_alloc(p, ni, n - 1, na, a_len, b_len, b_len, dg), done);
-    CZ_TRY(err, fb_table_g1(&tab1, &G1_GEN, dg), done);
-    CZ_TRY(err, fb_table_g2(&tab2, &G2_GEN, dg), done);
+    w1 = g1_fb_window(ni + (n - 1) + na + a_len + b_len);
+    w2 = g2_fb_window(3 + b_len);
+    CZ_TRY(err, cz_buf_new(&tab1_buf, g1_fb_table_len(w1) * sizeof(g1_aff_t), dg), done);
+    CZ_TRY(err, cz_buf_new(&tab2_buf, g2_fb_table_len(w2) * sizeof(g2_aff_t), dg), done);
+    CZ_TRY(err, cz_buf_new(&w.hb, H_BLOCK * sizeof(fr_repr_t), dg), done);
+    g1_fb_table_init(tab1_buf.ptr, &G1_GEN, w1, pool);
+    g2_fb_table_init(tab2_buf.ptr, &G2_GEN, w2, pool);
+    st.g1_window = w1;
+    st.g2_window = w2;
+    st.tables_ms = now_ms() - t;
+
+    t = now_ms();
     {
         /* the six VK points */
         fr_repr_t k[6];
@@ -493,11 +489,11 @@ cuzk_err g16_setup_with_waste(g16_params_t **out, g16_toxic_t *waste, const cs_r
         fr_to_repr(&k[0], &tw.alpha);
         fr_to_repr(&k[1], &tw.beta);
         fr_to_repr(&k[2], &tw.delta);
-        fb_mul_g1(o1, tab1, k, 3, NULL);
+        g1_fb_mul(o1, tab1_buf.ptr, w1, k, 3, NULL);
         fr_to_repr(&k[3], &tw.beta);
         fr_to_repr(&k[4], &tw.gamma);
         fr_to_repr(&k[5], &tw.delta);
-        fb_mul_g2(o2, tab2, k + 3, 3, NULL);
+        g2_fb_mul(o2, tab2_buf.ptr, w2, k + 3, 3, NULL);
         p->vk.alpha_g1 = o1[0];
         p->vk.beta_g1 = o1[1];
         p->vk.delta_g1 = o1[2];
@@ -506,12 +502,20 @@ cuzk_err g16_setup_with_waste(g16_params_t **out, g16_toxic_t *waste, const cs_r
         p->vk.delta_g2 = o2[2];
         cz_memzero(k, sizeof(k));
     }
-    fb_mul_g1(p->vk.ic, tab1, sc_ic, ni, pool);
-    fb_mul_g1(p->h, tab1, sc_h, n - 1, pool);
-    fb_mul_g1(p->l, tab1, sc_l, na, pool);
-    fb_mul_g1(p->a, tab1, sc_a, a_len, pool);
-    fb_mul_g1(p->b_g1, tab1, sc_b, b_len, pool);
-    fb_mul_g2(p->b_g2, tab2, sc_b, b_len, pool);
+    g1_fb_mul(p->vk.ic, tab1_buf.ptr, w1, sc_ic, ni, pool);
+    for (size_t base = 0; base < n - 1; base += H_BLOCK) {
+        size_t len = n - 1 - base < H_BLOCK ? n - 1 - base : H_BLOCK;
+        hsc_job_t hj = {.out = w.hb.ptr, .tau = &tw.tau, .u = &u, .base = base};
+        cz_pool_for(pool, len, POW_GRAIN, hsc_task, &hj);
+        g1_fb_mul(p->h + base, tab1_buf.ptr, w1, w.hb.ptr, len, pool);
+    }
+    g1_fb_mul(p->l, tab1_buf.ptr, w1, sc_l, na, pool);
+    g1_fb_mul(p->a, tab1_buf.ptr, w1, sc_a, a_len, pool);
+    g1_fb_mul(p->b_g1, tab1_buf.ptr, w1, sc_b, b_len, pool);
+    st.g1_ms = now_ms() - t;
+    t = now_ms();
+    g2_fb_mul(p->b_g2, tab2_buf.ptr, w2, sc_b, b_len, pool);
+    st.g2_ms = now_ms() - t;
     if (waste) {
         *waste = tw;
     }
@@ -521,20 +525,30 @@ done:
     cz_memzero(&tw, sizeof(tw));
     cz_memzero(&dinv, sizeof(dinv));
     cz_memzero(&ginv, sizeof(ginv));
-    cz_memzero(&t, sizeof(t));
     cz_memzero(&u, sizeof(u));
     cz_memzero(&z, sizeof(z));
     cz_memzero(&prng, sizeof(prng));
     work_free(&w);
+    cz_free(present);
     cz_buf_free(&tw_buf);
-    cz_free(tab1);
-    cz_free(tab2);
+    cz_buf_free(&tab1_buf);
+    cz_buf_free(&tab2_buf);
     g16_params_free(p);
+    st.total_ms = now_ms() - t0;
+    if (stats) {
+        *stats = st;
+    }
     return err;
+}
+
+cuzk_err g16_setup_with_waste(g16_params_t **out, g16_toxic_t *waste, const cs_r1cs_t *r1cs,
+                              const uint64_t *seed, cz_pool *pool, cz_diag *dg)
+{
+    return g16_setup_ex(out, waste, NULL, r1cs, seed, pool, dg);
 }
 
 cuzk_err g16_setup(g16_params_t **out, const cs_r1cs_t *r1cs, const uint64_t *seed, cz_pool *pool,
                    cz_diag *dg)
 {
-    return g16_setup_with_waste(out, NULL, r1cs, seed, pool, dg);
+    return g16_setup_ex(out, NULL, NULL, r1cs, seed, pool, dg);
 }

@@ -1053,6 +1053,32 @@ static void small_fixture(fixture *f)
     fixture_make(f, &sp, 31, NULL);
 }
 
+/* The evaluation splits the columns into one 64-aligned range per worker: pools of several
+ * widths (some with an empty last range) give the bytes of the single-threaded setup, and
+ * those bytes match the toxic waste. */
+TEST(setup_same_for_every_pool_width)
+{
+    rc_spec sp = {.ni = 2, .na = 200, .ncons = 150, .seed = test_seed()};
+    fixture f;
+    uint64_t seed = 21;
+
+    fixture_make(&f, &sp, seed, NULL);
+    check_params_vs_waste(f.p, &f.waste, &f.r1cs);
+    for (unsigned threads = 1; threads <= 4; threads++) {
+        cz_pool *pool = NULL;
+        g16_params_t *q = NULL;
+        g16_setup_stats_t st;
+
+        CHECK_OK(cz_pool_new(&pool, threads, "g16-test", NULL));
+        CHECK_OK(g16_setup_ex(&q, NULL, &st, &f.r1cs, &seed, pool, NULL));
+        CHECK_MSG(params_equal(f.p, q), "pool of %u threads", threads);
+        CHECK(st.total_ms >= st.g1_ms && st.g1_window >= G1_FB_MIN_WINDOW);
+        g16_params_free(q);
+        cz_pool_free(pool);
+    }
+    fixture_free(&f);
+}
+
 TEST(params_write_load_round_trip)
 {
     fixture f;
