@@ -1,0 +1,96 @@
+/* dev.cuh - the handles of gpu.h as the CUDA side defines them, and the per-device caches and
+ * scratch area that ntt.cu and msm.cu share (runtime.cu implements the functions).
+ * All work of a gpu_dev runs on its own stream `s`; a call makes the device current first.
+ */
+#ifndef CUZK_GPU_CUDA_DEV_CUH
+#define CUZK_GPU_CUDA_DEV_CUH
+
+#include "gpu/cuda/common.cuh"
+
+/* Optional phase timing of MSM calls (gpu_debug_profile): events recorded on the device stream,
+ * each closing an interval attributed to a phase. */
+#define GPU_PROF_MAX_EVENTS 2048
+
+struct gpu_prof {
+    bool on;
+    unsigned n;
+    cudaEvent_t ev[GPU_PROF_MAX_EVENTS];
+    int phase[GPU_PROF_MAX_EVENTS];
+    float ms[GPU_PROF_PHASES];
+};
+
+struct gpu_dev {
+    int index;
+    cudaStream_t s;
+    char name[128];
+    size_t total_mem;
+    unsigned sm_count;
+    unsigned cc_major, cc_minor;
+    /* scratch area for one call at a time (grow-only until gpu_dev_trim) */
+    void *scratch;
+    size_t scratch_len;
+    /* NTT twiddles: tw[2^s + e] = omega_(2^(s+1))^e for s < tw_lg, e < 2^s */
+    void *tw;
+    unsigned tw_lg;
+    /* coset factor tables (gpu_host_scale_tables) for one transform size */
+    void *scale[GPU_SCALE_COUNT];
+    unsigned scale_lg[GPU_SCALE_COUNT];
+    /* NTT pass layout, 0 = default (gpu_debug_ntt_layout): most stages of the pass with
+     * s_lo = 0, of the other passes, and log2 of the elements per tile */
+    unsigned ntt_k0, ntt_k1, ntt_tile_lg;
+    unsigned ntt_minb; /* pass kernel build: 1 or 2 blocks per SM guaranteed (0 = 2) */
+    gpu_prof *prof;    /* NULL unless profiling */
+};
+
+struct gpu_buf {
+    gpu_dev *dev;
+    void *ptr;
+    size_t len;
+};
+
+struct gpu_stream {
+    gpu_dev *dev;
+    cudaStream_t s;
+};
+
+struct gpu_event {
+    gpu_dev *dev;
+    cudaEvent_t e;
+};
+
+struct gpu_msm_bases {
+    gpu_dev *dev;
+    int group; /* 1 or 2 */
+    void *ptr;
+    size_t n;
+};
+
+namespace czg
+{
+
+/** Makes `dev` current on the calling thread. */
+cuzk_err dev_enter(gpu_dev *dev, cz_diag *dg);
+/** Scratch of at least `len` bytes (256-byte aligned), valid until the next call on `dev`. */
+cuzk_err dev_scratch(gpu_dev *dev, size_t len, char **out, cz_diag *dg);
+/** Profiling: starts a profiled call (no-op when off), closes an interval of `phase`, and
+ *  (after the stream is synchronized) adds the intervals up into prof->ms. */
+void prof_begin(gpu_dev *dev);
+void prof_mark(gpu_dev *dev, int phase);
+void prof_end(gpu_dev *dev);
+
+/** Waits for the device stream. */
+cuzk_err dev_sync(gpu_dev *dev, cz_diag *dg);
+
+/** Blocks for a grid-stride loop over n items: enough to fill the device, at most 16 per SM. */
+inline unsigned grid_for(const gpu_dev *d, size_t n, unsigned block)
+{
+    size_t g = host_cdiv(n, block), cap = (size_t)d->sm_count * 16;
+    if (g > cap) {
+        g = cap;
+    }
+    return g ? (unsigned)g : 1;
+}
+
+} // namespace czg
+
+#endif /* CUZK_GPU_CUDA_DEV_CUH */

@@ -1,0 +1,684 @@
+/* msm.cuh - multi-scalar multiplication over G1 and G2 on the device (msm/msm.h's contract,
+ * spec groth16.md 4.6 and 5.5).
+ *
+ * One call:
+ *  1. classify: scalars 0 are dropped; scalars 1 go to a "ones" list (their bases are simply
+ *     summed: the batch addition of spec 5.5); the others ("tail") are compacted with their
+ *     indices. Block-level atomics keep the order unspecified, which no sum depends on.
+ *  2. for each window w of c bits: signed Booth digits d in [-2^(c-1), 2^(c-1)] computed from
+ *     bits [wc - 1, wc + c) of each tail scalar (so the windows are independent; ceil(256 / c)
+ *     windows cover scalars below 2^255); counting sort of the (|d| - 1, index | sign) pairs by
+ *     bucket (histogram, exclusive scan, scatter);
+ *     bucket accumulation: each thread sums a fixed chunk of the sorted list with mixed XYZZ
+ *     additions; a bucket whose run lies strictly inside a chunk is stored directly, the runs
+ *     that touch a chunk's ends go to a record list (key, partial sum) which is sorted too and
+ *     reduced the same way, level after level, until one chunk remains. Every bucket is
+ *     written exactly once, however skewed the digits (all scalars equal, millions of ones);
+ *     bucket reduction: segments of 32 buckets run the usual running sum from the top, each
+ *     segment's result is corrected by lo * (segment sum), and a tree reduces the segments;
+ *  3. the ones list goes through the same chunked reduction into one bucket;
+ *  4. the host combines the windows by doublings (Horner) and adds the ones (gpu_host.c).
+ * Memory: scratch of about 60 bytes per term (indices, compacted scalars, digits, sorted keys and
+ * values, records), 32 more when the scalars are copied in or converted, and 2^(c-1) XYZZ
+ * buckets (192 bytes on G1, 384 on G2).
+ * msm_g1.cu and msm_g2.cu instantiate it (two translation units that compile in parallel).
+ */
+#ifndef CUZK_GPU_CUDA_MSM_CUH
+#define CUZK_GPU_CUDA_MSM_CUH
+
+#include "gpu/cuda/curve.cuh"
+#include "gpu/cuda/dev.cuh"
+
+#include <string.h>
+
+namespace czg
+{
+namespace
+{ /* internal linkage: msm_g1.cu and msm_g2.cu each get their own copy */
+
+constexpr uint32_t KEY_NONE = 0xffffffffu;
+constexpr uint32_t SIGN_BIT = 0x80000000u;
+constexpr unsigned ACC_CHUNK = 64; /* sorted entries per thread in the accumulation */
+constexpr unsigned ACC_THREADS = 128;
+constexpr unsigned SEG_BUCKETS = 32; /* buckets per thread in the window reduction */
+constexpr unsigned SUM_THREADS = 64;
+constexpr unsigned SCAN_ITEMS = 1024; /* per block of 256 threads */
+
+/* ---- scalars ---- */
+
+CZ_DEV void load_scalar(const uint4 *sc, size_t i, uint32_t s[8])
+{
+    uint4 a = sc[2 * i], b = sc[2 * i + 1];
+    s[0] = a.x;
+    s[1] = a.y;
+    s[2] = a.z;
+    s[3] = a.w;
+    s[4] = b.x;
+    s[5] = b.y;
+    s[6] = b.z;
+    s[7] = b.w;
+}
+
+/** Word i of a 256-bit scalar, 0 past the end (selects, no local-memory indexing). */
+CZ_DEV uint32_t scalar_word(const uint32_t s[8], unsigned i)
+{
+    uint32_t r = 0;
+    CZ_UNROLL
+    for (unsigned k = 0; k < 8; k++) {
+        r = i == k ? s[k] : r;
+    }
+    return r;
+}
+
+/** Bits [pos, pos + len) of the scalar, len <= 25. */
+CZ_DEV uint32_t scalar_bits(const uint32_t s[8], unsigned pos, unsigned len)
+{
+    unsigned wi = pos >> 5, sh = pos & 31;
+    uint64_t two = (uint64_t)scalar_word(s, wi) | ((uint64_t)scalar_word(s, wi + 1) << 32);
+    return (uint32_t)(two >> sh) & ((1u << len) - 1);
+}
+
+/** Booth digit of window w: d = v + b - 2^c t with v = bits [wc, wc + c), b = bit wc - 1 and
+ *  t = bit wc + c - 1; sum_w d_w 2^(wc) = s when the top window's last bit is zero. */
+CZ_DEV int32_t booth_digit(const uint32_t s[8], unsigned w, unsigned c)
+{
+    unsigned pos = w * c;
+    uint32_t v = scalar_bits(s, pos, c);
+    uint32_t b = pos ? scalar_bits(s, pos - 1, 1) : 0;
+    uint32_t t = v >> (c - 1);
+    return (int32_t)(v + b) - (int32_t)(t << c);
+}
+
+/* Splits the scalars into zeros (dropped), ones (one_idx) and the rest (tail_idx, tail_sc);
+ * counts[0] / counts[1] receive the tail / ones counts (zeroed by the caller). */
+__global__ void __launch_bounds__(256)
+    msm_classify_kernel(const uint4 *sc, size_t n, int split01, uint32_t *tail_idx, uint4 *tail_sc,
+                        uint32_t *one_idx, uint32_t *counts)
+{
+    __shared__ uint32_t s_cnt[2];
+    __shared__ uint32_t s_base[2];
+    const unsigned t = threadIdx.x;
+    for (size_t base = (size_t)blockIdx.x * blockDim.x; base < n;
+         base += (size_t)gridDim.x * blockDim.x) {
+        if (t < 2) {
+            s_cnt[t] = 0;
+        }
+        __syncthreads();
+        const size_t i = base + t;
+        int cls = 0; /* 0 drop, 1 tail, 2 one */
+        uint4 lo = {0, 0, 0, 0}, hi = {0, 0, 0, 0};
+        uint32_t my = 0;
+        if (i < n) {
+            lo = sc[2 * i];
+            hi = sc[2 * i + 1];
+            uint32_t upper = lo.y | lo.z | lo.w | hi.x | hi.y | hi.z | hi.w;
+            if (upper == 0 && lo.x == 0) {
+                cls = 0;
+            } else if (upper == 0 && lo.x == 1 && split01) {
+                cls = 2;
+            } else {
+                cls = 1;
+            }
+        }
+        if (cls) {
+            my = atomicAdd(&s_cnt[cls - 1], 1u);
+        }
+        __syncthreads();
+        if (t < 2) {
+            s_base[t] = atomicAdd(&counts[t], s_cnt[t]);
+        }
+        __syncthreads();
+        if (cls == 1) {
+            const uint32_t pos = s_base[0] + my;
+            tail_idx[pos] = (uint32_t)i;
+            tail_sc[2 * (size_t)pos] = lo;
+            tail_sc[2 * (size_t)pos + 1] = hi;
+        } else if (cls == 2) {
+            one_idx[s_base[1] + my] = (uint32_t)i;
+        }
+        __syncthreads();
+    }
+}
+
+/* digit[i] = Booth digit of tail scalar i in window w; hist[|d| - 1] counts the nonzero ones. */
+__global__ void msm_digits_kernel(const uint4 *tail_sc, size_t m, unsigned w, unsigned c,
+                                  int32_t *digit, uint32_t *hist)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
+         i += (size_t)gridDim.x * blockDim.x) {
+        uint32_t s[8];
+        load_scalar(tail_sc, i, s);
+        const int32_t d = booth_digit(s, w, c);
+        digit[i] = d;
+        if (d) {
+            atomicAdd(&hist[(d < 0 ? -d : d) - 1], 1u);
+        }
+    }
+}
+
+/* Counting-sort scatter: entries with nonzero digits go to their bucket's range. */
+__global__ void msm_scatter_kernel(const int32_t *digit, const uint32_t *tail_idx, size_t m,
+                                   uint32_t *cursor, uint32_t *keys, uint32_t *vals)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
+         i += (size_t)gridDim.x * blockDim.x) {
+        const int32_t d = digit[i];
+        if (!d) {
+            continue;
+        }
+        const uint32_t key = (uint32_t)(d < 0 ? -d : d) - 1;
+        const uint32_t pos = atomicAdd(&cursor[key], 1u);
+        keys[pos] = key;
+        vals[pos] = tail_idx[i] | (d < 0 ? SIGN_BIT : 0);
+    }
+}
+
+/* ---- exclusive scan of uint32 (bucket offsets) ---- */
+
+__global__ void __launch_bounds__(256)
+    scan_block_kernel(const uint32_t *in, uint32_t *out, size_t n, uint32_t *bsum)
+{
+    __shared__ uint32_t sh[2][256];
+    const unsigned t = threadIdx.x;
+    const size_t base = (size_t)blockIdx.x * SCAN_ITEMS + (size_t)t * 4;
+    uint32_t v[4], tot = 0;
+    CZ_UNROLL
+    for (int j = 0; j < 4; j++) {
+        v[j] = base + j < n ? in[base + j] : 0;
+        tot += v[j];
+    }
+    sh[0][t] = tot;
+    __syncthreads();
+    int src = 0;
+    for (unsigned off = 1; off < 256; off <<= 1) {
+        uint32_t x = sh[src][t];
+        if (t >= off) {
+            x += sh[src][t - off];
+        }
+        sh[1 - src][t] = x;
+        src = 1 - src;
+        __syncthreads();
+    }
+    const uint32_t incl = sh[src][t];
+    uint32_t run = incl - tot;
+    CZ_UNROLL
+    for (int j = 0; j < 4; j++) {
+        if (base + j < n) {
+            out[base + j] = run;
+        }
+        run += v[j];
+    }
+    if (t == 255) {
+        bsum[blockIdx.x] = incl;
+    }
+}
+
+__global__ void scan_add_kernel(uint32_t *out, size_t n, const uint32_t *boff)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        out[i] += boff[i / SCAN_ITEMS];
+    }
+}
+
+/* ---- bucket accumulation ---- */
+
+template <class F> struct acc_out {
+    xyzz_t<F> *buckets;
+    uint32_t *rk;    /* record keys, 2 per thread (KEY_NONE = empty) */
+    xyzz_t<F> *rp;   /* record partial sums */
+    int final_level; /* one thread covers everything: store every run */
+};
+
+/** Stores a finished run: directly when it is interior to the chunk (or on the final level),
+ *  else as this thread's first or last record. */
+template <class F>
+CZ_DEV void acc_flush(const acc_out<F> &o, size_t t, uint32_t key, const xyzz_t<F> &acc, bool first,
+                      bool last)
+{
+    if (o.final_level || (!first && !last)) {
+        store16(o.buckets + key, acc);
+    } else {
+        const size_t slot = first ? 2 * t : 2 * t + 1;
+        o.rk[slot] = key;
+        store16(o.rp + slot, acc);
+    }
+}
+
+/* Level 0: sorted (key, base index | sign) entries; keys == NULL means key 0 for all. */
+template <class F>
+__global__ void __launch_bounds__(ACC_THREADS)
+    msm_acc0_kernel(const aff_t<F> *bases, const uint32_t *keys, const uint32_t *vals,
+                    const uint32_t *cnt_ptr, size_t nthreads, acc_out<F> o)
+{
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nthreads) {
+        return;
+    }
+    const size_t cnt = *cnt_ptr, start = t * ACC_CHUNK;
+    const size_t end = start + ACC_CHUNK < cnt ? start + ACC_CHUNK : cnt;
+    if (start >= end) {
+        if (!o.final_level) {
+            o.rk[2 * t] = KEY_NONE;
+            o.rk[2 * t + 1] = KEY_NONE;
+        }
+        return;
+    }
+    xyzz_t<F> acc = xyzz_inf<F>();
+    uint32_t cur = keys ? keys[start] : 0;
+    bool first = true;
+    for (size_t i = start; i < end; i++) {
+        const uint32_t key = keys ? keys[i] : 0;
+        if (key != cur) {
+            acc_flush(o, t, cur, acc, first, false);
+            first = false;
+            acc = xyzz_inf<F>();
+            cur = key;
+        }
+        const uint32_t v = vals[i];
+        aff_t<F> q = ldg16(bases + (v & ~SIGN_BIT));
+        if (!aff_is_inf(q)) {
+            if (v & SIGN_BIT) {
+                q.y = -q.y;
+            }
+            xyzz_add_aff(acc, q);
+        }
+    }
+    acc_flush(o, t, cur, acc, first, true);
+    if (!o.final_level && first) {
+        o.rk[2 * t + 1] = KEY_NONE;
+    }
+}
+
+/* Level >= 1: records (key or KEY_NONE, XYZZ partial sum) in key order. */
+template <class F>
+__global__ void __launch_bounds__(ACC_THREADS)
+    msm_acc1_kernel(const uint32_t *ik, const xyzz_t<F> *ip, size_t cnt, size_t nthreads,
+                    acc_out<F> o)
+{
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nthreads) {
+        return;
+    }
+    const size_t start = t * ACC_CHUNK;
+    const size_t end = start + ACC_CHUNK < cnt ? start + ACC_CHUNK : cnt;
+    xyzz_t<F> acc = xyzz_inf<F>();
+    uint32_t cur = KEY_NONE;
+    bool first = true;
+    for (size_t i = start; i < end; i++) {
+        const uint32_t key = ik[i];
+        if (key == KEY_NONE) {
+            continue;
+        }
+        if (cur != KEY_NONE && key != cur) {
+            acc_flush(o, t, cur, acc, first, false);
+            first = false;
+            acc = xyzz_inf<F>();
+        }
+        cur = key;
+        xyzz_add_call(acc, load16(ip + i));
+    }
+    if (cur == KEY_NONE) {
+        if (!o.final_level) {
+            o.rk[2 * t] = KEY_NONE;
+            o.rk[2 * t + 1] = KEY_NONE;
+        }
+        return;
+    }
+    acc_flush(o, t, cur, acc, first, true);
+    if (!o.final_level && first) {
+        o.rk[2 * t + 1] = KEY_NONE;
+    }
+}
+
+/* ---- bucket reduction: sum_b (b + 1) bucket[b] ---- */
+
+/* Segment t of SEG_BUCKETS buckets [lo, hi): running sums from the top give
+ * acc = sum (b - lo + 1) B[b] and run = sum B[b]; the segment's share is acc + lo run. */
+template <class F>
+__global__ void __launch_bounds__(ACC_THREADS)
+    msm_bucket_seg_kernel(const xyzz_t<F> *bk, size_t nb, size_t nseg, xyzz_t<F> *out)
+{
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nseg) {
+        return;
+    }
+    const size_t lo = t * SEG_BUCKETS;
+    const size_t hi = lo + SEG_BUCKETS < nb ? lo + SEG_BUCKETS : nb;
+    xyzz_t<F> run = xyzz_inf<F>(), acc = xyzz_inf<F>();
+    for (size_t b = hi; b-- > lo;) {
+        xyzz_add_call(run, load16(bk + b));
+        xyzz_add_call(acc, run);
+    }
+    if (lo && !is_inf(run)) {
+        xyzz_add_call(acc, xyzz_mul_small(run, (uint32_t)lo));
+    }
+    store16(out + t, acc);
+}
+
+/* out[block] = sum of in[block * SUM_THREADS + k * gridDim * SUM_THREADS ...]. */
+template <class F>
+__global__ void __launch_bounds__(SUM_THREADS)
+    msm_sum_kernel(const xyzz_t<F> *in, size_t n, xyzz_t<F> *out)
+{
+    __shared__ xyzz_t<F> sh[SUM_THREADS];
+    const unsigned t = threadIdx.x;
+    xyzz_t<F> acc = xyzz_inf<F>();
+    for (size_t i = (size_t)blockIdx.x * SUM_THREADS + t; i < n;
+         i += (size_t)gridDim.x * SUM_THREADS) {
+        xyzz_add_call(acc, load16(in + i));
+    }
+    sh[t] = acc;
+    __syncthreads();
+    for (unsigned s = SUM_THREADS / 2; s > 0; s >>= 1) {
+        if (t < s) {
+            xyzz_t<F> a = sh[t];
+            xyzz_add_call(a, sh[t + s]);
+            sh[t] = a;
+        }
+        __syncthreads();
+    }
+    if (t == 0) {
+        store16(out + blockIdx.x, sh[0]);
+    }
+}
+
+__global__ void msm_from_mont_kernel(const fr_e *in, fr_e *out, size_t n)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        store16(out + i, from_mont(load16(in + i)));
+    }
+}
+
+/* ---- host side ---- */
+
+/* Scratch entries a scan of n values needs for its block sums, all levels. */
+static size_t scan_tmp_len(size_t n)
+{
+    size_t nblk = host_cdiv(n, SCAN_ITEMS);
+    return nblk <= 1 ? 2 : 2 * nblk + scan_tmp_len(nblk);
+}
+
+static cuzk_err scan_u32(gpu_dev *d, const uint32_t *in, uint32_t *out, size_t n, uint32_t *total,
+                         uint32_t *tmp, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    const size_t nblk = host_cdiv(n, SCAN_ITEMS);
+    uint32_t *bsum = tmp, *boff = tmp + nblk;
+
+    CUDA_LAUNCH(err, done, scan_block_kernel, (unsigned)nblk, 256, 0, d->s, in, out, n, bsum);
+    if (nblk == 1) {
+        CUDA_TRY(err, cudaMemcpyAsync(total, bsum, 4, cudaMemcpyDeviceToDevice, d->s), done);
+    } else {
+        CZ_TRY(err, scan_u32(d, bsum, boff, nblk, total, tmp + 2 * nblk, dg), done);
+        CUDA_LAUNCH(err, done, scan_add_kernel, grid_for(d, n, 256), 256, 0, d->s, out, n, boff);
+    }
+done:
+    return err;
+}
+
+/** Device scratch of one MSM call, sized for n terms and windows up to c_max bits. */
+template <class F> struct msm_mem {
+    uint32_t *counts; /* [0] tail, [1] ones, [2] nonzero digits of the current window */
+    uint32_t *tail_idx;
+    uint4 *tail_sc;
+    uint32_t *one_idx;
+    int32_t *digit;
+    uint32_t *hist, *offs, *cursor, *scan_tmp;
+    uint32_t *keys, *vals;
+    xyzz_t<F> *buckets;
+    uint32_t *rk[2];
+    xyzz_t<F> *rp[2];
+    xyzz_t<F> *seg, *sum_tmp, *win;
+};
+
+static size_t rec_len0(size_t n)
+{
+    return 2 * host_cdiv(n ? n : 1, ACC_CHUNK);
+}
+
+static size_t rec_len1(size_t n)
+{
+    return 2 * host_cdiv(rec_len0(n), ACC_CHUNK);
+}
+
+/* Lays out (base == NULL: only sizes) the scratch of an MSM of n terms. */
+template <class F> static size_t msm_layout(char *base, size_t n, unsigned c_max, msm_mem<F> *m)
+{
+    typedef xyzz_t<F> X;
+    const size_t nb = (size_t)1 << (c_max - 1), nseg = host_cdiv(nb, SEG_BUCKETS);
+    layout L;
+    size_t o_counts = L.add(16), o_tidx = L.add(n * 4), o_tsc = L.add(n * 32),
+           o_oidx = L.add(n * 4), o_digit = L.add(n * 4), o_hist = L.add(nb * 4),
+           o_offs = L.add(nb * 4), o_cur = L.add(nb * 4), o_scan = L.add(scan_tmp_len(nb) * 4),
+           o_keys = L.add(n * 4), o_vals = L.add(n * 4), o_bk = L.add(nb * sizeof(X)),
+           o_rk0 = L.add(rec_len0(n) * 4), o_rk1 = L.add(rec_len1(n) * 4),
+           o_rp0 = L.add(rec_len0(n) * sizeof(X)), o_rp1 = L.add(rec_len1(n) * sizeof(X)),
+           o_seg = L.add(nseg * sizeof(X)), o_sum = L.add(256 * sizeof(X)),
+           o_win = L.add(258 * sizeof(X));
+    if (base) {
+        m->counts = (uint32_t *)(base + o_counts);
+        m->tail_idx = (uint32_t *)(base + o_tidx);
+        m->tail_sc = (uint4 *)(base + o_tsc);
+        m->one_idx = (uint32_t *)(base + o_oidx);
+        m->digit = (int32_t *)(base + o_digit);
+        m->hist = (uint32_t *)(base + o_hist);
+        m->offs = (uint32_t *)(base + o_offs);
+        m->cursor = (uint32_t *)(base + o_cur);
+        m->scan_tmp = (uint32_t *)(base + o_scan);
+        m->keys = (uint32_t *)(base + o_keys);
+        m->vals = (uint32_t *)(base + o_vals);
+        m->buckets = (X *)(base + o_bk);
+        m->rk[0] = (uint32_t *)(base + o_rk0);
+        m->rk[1] = (uint32_t *)(base + o_rk1);
+        m->rp[0] = (X *)(base + o_rp0);
+        m->rp[1] = (X *)(base + o_rp1);
+        m->seg = (X *)(base + o_seg);
+        m->sum_tmp = (X *)(base + o_sum);
+        m->win = (X *)(base + o_win);
+    }
+    return L.off;
+}
+
+/** Sums sorted entries into buckets (chunked, level by level). cnt_ptr: device count of
+ *  entries (<= cnt_max); keys == NULL: every entry belongs to bucket 0. */
+template <class F>
+static cuzk_err reduce_runs(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *bases,
+                            const uint32_t *keys, const uint32_t *vals, const uint32_t *cnt_ptr,
+                            size_t cnt_max, xyzz_t<F> *buckets, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    size_t T, cnt;
+    int in = 0;
+    acc_out<F> o;
+
+    if (cnt_max == 0) {
+        return CUZK_OK;
+    }
+    o.buckets = buckets;
+    o.final_level = cnt_max <= ACC_CHUNK;
+    T = o.final_level ? 1 : host_cdiv(cnt_max, ACC_CHUNK);
+    o.rk = m.rk[0];
+    o.rp = m.rp[0];
+    CUDA_LAUNCH(err, done, msm_acc0_kernel<F>, (unsigned)host_cdiv(T, ACC_THREADS), ACC_THREADS, 0,
+                d->s, bases, keys, vals, cnt_ptr, T, o);
+    cnt = 2 * T;
+    while (!o.final_level) {
+        o.final_level = cnt <= ACC_CHUNK;
+        T = o.final_level ? 1 : host_cdiv(cnt, ACC_CHUNK);
+        o.rk = m.rk[1 - in];
+        o.rp = m.rp[1 - in];
+        CUDA_LAUNCH(err, done, msm_acc1_kernel<F>, (unsigned)host_cdiv(T, ACC_THREADS), ACC_THREADS,
+                    0, d->s, (const uint32_t *)m.rk[in], (const xyzz_t<F> *)m.rp[in], cnt, T, o);
+        cnt = 2 * T;
+        in = 1 - in;
+    }
+done:
+    return err;
+}
+
+/** out = sum of n XYZZ points (two launches). */
+template <class F>
+static cuzk_err sum_points(gpu_dev *d, const msm_mem<F> &m, const xyzz_t<F> *in, size_t n,
+                           xyzz_t<F> *out, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    size_t blocks = host_cdiv(n, SUM_THREADS);
+    if (blocks > 256) {
+        blocks = 256;
+    }
+    if (blocks <= 1) {
+        CUDA_LAUNCH(err, done, msm_sum_kernel<F>, 1, SUM_THREADS, 0, d->s, in, n, out);
+    } else {
+        CUDA_LAUNCH(err, done, msm_sum_kernel<F>, (unsigned)blocks, SUM_THREADS, 0, d->s, in, n,
+                    m.sum_tmp);
+        CUDA_LAUNCH(err, done, msm_sum_kernel<F>, 1, SUM_THREADS, 0, d->s,
+                    (const xyzz_t<F> *)m.sum_tmp, blocks, out);
+    }
+done:
+    return err;
+}
+
+/** The MSM of n canonical device scalars `sc` against bases[0 .. n). Writes to `win_host` the
+ *  W window sums and then the ones sum (W + 1 XYZZ points), and W, c. `base` is scratch laid out
+ *  by msm_layout(n, c_max). */
+template <class F>
+static cuzk_err msm_run(gpu_dev *d, char *base, size_t n, unsigned c_max, const aff_t<F> *bases,
+                        const uint4 *sc, const gpu_msm_opts *opts, uint64_t *win_host,
+                        unsigned *w_out, unsigned *c_out, cz_diag *dg)
+{
+    typedef xyzz_t<F> X;
+    cuzk_err err = CUZK_OK;
+    msm_mem<F> m;
+    uint32_t counts[2] = {0, 0};
+    size_t tail = 0, ones = 0, nb = 0;
+    unsigned c = 0, W = 0;
+
+    msm_layout<F>(base, n, c_max, &m);
+    prof_begin(d);
+    CUDA_TRY(err, cudaMemsetAsync(m.counts, 0, 16, d->s), done);
+    CUDA_LAUNCH(err, done, msm_classify_kernel, grid_for(d, n, 256), 256, 0, d->s, sc, n,
+                opts && opts->no_split01 ? 0 : 1, m.tail_idx, m.tail_sc, m.one_idx, m.counts);
+    CUDA_TRY(err, cudaMemcpyAsync(counts, m.counts, 8, cudaMemcpyDeviceToHost, d->s), done);
+    CUDA_TRY(err, cudaStreamSynchronize(d->s), done);
+    prof_mark(d, 0);
+    tail = counts[0];
+    ones = counts[1];
+    c = opts && opts->window_bits ? opts->window_bits : gpu_msm_auto_window_bits(tail);
+    if (c > c_max) {
+        c = c_max;
+    }
+    W = (256 + c - 1) / c;
+    nb = (size_t)1 << (c - 1);
+    CUDA_TRY(err, cudaMemsetAsync(m.win, 0, (W + 1) * sizeof(X), d->s), done);
+    for (unsigned w = 0; w < W && tail; w++) {
+        CUDA_TRY(err, cudaMemsetAsync(m.hist, 0, nb * 4, d->s), done);
+        CUDA_LAUNCH(err, done, msm_digits_kernel, grid_for(d, tail, 256), 256, 0, d->s,
+                    (const uint4 *)m.tail_sc, tail, w, c, m.digit, m.hist);
+        CZ_TRY(err, scan_u32(d, m.hist, m.offs, nb, m.counts + 2, m.scan_tmp, dg), done);
+        CUDA_TRY(err, cudaMemcpyAsync(m.cursor, m.offs, nb * 4, cudaMemcpyDeviceToDevice, d->s),
+                 done);
+        CUDA_LAUNCH(err, done, msm_scatter_kernel, grid_for(d, tail, 256), 256, 0, d->s,
+                    (const int32_t *)m.digit, (const uint32_t *)m.tail_idx, tail, m.cursor, m.keys,
+                    m.vals);
+        CUDA_TRY(err, cudaMemsetAsync(m.buckets, 0, nb * sizeof(X), d->s), done);
+        prof_mark(d, 1);
+        CZ_TRY(err, reduce_runs<F>(d, m, bases, m.keys, m.vals, m.counts + 2, tail, m.buckets, dg),
+               done);
+        prof_mark(d, 2);
+        CUDA_LAUNCH(err, done, msm_bucket_seg_kernel<F>,
+                    (unsigned)host_cdiv(host_cdiv(nb, SEG_BUCKETS), ACC_THREADS), ACC_THREADS, 0,
+                    d->s, (const X *)m.buckets, nb, host_cdiv(nb, SEG_BUCKETS), m.seg);
+        CZ_TRY(err, sum_points<F>(d, m, m.seg, host_cdiv(nb, SEG_BUCKETS), m.win + w, dg), done);
+        prof_mark(d, 3);
+    }
+    prof_mark(d, 1);
+    CZ_TRY(err, reduce_runs<F>(d, m, bases, NULL, m.one_idx, m.counts + 1, ones, m.win + W, dg),
+           done);
+    prof_mark(d, 4);
+    CUDA_TRY(err,
+             cudaMemcpyAsync(win_host, m.win, (W + 1) * sizeof(X), cudaMemcpyDeviceToHost, d->s),
+             done);
+    prof_mark(d, 5);
+    CUDA_TRY(err, cudaStreamSynchronize(d->s), done);
+    prof_end(d);
+    *w_out = W;
+    *c_out = c;
+done:
+    return err;
+}
+
+/** Common front end: argument checks, scratch, scalar placement, run, host combination. */
+template <class F>
+static cuzk_err msm_call(gpu_dev *dev, void *out, const gpu_msm_bases *bases, size_t first,
+                         const void *host_sc, const gpu_buf *dev_sc, size_t off, size_t n,
+                         bool mont, const gpu_msm_opts *opts, int group, cz_diag *dg)
+{
+    typedef xyzz_t<F> X;
+    cuzk_err err = CUZK_OK;
+    unsigned c_max = 0, W = 0, c = 0;
+    size_t sc_bytes = 0, total = 0;
+    char *buf = NULL;
+    const uint4 *sc = NULL;
+    uint64_t *win = NULL;
+    static const uint64_t zero_xyzz[GPU_G2_XYZZ_LIMBS] = {0};
+
+    if (!bases || bases->group != group || bases->dev != dev || first > bases->n ||
+        n > bases->n - first) {
+        return cz_fail(dg, CUZK_E_INVAL, "MSM of %zu terms at base %zu of %zu (group %d)", n, first,
+                       bases ? bases->n : 0, group);
+    }
+    if (opts && opts->window_bits > GPU_MSM_MAX_WINDOW_BITS) {
+        return cz_fail(dg, CUZK_E_INVAL, "window of %u bits", opts->window_bits);
+    }
+    if (dev_sc &&
+        (off % 32 != 0 || dev_sc->dev != dev || off > dev_sc->len || n * 32 > dev_sc->len - off)) {
+        return cz_fail(dg, CUZK_E_INVAL, "%zu scalars at offset %zu of a %zu-byte buffer", n, off,
+                       dev_sc->len);
+    }
+    if (n == 0) {
+        if (group == 1) {
+            gpu_host_xyzz_to_g1((struct g1 *)out, zero_xyzz);
+        } else {
+            gpu_host_xyzz_to_g2((struct g2 *)out, zero_xyzz);
+        }
+        return CUZK_OK;
+    }
+    c_max = opts && opts->window_bits ? opts->window_bits : gpu_msm_auto_window_bits(n);
+    sc_bytes = host_sc || mont ? n * 32 : 0;
+    total = ((sc_bytes + 255) & ~(size_t)255) + msm_layout<F>(NULL, n, c_max, NULL);
+    win = (uint64_t *)cz_malloc(258 * sizeof(X));
+    if (!win) {
+        return cz_fail(dg, CUZK_E_NOMEM, "MSM window sums");
+    }
+    CZ_TRY(err, dev_enter(dev, dg), done);
+    CZ_TRY(err, dev_scratch(dev, total, &buf, dg), done);
+    if (host_sc) {
+        CUDA_TRY(err, cudaMemcpyAsync(buf, host_sc, n * 32, cudaMemcpyHostToDevice, dev->s), done);
+        sc = (const uint4 *)buf;
+    } else if (mont) {
+        CUDA_LAUNCH(err, done, msm_from_mont_kernel, grid_for(dev, n, 256), 256, 0, dev->s,
+                    (const fr_e *)((const char *)dev_sc->ptr + off), (fr_e *)buf, n);
+        sc = (const uint4 *)buf;
+    } else {
+        sc = (const uint4 *)((const char *)dev_sc->ptr + off);
+    }
+    CZ_TRY(err,
+           msm_run<F>(dev, buf + ((sc_bytes + 255) & ~(size_t)255), n, c_max,
+                      (const aff_t<F> *)bases->ptr + first, sc, opts, win, &W, &c, dg),
+           done);
+    if (group == 1) {
+        gpu_host_msm_finish_g1((struct g1 *)out, win, W, c, win + (size_t)W * GPU_G1_XYZZ_LIMBS);
+    } else {
+        gpu_host_msm_finish_g2((struct g2 *)out, win, W, c, win + (size_t)W * GPU_G2_XYZZ_LIMBS);
+    }
+done:
+    cz_free(win);
+    return err;
+}
+
+} // namespace
+} // namespace czg
+
+#endif /* CUZK_GPU_CUDA_MSM_CUH */

@@ -1,0 +1,538 @@
+/* runtime.cu - devices, buffers, pinned host memory, streams and events (gpu.h), and the
+ * per-device scratch area of dev.cuh.
+ */
+#include "gpu/cuda/dev.cuh"
+
+#include <stdio.h>
+#include <string.h>
+
+namespace czg
+{
+
+cuzk_err dev_enter(gpu_dev *dev, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    CUDA_TRY(err, cudaSetDevice(dev->index), done);
+done:
+    return err;
+}
+
+cuzk_err dev_sync(gpu_dev *dev, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    CUDA_TRY(err, cudaStreamSynchronize(dev->s), done);
+done:
+    return err;
+}
+
+cuzk_err dev_scratch(gpu_dev *dev, size_t len, char **out, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    size_t want;
+    void *p = NULL;
+
+    if (len <= dev->scratch_len) {
+        *out = (char *)dev->scratch;
+        return CUZK_OK;
+    }
+    /* grow by at least half, in 64 MiB steps, so that rising sizes do not reallocate often */
+    want = len > dev->scratch_len + dev->scratch_len / 2 ? len
+                                                         : dev->scratch_len + dev->scratch_len / 2;
+    want = (want + ((size_t)64 << 20) - 1) & ~(((size_t)64 << 20) - 1);
+    CUDA_TRY(err, cudaStreamSynchronize(dev->s), done);
+    if (dev->scratch) {
+        CUDA_TRY(err, cudaFree(dev->scratch), done);
+        dev->scratch = NULL;
+        dev->scratch_len = 0;
+    }
+    if (cudaMalloc(&p, want) != cudaSuccess) {
+        (void)cudaGetLastError();
+        p = NULL;
+        CUDA_TRY(err, cudaMalloc(&p, len), done);
+        want = len;
+    }
+    dev->scratch = p;
+    dev->scratch_len = want;
+    *out = (char *)p;
+done:
+    return err;
+}
+
+void prof_begin(gpu_dev *dev)
+{
+    if (!dev->prof) {
+        return;
+    }
+    dev->prof->n = 0;
+    memset(dev->prof->ms, 0, sizeof(dev->prof->ms));
+    prof_mark(dev, -1);
+}
+
+void prof_mark(gpu_dev *dev, int phase)
+{
+    gpu_prof *p = dev->prof;
+    if (!p || p->n == GPU_PROF_MAX_EVENTS) {
+        return;
+    }
+    if (cudaEventRecord(p->ev[p->n], dev->s) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return;
+    }
+    p->phase[p->n++] = phase;
+}
+
+void prof_end(gpu_dev *dev)
+{
+    gpu_prof *p = dev->prof;
+    if (!p) {
+        return;
+    }
+    for (unsigned i = 1; i < p->n; i++) {
+        float ms = 0;
+        if (p->phase[i] >= 0 && p->phase[i] < GPU_PROF_PHASES &&
+            cudaEventElapsedTime(&ms, p->ev[i - 1], p->ev[i]) == cudaSuccess) {
+            p->ms[p->phase[i]] += ms;
+        }
+    }
+    (void)cudaGetLastError();
+}
+
+} // namespace czg
+
+using namespace czg;
+
+static void prof_free(gpu_dev *dev)
+{
+    if (dev->prof) {
+        for (unsigned i = 0; i < GPU_PROF_MAX_EVENTS; i++) {
+            (void)cudaEventDestroy(dev->prof->ev[i]);
+        }
+        (void)cudaGetLastError();
+        cz_free(dev->prof);
+        dev->prof = NULL;
+    }
+}
+
+extern "C" {
+
+unsigned gpu_count(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return n > 0 ? (unsigned)n : 0;
+}
+
+cuzk_err gpu_dev_open(gpu_dev **out, unsigned index, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    gpu_dev *d = NULL;
+    cudaDeviceProp prop;
+
+    *out = NULL;
+    if (index >= gpu_count()) {
+        return cz_fail(dg, CUZK_E_NO_GPU, "no GPU with index %u (%u found)", index, gpu_count());
+    }
+    d = (gpu_dev *)cz_calloc(1, sizeof(*d));
+    if (!d) {
+        return cz_fail(dg, CUZK_E_NOMEM, "gpu_dev");
+    }
+    d->index = (int)index;
+    CUDA_TRY(err, cudaSetDevice(d->index), done);
+    CUDA_TRY(err, cudaGetDeviceProperties(&prop, d->index), done);
+    snprintf(d->name, sizeof(d->name), "%.127s", prop.name);
+    d->total_mem = prop.totalGlobalMem;
+    d->sm_count = (unsigned)prop.multiProcessorCount;
+    d->cc_major = (unsigned)prop.major;
+    d->cc_minor = (unsigned)prop.minor;
+    CUDA_TRY(err, cudaStreamCreateWithFlags(&d->s, cudaStreamNonBlocking), done);
+    *out = d;
+    d = NULL;
+done:
+    cz_free(d);
+    return err;
+}
+
+cuzk_err gpu_dev_trim(gpu_dev *dev, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+
+    CZ_TRY(err, dev_enter(dev, dg), done);
+    CUDA_TRY(err, cudaStreamSynchronize(dev->s), done);
+    if (dev->scratch) {
+        CUDA_TRY(err, cudaFree(dev->scratch), done);
+        dev->scratch = NULL;
+        dev->scratch_len = 0;
+    }
+    if (dev->tw) {
+        CUDA_TRY(err, cudaFree(dev->tw), done);
+        dev->tw = NULL;
+        dev->tw_lg = 0;
+    }
+    for (int i = 0; i < GPU_SCALE_COUNT; i++) {
+        if (dev->scale[i]) {
+            CUDA_TRY(err, cudaFree(dev->scale[i]), done);
+            dev->scale[i] = NULL;
+            dev->scale_lg[i] = 0;
+        }
+    }
+done:
+    return err;
+}
+
+void gpu_dev_close(gpu_dev *dev)
+{
+    if (!dev) {
+        return;
+    }
+    if (cudaSetDevice(dev->index) == cudaSuccess) {
+        (void)cudaStreamSynchronize(dev->s);
+        cuzk_err e = gpu_dev_trim(dev, NULL);
+        (void)e;
+        prof_free(dev);
+        (void)cudaStreamDestroy(dev->s);
+    }
+    (void)cudaGetLastError();
+    cz_free(dev);
+}
+
+cuzk_err gpu_dev_get_info(gpu_dev *dev, gpu_dev_info *info, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    size_t free_b = 0, total = 0;
+
+    memset(info, 0, sizeof(*info));
+    CZ_TRY(err, dev_enter(dev, dg), done);
+    CUDA_TRY(err, cudaMemGetInfo(&free_b, &total), done);
+    snprintf(info->name, sizeof(info->name), "%s", dev->name);
+    info->total_mem = dev->total_mem;
+    info->free_mem = free_b;
+    info->sm_count = dev->sm_count;
+    info->cc_major = dev->cc_major;
+    info->cc_minor = dev->cc_minor;
+done:
+    return err;
+}
+
+cuzk_err gpu_debug_profile(gpu_dev *dev, bool on, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    gpu_prof *p = NULL;
+
+    CZ_TRY(err, dev_enter(dev, dg), done);
+    if (!on) {
+        prof_free(dev);
+        goto done;
+    }
+    if (dev->prof) {
+        goto done;
+    }
+    p = (gpu_prof *)cz_calloc(1, sizeof(*p));
+    if (!p) {
+        err = cz_fail(dg, CUZK_E_NOMEM, "profiler");
+        goto done;
+    }
+    for (unsigned i = 0; i < GPU_PROF_MAX_EVENTS; i++) {
+        CUDA_TRY(err, cudaEventCreateWithFlags(&p->ev[i], cudaEventDefault), done);
+    }
+    p->on = true;
+    dev->prof = p;
+    p = NULL;
+done:
+    if (p) {
+        for (unsigned i = 0; i < GPU_PROF_MAX_EVENTS; i++) {
+            if (p->ev[i]) {
+                (void)cudaEventDestroy(p->ev[i]);
+            }
+        }
+        cz_free(p);
+    }
+    return err;
+}
+
+void gpu_debug_profile_get(gpu_dev *dev, float ms[GPU_PROF_PHASES])
+{
+    for (int i = 0; i < GPU_PROF_PHASES; i++) {
+        ms[i] = dev->prof ? dev->prof->ms[i] : 0;
+    }
+}
+
+/* ---- buffers ---- */
+
+cuzk_err gpu_buf_new(gpu_buf **out, gpu_dev *dev, size_t len, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    gpu_buf *b = NULL;
+
+    *out = NULL;
+    b = (gpu_buf *)cz_calloc(1, sizeof(*b));
+    if (!b) {
+        return cz_fail(dg, CUZK_E_NOMEM, "gpu_buf");
+    }
+    b->dev = dev;
+    b->len = len;
+    CZ_TRY(err, dev_enter(dev, dg), done);
+    CUDA_TRY(err, cudaMalloc(&b->ptr, len ? len : 1), done);
+    *out = b;
+    b = NULL;
+done:
+    cz_free(b);
+    return err;
+}
+
+void gpu_buf_free(gpu_buf *buf)
+{
+    if (!buf) {
+        return;
+    }
+    if (cudaSetDevice(buf->dev->index) == cudaSuccess) {
+        (void)cudaStreamSynchronize(buf->dev->s);
+        (void)cudaFree(buf->ptr);
+    }
+    (void)cudaGetLastError();
+    cz_free(buf);
+}
+
+size_t gpu_buf_len(const gpu_buf *buf)
+{
+    return buf ? buf->len : 0;
+}
+
+static cuzk_err range_check(size_t off, size_t len, size_t total, cz_diag *dg)
+{
+    if (off > total || len > total - off) {
+        return cz_fail(dg, CUZK_E_INVAL, "range [%zu, +%zu) outside a buffer of %zu bytes", off,
+                       len, total);
+    }
+    return CUZK_OK;
+}
+
+static cuzk_err copy_async(void *dst, const void *src, size_t len, cudaMemcpyKind kind,
+                           gpu_dev *dev, cudaStream_t s, bool sync, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    CZ_TRY(err, dev_enter(dev, dg), done);
+    if (len) {
+        CUDA_TRY(err, cudaMemcpyAsync(dst, src, len, kind, s), done);
+    }
+    if (sync) {
+        CUDA_TRY(err, cudaStreamSynchronize(s), done);
+    }
+done:
+    return err;
+}
+
+cuzk_err gpu_buf_upload(gpu_buf *dst, size_t off, const void *src, size_t len, cz_diag *dg)
+{
+    cuzk_err err = range_check(off, len, dst->len, dg);
+    if (err != CUZK_OK) {
+        return err;
+    }
+    return copy_async((char *)dst->ptr + off, src, len, cudaMemcpyHostToDevice, dst->dev,
+                      dst->dev->s, true, dg);
+}
+
+cuzk_err gpu_buf_download(void *dst, const gpu_buf *src, size_t off, size_t len, cz_diag *dg)
+{
+    cuzk_err err = range_check(off, len, src->len, dg);
+    if (err != CUZK_OK) {
+        return err;
+    }
+    return copy_async(dst, (const char *)src->ptr + off, len, cudaMemcpyDeviceToHost, src->dev,
+                      src->dev->s, true, dg);
+}
+
+cuzk_err gpu_buf_zero(gpu_buf *buf, size_t off, size_t len, cz_diag *dg)
+{
+    cuzk_err err = range_check(off, len, buf->len, dg);
+    if (err != CUZK_OK) {
+        return err;
+    }
+    CZ_TRY(err, dev_enter(buf->dev, dg), done);
+    if (len) {
+        CUDA_TRY(err, cudaMemsetAsync((char *)buf->ptr + off, 0, len, buf->dev->s), done);
+    }
+    CUDA_TRY(err, cudaStreamSynchronize(buf->dev->s), done);
+done:
+    return err;
+}
+
+cuzk_err gpu_buf_upload_async(gpu_buf *dst, size_t off, const void *src, size_t len, gpu_stream *s,
+                              cz_diag *dg)
+{
+    cuzk_err err = range_check(off, len, dst->len, dg);
+    if (err != CUZK_OK) {
+        return err;
+    }
+    return copy_async((char *)dst->ptr + off, src, len, cudaMemcpyHostToDevice, dst->dev, s->s,
+                      false, dg);
+}
+
+cuzk_err gpu_buf_download_async(void *dst, const gpu_buf *src, size_t off, size_t len,
+                                gpu_stream *s, cz_diag *dg)
+{
+    cuzk_err err = range_check(off, len, src->len, dg);
+    if (err != CUZK_OK) {
+        return err;
+    }
+    return copy_async(dst, (const char *)src->ptr + off, len, cudaMemcpyDeviceToHost, src->dev,
+                      s->s, false, dg);
+}
+
+/* ---- pinned host memory ---- */
+
+cuzk_err gpu_host_alloc(void **out, size_t len, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    *out = NULL;
+    if (gpu_count() == 0) {
+        return cz_fail(dg, CUZK_E_NO_GPU, "no GPU for pinned memory");
+    }
+    CUDA_TRY(err, cudaMallocHost(out, len ? len : 1), done);
+done:
+    return err;
+}
+
+void gpu_host_free(void *p)
+{
+    if (p) {
+        (void)cudaFreeHost(p);
+        (void)cudaGetLastError();
+    }
+}
+
+cuzk_err gpu_host_register(void *p, size_t len, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    if (gpu_count() == 0) {
+        return cz_fail(dg, CUZK_E_NO_GPU, "no GPU for pinned memory");
+    }
+    CUDA_TRY(err, cudaHostRegister(p, len, cudaHostRegisterDefault), done);
+done:
+    return err;
+}
+
+void gpu_host_unregister(void *p)
+{
+    if (p) {
+        (void)cudaHostUnregister(p);
+        (void)cudaGetLastError();
+    }
+}
+
+/* ---- streams and events ---- */
+
+cuzk_err gpu_stream_new(gpu_stream **out, gpu_dev *dev, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    gpu_stream *s = NULL;
+
+    *out = NULL;
+    s = (gpu_stream *)cz_calloc(1, sizeof(*s));
+    if (!s) {
+        return cz_fail(dg, CUZK_E_NOMEM, "gpu_stream");
+    }
+    s->dev = dev;
+    CZ_TRY(err, dev_enter(dev, dg), done);
+    CUDA_TRY(err, cudaStreamCreateWithFlags(&s->s, cudaStreamNonBlocking), done);
+    *out = s;
+    s = NULL;
+done:
+    cz_free(s);
+    return err;
+}
+
+void gpu_stream_free(gpu_stream *s)
+{
+    if (!s) {
+        return;
+    }
+    if (cudaSetDevice(s->dev->index) == cudaSuccess) {
+        (void)cudaStreamSynchronize(s->s);
+        (void)cudaStreamDestroy(s->s);
+    }
+    (void)cudaGetLastError();
+    cz_free(s);
+}
+
+cuzk_err gpu_stream_sync(gpu_stream *s, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    CZ_TRY(err, dev_enter(s->dev, dg), done);
+    CUDA_TRY(err, cudaStreamSynchronize(s->s), done);
+done:
+    return err;
+}
+
+cuzk_err gpu_event_new(gpu_event **out, gpu_dev *dev, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    gpu_event *e = NULL;
+
+    *out = NULL;
+    e = (gpu_event *)cz_calloc(1, sizeof(*e));
+    if (!e) {
+        return cz_fail(dg, CUZK_E_NOMEM, "gpu_event");
+    }
+    e->dev = dev;
+    CZ_TRY(err, dev_enter(dev, dg), done);
+    CUDA_TRY(err, cudaEventCreateWithFlags(&e->e, cudaEventDefault), done);
+    *out = e;
+    e = NULL;
+done:
+    cz_free(e);
+    return err;
+}
+
+void gpu_event_free(gpu_event *ev)
+{
+    if (!ev) {
+        return;
+    }
+    if (cudaSetDevice(ev->dev->index) == cudaSuccess) {
+        (void)cudaEventDestroy(ev->e);
+    }
+    (void)cudaGetLastError();
+    cz_free(ev);
+}
+
+cuzk_err gpu_event_record(gpu_event *ev, gpu_stream *s, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    CZ_TRY(err, dev_enter(ev->dev, dg), done);
+    CUDA_TRY(err, cudaEventRecord(ev->e, s ? s->s : ev->dev->s), done);
+done:
+    return err;
+}
+
+cuzk_err gpu_stream_wait_event(gpu_stream *s, gpu_event *ev, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    CZ_TRY(err, dev_enter(s->dev, dg), done);
+    CUDA_TRY(err, cudaStreamWaitEvent(s->s, ev->e, 0), done);
+done:
+    return err;
+}
+
+cuzk_err gpu_event_sync(gpu_event *ev, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    CZ_TRY(err, dev_enter(ev->dev, dg), done);
+    CUDA_TRY(err, cudaEventSynchronize(ev->e), done);
+done:
+    return err;
+}
+
+cuzk_err gpu_event_elapsed_ms(float *ms, gpu_event *start, gpu_event *end, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    *ms = 0;
+    CZ_TRY(err, dev_enter(start->dev, dg), done);
+    CUDA_TRY(err, cudaEventElapsedTime(ms, start->e, end->e), done);
+done:
+    return err;
+}
+
+} /* extern "C" */

@@ -1,0 +1,201 @@
+/* gpu.h - the GPU backend behind a plain-C interface (STYLE.md section 9): device discovery,
+ * device and pinned host memory, streams and events, the Fr NTT and the Groth16 quotient H
+ * (spec groth16.md 1.4, 4.5, 5.4), and G1/G2 multi-scalar multiplication with bases resident in
+ * device memory (spec 4.6, 5.5).
+ * Representation: the same in-memory types as the CPU code: fr_t (Montgomery), fr_repr_t
+ * (canonical), g1_aff_t / g2_aff_t (affine, Montgomery, all-zero identity), g1_t / g2_t
+ * (Jacobian results). They appear here as `struct fr` etc. so that this header needs no CUDA and
+ * no C11-only header; include field/ and curve/ for the typedefs.
+ * Results: every function computes exactly what its CPU twin computes (poly/poly.h, msm/msm.h):
+ * NTT outputs are the same field elements; MSM results are the same group element (the Jacobian
+ * coordinates may differ: compare with g1_eq / g2_eq).
+ * Errors: fallible calls return CUZK_E_NO_GPU when built without CUDA or when no device is
+ * usable, CUZK_E_GPU (with "expr@file:line: <cuda error>" in `dg`) when the runtime fails,
+ * CUZK_E_NOMEM when device memory runs out, CUZK_E_INVAL for arguments out of range.
+ * Threads: a gpu_dev and everything created from it may be used by one thread at a time (the
+ * engine keeps one thread per device). Calls are synchronous unless named _async: they return
+ * when the device has finished and host buffers may be reused.
+ * Memory: a device keeps one twiddle table for the largest transform seen (2^lg x 32 bytes:
+ * 4 GiB at 2^27), small coset factor tables, and a scratch area that grows to the largest call
+ * (an MSM of n terms takes about 80 n bytes plus its buckets); gpu_dev_trim() releases them.
+ */
+#ifndef CUZK_GPU_GPU_H
+#define CUZK_GPU_GPU_H
+
+#ifdef __cplusplus
+extern "C" { /* common.h has no C++ guard of its own */
+#endif
+
+#include "common/common.h"
+
+struct fr;
+struct fr_repr;
+struct g1;
+struct g1_aff;
+struct g2;
+struct g2_aff;
+
+typedef struct gpu_dev gpu_dev;             /* one opened device */
+typedef struct gpu_buf gpu_buf;             /* device memory */
+typedef struct gpu_stream gpu_stream;       /* an ordered queue of device work */
+typedef struct gpu_event gpu_event;         /* a marker in a stream */
+typedef struct gpu_msm_bases gpu_msm_bases; /* MSM bases resident in device memory */
+
+/* ---- devices ---- */
+
+/** Number of usable devices; 0 without CUDA, without a driver or without a device. */
+unsigned gpu_count(void);
+
+typedef struct gpu_dev_info {
+    char name[128];
+    size_t total_mem; /* bytes of device memory */
+    size_t free_mem;  /* bytes free when asked */
+    unsigned sm_count;
+    unsigned cc_major, cc_minor; /* compute capability */
+} gpu_dev_info;
+
+/** Opens device `index` (< gpu_count()). Returns owned; free with gpu_dev_close. */
+CZ_MUST_USE cuzk_err gpu_dev_open(gpu_dev **out, unsigned index, cz_diag *dg);
+/** Waits for the device's work, frees its caches; NULL does nothing. Every buffer, stream,
+ *  event and bases object of the device must be freed first. */
+void gpu_dev_close(gpu_dev *dev);
+CZ_MUST_USE cuzk_err gpu_dev_get_info(gpu_dev *dev, gpu_dev_info *info, cz_diag *dg);
+/** Frees the device's twiddle tables and scratch area (they are rebuilt on demand). */
+CZ_MUST_USE cuzk_err gpu_dev_trim(gpu_dev *dev, cz_diag *dg);
+
+/* ---- device buffers ---- */
+
+/** `len` bytes of device memory, 256-byte aligned, contents undefined. Returns owned. */
+CZ_MUST_USE cuzk_err gpu_buf_new(gpu_buf **out, gpu_dev *dev, size_t len, cz_diag *dg);
+void gpu_buf_free(gpu_buf *buf);
+size_t gpu_buf_len(const gpu_buf *buf);
+/** Copies len bytes host -> device at byte offset off; CUZK_E_INVAL if off + len > the length.
+ *  From pinned memory (gpu_host_alloc / gpu_host_register) the copy runs at full speed. */
+CZ_MUST_USE cuzk_err gpu_buf_upload(gpu_buf *dst, size_t off, const void *src, size_t len,
+                                    cz_diag *dg);
+CZ_MUST_USE cuzk_err gpu_buf_download(void *dst, const gpu_buf *src, size_t off, size_t len,
+                                      cz_diag *dg);
+/** Sets len bytes at off to zero. */
+CZ_MUST_USE cuzk_err gpu_buf_zero(gpu_buf *buf, size_t off, size_t len, cz_diag *dg);
+/** Asynchronous copies on stream `s`: the host memory must stay alive and unchanged (upload) or
+ *  untouched (download) until the stream reaches this point (gpu_stream_sync or an event). */
+CZ_MUST_USE cuzk_err gpu_buf_upload_async(gpu_buf *dst, size_t off, const void *src, size_t len,
+                                          gpu_stream *s, cz_diag *dg);
+CZ_MUST_USE cuzk_err gpu_buf_download_async(void *dst, const gpu_buf *src, size_t off, size_t len,
+                                            gpu_stream *s, cz_diag *dg);
+
+/* ---- pinned host memory ---- */
+
+/** len bytes of page-locked host memory (fast and asynchronous transfers). Returns owned; free
+ *  with gpu_host_free. Needs a device (CUZK_E_NO_GPU otherwise). */
+CZ_MUST_USE cuzk_err gpu_host_alloc(void **out, size_t len, cz_diag *dg);
+void gpu_host_free(void *p);
+/** Page-locks existing memory (e.g. a cz_buf) until gpu_host_unregister. */
+CZ_MUST_USE cuzk_err gpu_host_register(void *p, size_t len, cz_diag *dg);
+void gpu_host_unregister(void *p);
+
+/* ---- streams and events ---- */
+
+CZ_MUST_USE cuzk_err gpu_stream_new(gpu_stream **out, gpu_dev *dev, cz_diag *dg);
+void gpu_stream_free(gpu_stream *s);
+CZ_MUST_USE cuzk_err gpu_stream_sync(gpu_stream *s, cz_diag *dg);
+CZ_MUST_USE cuzk_err gpu_event_new(gpu_event **out, gpu_dev *dev, cz_diag *dg);
+void gpu_event_free(gpu_event *ev);
+CZ_MUST_USE cuzk_err gpu_event_record(gpu_event *ev, gpu_stream *s, cz_diag *dg);
+/** Later work on `s` waits for `ev`. */
+CZ_MUST_USE cuzk_err gpu_stream_wait_event(gpu_stream *s, gpu_event *ev, cz_diag *dg);
+CZ_MUST_USE cuzk_err gpu_event_sync(gpu_event *ev, cz_diag *dg);
+/** Milliseconds between two recorded, completed events. */
+CZ_MUST_USE cuzk_err gpu_event_elapsed_ms(float *ms, gpu_event *start, gpu_event *end, cz_diag *dg);
+
+/* ---- NTT over Fr (natural order in and out, exactly poly/'s ntt_*) ---- */
+
+/** Largest log2 size of a transform (device memory is the practical limit). */
+#define GPU_NTT_MAX_LG 30
+
+typedef enum gpu_ntt_kind {
+    GPU_NTT_FWD = 0,   /* x = DFT_omega(x)                          (ntt_fwd) */
+    GPU_NTT_INV,       /* x = n^-1 DFT_omega^-1(x)                  (ntt_inv) */
+    GPU_NTT_COSET_FWD, /* x[i] *= 7^i, then DFT_omega               (ntt_coset_fwd) */
+    GPU_NTT_COSET_INV, /* inverse, then x[i] *= 7^-i                (ntt_coset_inv) */
+} gpu_ntt_kind;
+
+/** In-place transform of 2^lg Montgomery values in host memory (uploaded, transformed,
+ *  downloaded), omega = omega_lg of spec 1.4. lg <= GPU_NTT_MAX_LG. */
+CZ_MUST_USE cuzk_err gpu_ntt(gpu_dev *dev, struct fr *x, unsigned lg, gpu_ntt_kind kind,
+                             cz_diag *dg);
+/** The same on 2^lg values in device memory at byte offset `off` (a multiple of 32). */
+CZ_MUST_USE cuzk_err gpu_ntt_buf(gpu_dev *dev, gpu_buf *x, size_t off, unsigned lg,
+                                 gpu_ntt_kind kind, cz_diag *dg);
+
+/** The Groth16 quotient H (spec 4.5; poly_quotient_h's contract) on the device.
+ *  In:  a, b, c   m Montgomery values each (host, borrowed); entries [m, n) count as zero.
+ *       m         number of constraints, m <= n = 2^lg.
+ *  Out: h         n values: h[0 .. n-2] the coefficients of h, h[n-1] the coefficient of
+ *                 x^(n-1) (zero for a satisfying witness).
+ *       top_zero  (may be NULL) h[n-1] == 0, as poly_quotient_h returns. */
+CZ_MUST_USE cuzk_err gpu_quotient_h(gpu_dev *dev, struct fr *h, bool *top_zero, const struct fr *a,
+                                    const struct fr *b, const struct fr *c, size_t m, unsigned lg,
+                                    cz_diag *dg);
+/** The same with a, b, c already in device memory: each buffer holds at least n values at
+ *  offset 0; the first m are the evaluations, the rest is overwritten with zeros. On return
+ *  `a` holds the n values of h (Montgomery; an MSM takes them with gpu_msm_g1_buf(mont=true));
+ *  b and c are clobbered. */
+CZ_MUST_USE cuzk_err gpu_quotient_h_buf(gpu_dev *dev, bool *top_zero, gpu_buf *a, gpu_buf *b,
+                                        gpu_buf *c, size_t m, unsigned lg, cz_diag *dg);
+
+/* ---- MSM over G1 and G2 (signed-window Pippenger; scalars 0 skipped, 1 batch-added) ---- */
+
+/** Tuning; NULL or a zeroed struct means automatic. Results never depend on it. */
+typedef struct gpu_msm_opts {
+    unsigned window_bits; /* Pippenger window c, 1 .. GPU_MSM_MAX_WINDOW_BITS; 0 = automatic */
+    bool no_split01;      /* true: scalars 1 go through Pippenger like the others */
+} gpu_msm_opts;
+
+#define GPU_MSM_MAX_WINDOW_BITS 24
+/** Bases live in device memory; their count is below 2^31. */
+#define GPU_MSM_MAX_BASES       ((size_t)1 << 31)
+
+/** Device memory for n bases of G1 (96 bytes each) or G2 (192 bytes), contents undefined until
+ *  uploaded. Returns owned; free with gpu_msm_bases_free (before closing the device). */
+CZ_MUST_USE cuzk_err gpu_msm_bases_new_g1(gpu_msm_bases **out, gpu_dev *dev, size_t n, cz_diag *dg);
+CZ_MUST_USE cuzk_err gpu_msm_bases_new_g2(gpu_msm_bases **out, gpu_dev *dev, size_t n, cz_diag *dg);
+void gpu_msm_bases_free(gpu_msm_bases *b);
+size_t gpu_msm_bases_len(const gpu_msm_bases *b);
+/** Copies count points (borrowed) into bases [first, first + count). The group must match the
+ *  bases (CUZK_E_INVAL otherwise). Points are not checked: they must be on the curve (or the
+ *  all-zero identity) and in Montgomery form, as the CPU MSM requires. */
+CZ_MUST_USE cuzk_err gpu_msm_bases_upload_g1(gpu_msm_bases *b, size_t first,
+                                             const struct g1_aff *points, size_t count,
+                                             cz_diag *dg);
+CZ_MUST_USE cuzk_err gpu_msm_bases_upload_g2(gpu_msm_bases *b, size_t first,
+                                             const struct g2_aff *points, size_t count,
+                                             cz_diag *dg);
+
+/** out = sum_{i<n} [scalars[i]] bases[first + i] (msm_g1's contract).
+ *  In: bases    G1 bases on `dev`, first + n <= their count.
+ *      scalars  n canonical scalars in host memory, each < 2^255 (borrowed).
+ *      opts     NULL = automatic. */
+CZ_MUST_USE cuzk_err gpu_msm_g1(gpu_dev *dev, struct g1 *out, const gpu_msm_bases *bases,
+                                size_t first, const struct fr_repr *scalars, size_t n,
+                                const gpu_msm_opts *opts, cz_diag *dg);
+/** The same with the n scalars in device memory at byte offset `off` (a multiple of 32) of
+ *  `scalars`: canonical (mont = false, read only) or Montgomery (mont = true, e.g. h from
+ *  gpu_quotient_h_buf; converted into scratch, the buffer is not changed). */
+CZ_MUST_USE cuzk_err gpu_msm_g1_buf(gpu_dev *dev, struct g1 *out, const gpu_msm_bases *bases,
+                                    size_t first, const gpu_buf *scalars, size_t off, size_t n,
+                                    bool mont, const gpu_msm_opts *opts, cz_diag *dg);
+CZ_MUST_USE cuzk_err gpu_msm_g2(gpu_dev *dev, struct g2 *out, const gpu_msm_bases *bases,
+                                size_t first, const struct fr_repr *scalars, size_t n,
+                                const gpu_msm_opts *opts, cz_diag *dg);
+CZ_MUST_USE cuzk_err gpu_msm_g2_buf(gpu_dev *dev, struct g2 *out, const gpu_msm_bases *bases,
+                                    size_t first, const gpu_buf *scalars, size_t off, size_t n,
+                                    bool mont, const gpu_msm_opts *opts, cz_diag *dg);
+
+/** Window the automatic choice takes for a tail of m terms (for benchmarks and tests). */
+unsigned gpu_msm_auto_window_bits(size_t m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUZK_GPU_GPU_H */

@@ -1,0 +1,106 @@
+/* internal.h - what the CUDA side (the .cu files of cuda/, C++) and the C side (gpu_host.c) share.
+ * Plain C with fixed-width limb arrays: the .cu files cannot include the field/ and curve/
+ * headers (they are C11), so host-side field and curve arithmetic lives in gpu_host.c and is
+ * reached through the gpu_host_* functions below. Field elements are 64-bit little-endian limbs
+ * in Montgomery form (fr: 4, fp: 6, fp2: 12); an XYZZ point is (X, Y, ZZ, ZZZ) with
+ * x = X/ZZ, y = Y/ZZZ (identity iff ZZ = 0): 24 limbs on G1, 48 on G2.
+ * Also the debug entry points that tests/gpu uses to check device arithmetic piece by piece.
+ */
+#ifndef CUZK_GPU_INTERNAL_H
+#define CUZK_GPU_INTERNAL_H
+
+#include "gpu/gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPU_FR_LIMBS      4
+#define GPU_FP_LIMBS      6
+#define GPU_G1_XYZZ_LIMBS 24
+#define GPU_G2_XYZZ_LIMBS 48
+
+/* ---- host helpers (gpu_host.c) ---- */
+
+/** omega_lg = ROOT_OF_UNITY^(2^(32-lg)) (spec 1.4), Montgomery form; lg <= 32. */
+void gpu_host_fr_root(uint64_t out[4], unsigned lg);
+/** n^-1 and (7^n - 1)^-1 for n = 2^lg, Montgomery form. */
+void gpu_host_ntt_consts(unsigned lg, uint64_t ninv[4], uint64_t zinv[4]);
+
+/** Which coset factor tables gpu_host_scale_tables builds. */
+enum gpu_scale_which {
+    GPU_SCALE_COSET = 0,   /* 7^i */
+    GPU_SCALE_COSET_NINV,  /* n^-1 7^i */
+    GPU_SCALE_ICOSET_NINV, /* n^-1 7^-i */
+    GPU_SCALE_COUNT
+};
+/** Factor tables for i < 2^lg: factor(i) = lo[i mod 2^a] * hi[i >> a], lo has 2^a entries and
+ *  hi 2^(lg-a) (4 limbs each), a <= lg. */
+void gpu_host_scale_tables(uint64_t *lo, uint64_t *hi, unsigned lg, unsigned a, int which);
+
+/** XYZZ -> Jacobian without inversion: Z = ZZ ZZZ, X = X ZZ ZZZ^2, Y = Y ZZ^3 ZZZ^2. */
+void gpu_host_xyzz_to_g1(struct g1 *out, const uint64_t xyzz[GPU_G1_XYZZ_LIMBS]);
+void gpu_host_xyzz_to_g2(struct g2 *out, const uint64_t xyzz[GPU_G2_XYZZ_LIMBS]);
+
+/** out = extra + sum_{w < nwin} 2^(c w) win[w] (Horner), all XYZZ on the host. */
+void gpu_host_msm_finish_g1(struct g1 *out, const uint64_t *win, unsigned nwin, unsigned c,
+                            const uint64_t extra[GPU_G1_XYZZ_LIMBS]);
+void gpu_host_msm_finish_g2(struct g2 *out, const uint64_t *win, unsigned nwin, unsigned c,
+                            const uint64_t extra[GPU_G2_XYZZ_LIMBS]);
+
+/* ---- debug entry points (cuda/debug.cu): device arithmetic on small arrays ---- */
+
+typedef enum gpu_dbg_op {
+    GPU_DBG_FR_MUL = 0, /* out = a * b (Montgomery) */
+    GPU_DBG_FR_ADD,
+    GPU_DBG_FR_SUB,
+    GPU_DBG_FR_NEG,       /* out = -a */
+    GPU_DBG_FR_FROM_MONT, /* out = canonical a */
+    GPU_DBG_FP_MUL,
+    GPU_DBG_FP_ADD,
+    GPU_DBG_FP_SUB,
+    GPU_DBG_FP_NEG,
+    GPU_DBG_FP2_MUL,
+    GPU_DBG_FP2_SQR, /* out = a^2 (b ignored) */
+    GPU_DBG_FP2_ADD,
+    GPU_DBG_FP2_SUB,
+    GPU_DBG_OP_COUNT
+} gpu_dbg_op;
+
+/** out[i] = op(a[i], b[i]) for i < n on the device; elements are 4 (fr), 6 (fp) or 12 (fp2)
+ *  limbs, fully reduced on input. */
+CZ_MUST_USE cuzk_err gpu_debug_field(gpu_dev *dev, int op, uint64_t *out, const uint64_t *a,
+                                     const uint64_t *b, size_t n, cz_diag *dg);
+
+/** For each i < n, with P = p[i], Q = q[i] affine (identity allowed), four XYZZ results:
+ *  out[4i+0] = 2P + Q (mixed addition onto the XYZZ doubling of P, so ZZ != 1; Q = 2P and
+ *  Q = -2P reach the doubling and cancelling branches), out[4i+1] = 2P (XYZZ doubling),
+ *  out[4i+2] = 2P + 2Q (general XYZZ addition), out[4i+3] = [k]P with k = (i * 2654435761)
+ *  mod 2^20 (the small scalar multiplication the bucket reduction uses). */
+CZ_MUST_USE cuzk_err gpu_debug_g1(gpu_dev *dev, uint64_t *out, const struct g1_aff *p,
+                                  const struct g1_aff *q, size_t n, cz_diag *dg);
+CZ_MUST_USE cuzk_err gpu_debug_g2(gpu_dev *dev, uint64_t *out, const struct g2_aff *p,
+                                  const struct g2_aff *q, size_t n, cz_diag *dg);
+/** Sets the NTT pass layout of `dev` (0 = default, 11 / 9 / 11): at most k0 stages in the
+ *  pass over contiguous groups, k1 in the others, tiles of 2^tile_lg elements (3 <= k1 <= k0,
+ *  k0 <= tile_lg <= 11), and the pass kernel built for min_blocks (1 or 2; 0 = 2) resident
+ *  blocks per SM. Results never depend on it; tests shrink the layout to reach multi-pass
+ *  transforms at small sizes, benchmarks compare. CUZK_E_INVAL outside those bounds. */
+CZ_MUST_USE cuzk_err gpu_debug_ntt_layout(gpu_dev *dev, unsigned k0, unsigned k1, unsigned tile_lg,
+                                          unsigned min_blocks, cz_diag *dg);
+
+/** Phase timing of MSM calls, for benchmarks: when on, each MSM records device events and
+ *  gpu_debug_profile_get returns the milliseconds of the last call per phase: classify (with the
+ *  count read-back), sort (digits, histogram, scan, scatter over all windows), accumulate
+ *  (bucket sums), reduce (window sums), ones, the copy back. */
+#define GPU_PROF_PHASES 6
+CZ_MUST_USE cuzk_err gpu_debug_profile(gpu_dev *dev, bool on, cz_diag *dg);
+void gpu_debug_profile_get(gpu_dev *dev, float ms[GPU_PROF_PHASES]);
+
+/** The small scalar gpu_debug_g1/g2 use for element i. */
+#define GPU_DEBUG_SMALL_K(i) ((uint32_t)(((uint64_t)(i)*2654435761u) & 0xfffffu))
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUZK_GPU_INTERNAL_H */

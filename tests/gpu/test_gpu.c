@@ -1,0 +1,1050 @@
+/* test_gpu.c - the GPU backend (gpu/gpu.h) against the CPU, exactly.
+ * References: field/ and curve/ for the device field and XYZZ arithmetic (gpu_debug_*); a naive
+ * O(n^2) DFT built on fr_mul and poly/'s ntt_* for every transform kind at sizes 2^0 .. 2^20;
+ * poly_quotient_h for H; msm/ (msm_g1, msm_g2), naive double-and-add sums and bases with known
+ * discrete logs ([sum s_i log_i] G, no MSM at all) for the MSMs, over random, 0/1-heavy,
+ * all-equal, edge and small scalars, identity bases, n = 1, 2, 3 and odd sizes, and every
+ * window size from 1 bit.
+ * Built twice: test_gpu (the real backend; every test skips, exit 77, without a device) and
+ * test_gpu_emu (the kernels run by the CPU emulation of gpu/cuda/emu.cuh; smaller sizes).
+ */
+#include "harness/test.h"
+
+#include <stdlib.h>
+
+#include "common/alloc.h"
+#include "common/pool.h"
+#include "curve/g1.h"
+#include "curve/g2.h"
+#include "field/bls12_381_consts.h"
+#include "field/fp.h"
+#include "field/fp2.h"
+#include "field/fr.h"
+#include "gpu/gpu.h"
+#include "gpu/internal.h"
+#include "msm/msm.h"
+#include "poly/poly.h"
+
+/* Sizes: the emulation (and CUZK_GPU_TEST_SMALL=1 in the environment, for compute-sanitizer
+ * runs) takes small ones. */
+#if defined(CUZK_GPU_TEST_EMU)
+#    define EMU 1
+#else
+#    define EMU 0
+#endif
+static bool small_sizes(void)
+{
+    const char *e = getenv("CUZK_GPU_TEST_SMALL");
+    return EMU || (e && e[0] == '1');
+}
+#define T_NTT_LG     (small_sizes() ? 11u : 20u)
+#define T_QUOT_LG    (small_sizes() ? 10u : 20u)
+#define MSM_BIG_N    (small_sizes() ? (size_t)2100 : (size_t)1 << 17)
+#define MSM_MID_N    (small_sizes() ? (size_t)2100 : (size_t)4097)
+#define MSM_G2_BIG_N (small_sizes() ? (size_t)300 : (size_t)1 << 13)
+#define FIELD_N      (small_sizes() ? (size_t)300 : (size_t)20000)
+
+/* ---- shared state and helpers ---- */
+
+static gpu_dev *the_dev;
+
+static gpu_dev *need_dev(void)
+{
+    cz_diag dg;
+    if (gpu_count() == 0) {
+        test_skip("no GPU");
+    }
+    if (!the_dev) {
+        cz_diag_init(&dg);
+        if (gpu_dev_open(&the_dev, 0, &dg) != CUZK_OK) {
+            char buf[600];
+            test_fail(__FILE__, __LINE__, "gpu_dev_open: %s", cz_diag_str(&dg, buf, sizeof(buf)));
+        }
+    }
+    return the_dev;
+}
+
+/* Runs a gpu call and fails with its diagnostic. */
+#define GPU_OK(expr)                                                                               \
+    do {                                                                                           \
+        cz_diag gpu_ok_dg_;                                                                        \
+        char gpu_ok_buf_[600];                                                                     \
+        cz_diag_init(&gpu_ok_dg_);                                                                 \
+        cuzk_err gpu_ok_e_ = (expr);                                                               \
+        if (gpu_ok_e_ != CUZK_OK) {                                                                \
+            test_fail(__FILE__, __LINE__, "%s: %s", #expr,                                         \
+                      cz_diag_str(&gpu_ok_dg_, gpu_ok_buf_, sizeof(gpu_ok_buf_)));                 \
+        }                                                                                          \
+    } while (0)
+#define DG (&gpu_ok_dg_)
+
+static void *xmalloc(size_t n)
+{
+    void *p = cz_malloc_aligned(n ? n : 64, 64);
+    CHECK(p != NULL);
+    return p;
+}
+
+static void rand_fr(fr_t *x)
+{
+    uint64_t v[4];
+    for (int i = 0; i < 4; i++) {
+        v[i] = cz_prng_u64(test_prng());
+    }
+    fr_from_u256_reduce(x, v);
+}
+
+static void rand_scalar(fr_repr_t *s)
+{
+    fr_t x;
+    rand_fr(&x);
+    fr_to_repr(s, &x);
+}
+
+static fr_repr_t repr_u64(uint64_t v)
+{
+    fr_repr_t r = {{v, 0, 0, 0}};
+    return r;
+}
+
+/* A random element of Fp, reduced (raw Montgomery limbs). */
+static void rand_fp(fp_t *x)
+{
+    uint64_t v[6];
+    do {
+        for (int i = 0; i < 6; i++) {
+            v[i] = cz_prng_u64(test_prng());
+        }
+        v[5] &= 0x1fffffffffffffffULL;
+    } while (!fp_from_limbs(x, v));
+}
+
+static cz_pool *test_pool(void)
+{
+    static cz_pool *pool;
+    if (!pool) {
+        unsigned n = cz_cpu_count();
+        CHECK_OK(cz_pool_new(&pool, n > 1 ? n - 1 : 0, "gpu-test", NULL));
+    }
+    return pool;
+}
+
+/* ---- device and buffers ---- */
+
+TEST(gpu_info_and_buffers)
+{
+    gpu_dev *dev = need_dev();
+    gpu_dev_info info;
+    gpu_buf *buf = NULL;
+    uint8_t in[1000], out[1000];
+
+    GPU_OK(gpu_dev_get_info(dev, &info, DG));
+    printf("  device: %s, %zu MiB (%zu free), %u SMs, cc %u.%u\n", info.name, info.total_mem >> 20,
+           info.free_mem >> 20, info.sm_count, info.cc_major, info.cc_minor);
+    CHECK(info.sm_count > 0);
+    cz_prng_bytes(test_prng(), in, sizeof(in));
+    GPU_OK(gpu_buf_new(&buf, dev, 4096, DG));
+    CHECK_EQ_U64(gpu_buf_len(buf), 4096);
+    GPU_OK(gpu_buf_zero(buf, 0, 4096, DG));
+    GPU_OK(gpu_buf_upload(buf, 3000, in, sizeof(in), DG));
+    GPU_OK(gpu_buf_download(out, buf, 3000, sizeof(out), DG));
+    CHECK_MEM_EQ(out, in, sizeof(in));
+    GPU_OK(gpu_buf_download(out, buf, 2000, 1000, DG));
+    for (int i = 0; i < 1000; i++) {
+        CHECK_EQ_U64(out[i], 0);
+    }
+    CHECK_ERR(gpu_buf_upload(buf, 3500, in, sizeof(in), NULL), CUZK_E_INVAL);
+    CHECK_ERR(gpu_buf_download(out, buf, 4097, 0, NULL), CUZK_E_INVAL);
+    gpu_buf_free(buf);
+    gpu_buf_free(NULL);
+}
+
+TEST(gpu_streams_events_pinned)
+{
+    gpu_dev *dev = need_dev();
+    gpu_stream *s = NULL;
+    gpu_event *e0 = NULL, *e1 = NULL;
+    gpu_buf *buf = NULL;
+    uint8_t *pin = NULL;
+    float ms = -1;
+
+    GPU_OK(gpu_stream_new(&s, dev, DG));
+    GPU_OK(gpu_event_new(&e0, dev, DG));
+    GPU_OK(gpu_event_new(&e1, dev, DG));
+    GPU_OK(gpu_host_alloc((void **)&pin, 1 << 20, DG));
+    GPU_OK(gpu_buf_new(&buf, dev, 1 << 20, DG));
+    for (size_t i = 0; i < (1u << 20); i++) {
+        pin[i] = (uint8_t)(i * 7);
+    }
+    GPU_OK(gpu_event_record(e0, s, DG));
+    GPU_OK(gpu_buf_upload_async(buf, 0, pin, 1 << 20, s, DG));
+    GPU_OK(gpu_event_record(e1, s, DG));
+    GPU_OK(gpu_stream_wait_event(s, e1, DG));
+    GPU_OK(gpu_event_sync(e1, DG));
+    memset(pin, 0, 1 << 20);
+    GPU_OK(gpu_buf_download_async(pin, buf, 0, 1 << 20, s, DG));
+    GPU_OK(gpu_stream_sync(s, DG));
+    for (size_t i = 0; i < (1u << 20); i++) {
+        CHECK_EQ_U64(pin[i], (uint8_t)(i * 7));
+    }
+    GPU_OK(gpu_event_elapsed_ms(&ms, e0, e1, DG));
+    CHECK(ms >= 0);
+    gpu_buf_free(buf);
+    gpu_host_free(pin);
+    gpu_event_free(e0);
+    gpu_event_free(e1);
+    gpu_stream_free(s);
+}
+
+/* ---- field arithmetic ---- */
+
+TEST(gpu_field_fr)
+{
+    gpu_dev *dev = need_dev();
+    const size_t n = FIELD_N;
+    fr_t *a = xmalloc(n * 32), *b = xmalloc(n * 32), *got = xmalloc(n * 32), want;
+    fr_repr_t rep;
+
+    for (size_t i = 0; i < n; i++) {
+        rand_fr(&a[i]);
+        rand_fr(&b[i]);
+    }
+    /* edges (Montgomery limbs): 0, raw 1, raw r - 1, one, -one, squares of edge values */
+    memset(&a[0], 0, 32);
+    memset(&b[1], 0, 32);
+    a[2] = (fr_t){{1, 0, 0, 0}};
+    a[3] = (fr_t){{FR_MODULUS[0] - 1, FR_MODULUS[1], FR_MODULUS[2], FR_MODULUS[3]}};
+    b[3] = a[3];
+    a[4] = FR_ONE;
+    fr_neg(&b[4], &FR_ONE);
+    a[5] = b[4];
+    b[5] = b[4];
+    for (int op = GPU_DBG_FR_MUL; op <= GPU_DBG_FR_FROM_MONT; op++) {
+        GPU_OK(gpu_debug_field(dev, op, got[0].l, a[0].l, b[0].l, n, DG));
+        for (size_t i = 0; i < n; i++) {
+            switch (op) {
+            case GPU_DBG_FR_MUL:
+                fr_mul(&want, &a[i], &b[i]);
+                break;
+            case GPU_DBG_FR_ADD:
+                fr_add(&want, &a[i], &b[i]);
+                break;
+            case GPU_DBG_FR_SUB:
+                fr_sub(&want, &a[i], &b[i]);
+                break;
+            case GPU_DBG_FR_NEG:
+                fr_neg(&want, &a[i]);
+                break;
+            default:
+                fr_to_repr(&rep, &a[i]);
+                memcpy(&want, &rep, 32);
+                break;
+            }
+            CHECK_MSG(memcmp(&got[i], &want, 32) == 0, "fr op %d element %zu", op, i);
+        }
+    }
+    cz_free_aligned(a);
+    cz_free_aligned(b);
+    cz_free_aligned(got);
+}
+
+TEST(gpu_field_fp_fp2)
+{
+    gpu_dev *dev = need_dev();
+    const size_t n = FIELD_N;
+    fp_t *a = xmalloc(n * 48), *b = xmalloc(n * 48), *got = xmalloc(n * 48), want;
+    fp2_t *a2 = xmalloc(n * 96), *b2 = xmalloc(n * 96), *got2 = xmalloc(n * 96), want2;
+
+    for (size_t i = 0; i < n; i++) {
+        rand_fp(&a[i]);
+        rand_fp(&b[i]);
+        rand_fp(&a2[i].c0);
+        rand_fp(&a2[i].c1);
+        rand_fp(&b2[i].c0);
+        rand_fp(&b2[i].c1);
+    }
+    memset(&a[0], 0, 48);
+    memset(&b[1], 0, 48);
+    fp_neg(&a[2], &FP_ONE);
+    b[2] = a[2];
+    a[3] = FP_ONE;
+    memcpy(&a[4], FP_MODULUS, 48);
+    a[4].l[0] -= 1; /* raw p - 1 */
+    b[4] = a[4];
+    memset(&a2[0], 0, 96);
+    a2[1].c0 = a[4];
+    a2[1].c1 = a[4];
+    b2[1] = a2[1];
+    for (int op = GPU_DBG_FP_MUL; op <= GPU_DBG_FP_NEG; op++) {
+        GPU_OK(gpu_debug_field(dev, op, got[0].l, a[0].l, b[0].l, n, DG));
+        for (size_t i = 0; i < n; i++) {
+            switch (op) {
+            case GPU_DBG_FP_MUL:
+                fp_mul(&want, &a[i], &b[i]);
+                break;
+            case GPU_DBG_FP_ADD:
+                fp_add(&want, &a[i], &b[i]);
+                break;
+            case GPU_DBG_FP_SUB:
+                fp_sub(&want, &a[i], &b[i]);
+                break;
+            default:
+                fp_neg(&want, &a[i]);
+                break;
+            }
+            CHECK_MSG(memcmp(&got[i], &want, 48) == 0, "fp op %d element %zu", op, i);
+        }
+    }
+    for (int op = GPU_DBG_FP2_MUL; op <= GPU_DBG_FP2_SUB; op++) {
+        GPU_OK(gpu_debug_field(dev, op, got2[0].c0.l, a2[0].c0.l, b2[0].c0.l, n, DG));
+        for (size_t i = 0; i < n; i++) {
+            switch (op) {
+            case GPU_DBG_FP2_MUL:
+                fp2_mul(&want2, &a2[i], &b2[i]);
+                break;
+            case GPU_DBG_FP2_SQR:
+                fp2_sqr(&want2, &a2[i]);
+                break;
+            case GPU_DBG_FP2_ADD:
+                fp2_add(&want2, &a2[i], &b2[i]);
+                break;
+            default:
+                fp2_sub(&want2, &a2[i], &b2[i]);
+                break;
+            }
+            CHECK_MSG(memcmp(&got2[i], &want2, 96) == 0, "fp2 op %d element %zu", op, i);
+        }
+    }
+    cz_free_aligned(a);
+    cz_free_aligned(b);
+    cz_free_aligned(got);
+    cz_free_aligned(a2);
+    cz_free_aligned(b2);
+    cz_free_aligned(got2);
+}
+
+/* ---- points ---- */
+
+static void g1_random_points(g1_aff_t *out, fr_t *dlog, size_t n)
+{
+    g1_t *jac = xmalloc(sizeof(g1_t) * n);
+    fp_t *scr = xmalloc(sizeof(fp_t) * n);
+    g1_t gen, steps[4], acc;
+    fr_t dsteps[4], a;
+    fr_repr_t k;
+
+    g1_from_aff(&gen, &G1_GEN);
+    for (int j = 0; j < 4; j++) {
+        rand_fr(&dsteps[j]);
+        fr_to_repr(&k, &dsteps[j]);
+        g1_mul(&steps[j], &gen, &k);
+    }
+    rand_fr(&a);
+    fr_to_repr(&k, &a);
+    g1_mul(&acc, &gen, &k);
+    for (size_t i = 0; i < n; i++) {
+        unsigned j = (unsigned)cz_prng_below(test_prng(), 4);
+        g1_add(&acc, &acc, &steps[j]);
+        fr_add(&a, &a, &dsteps[j]);
+        jac[i] = acc;
+        if (dlog) {
+            dlog[i] = a;
+        }
+    }
+    g1_batch_to_aff(out, jac, n, scr);
+    cz_free_aligned(jac);
+    cz_free_aligned(scr);
+}
+
+static void g2_random_points(g2_aff_t *out, fr_t *dlog, size_t n)
+{
+    g2_t *jac = xmalloc(sizeof(g2_t) * n);
+    fp2_t *scr = xmalloc(sizeof(fp2_t) * n);
+    g2_t gen, steps[4], acc;
+    fr_t dsteps[4], a;
+    fr_repr_t k;
+
+    g2_from_aff(&gen, &G2_GEN);
+    for (int j = 0; j < 4; j++) {
+        rand_fr(&dsteps[j]);
+        fr_to_repr(&k, &dsteps[j]);
+        g2_mul(&steps[j], &gen, &k);
+    }
+    rand_fr(&a);
+    fr_to_repr(&k, &a);
+    g2_mul(&acc, &gen, &k);
+    for (size_t i = 0; i < n; i++) {
+        unsigned j = (unsigned)cz_prng_below(test_prng(), 4);
+        g2_add(&acc, &acc, &steps[j]);
+        fr_add(&a, &a, &dsteps[j]);
+        jac[i] = acc;
+        if (dlog) {
+            dlog[i] = a;
+        }
+    }
+    g2_batch_to_aff(out, jac, n, scr);
+    cz_free_aligned(jac);
+    cz_free_aligned(scr);
+}
+
+TEST(gpu_curve_g1_formulas)
+{
+    gpu_dev *dev = need_dev();
+    const size_t n = 64;
+    g1_aff_t p[64], q[64];
+    uint64_t *out = xmalloc(4 * n * GPU_G1_XYZZ_LIMBS * 8);
+    g1_t jp, jq, want, got, t;
+    fr_repr_t k;
+
+    g1_random_points(p, NULL, n);
+    g1_random_points(q, NULL, n);
+    /* special pairs: Q = 2P (doubling in the mixed addition), Q = -2P (cancellation), identities */
+    g1_from_aff(&jp, &p[0]);
+    g1_dbl(&t, &jp);
+    g1_to_aff(&q[0], &t);
+    g1_from_aff(&jp, &p[1]);
+    g1_dbl(&t, &jp);
+    g1_neg(&t, &t);
+    g1_to_aff(&q[1], &t);
+    g1_aff_set_identity(&p[2]);
+    g1_aff_set_identity(&q[3]);
+    g1_aff_set_identity(&p[4]);
+    g1_aff_set_identity(&q[4]);
+    q[5] = p[5];
+    g1_aff_neg(&q[6], &p[6]);
+    GPU_OK(gpu_debug_g1(dev, out, p, q, n, DG));
+    for (size_t i = 0; i < n; i++) {
+        g1_from_aff(&jp, &p[i]);
+        g1_from_aff(&jq, &q[i]);
+        g1_dbl(&want, &jp);
+        g1_add(&want, &want, &jq);
+        gpu_host_xyzz_to_g1(&got, out + (4 * i) * GPU_G1_XYZZ_LIMBS);
+        CHECK_MSG(g1_eq(&got, &want), "2P + Q, pair %zu", i);
+        g1_dbl(&want, &jp);
+        gpu_host_xyzz_to_g1(&got, out + (4 * i + 1) * GPU_G1_XYZZ_LIMBS);
+        CHECK_MSG(g1_eq(&got, &want), "2P, pair %zu", i);
+        g1_dbl(&t, &jq);
+        g1_add(&want, &want, &t);
+        gpu_host_xyzz_to_g1(&got, out + (4 * i + 2) * GPU_G1_XYZZ_LIMBS);
+        CHECK_MSG(g1_eq(&got, &want), "2P + 2Q, pair %zu", i);
+        k = repr_u64(GPU_DEBUG_SMALL_K(i));
+        g1_mul(&want, &jp, &k);
+        gpu_host_xyzz_to_g1(&got, out + (4 * i + 3) * GPU_G1_XYZZ_LIMBS);
+        CHECK_MSG(g1_eq(&got, &want), "[k]P, pair %zu", i);
+    }
+    cz_free_aligned(out);
+}
+
+TEST(gpu_curve_g2_formulas)
+{
+    gpu_dev *dev = need_dev();
+    const size_t n = 16;
+    g2_aff_t p[16], q[16];
+    uint64_t *out = xmalloc(4 * n * GPU_G2_XYZZ_LIMBS * 8);
+    g2_t jp, jq, want, got, t;
+    fr_repr_t k;
+
+    g2_random_points(p, NULL, n);
+    g2_random_points(q, NULL, n);
+    g2_from_aff(&jp, &p[0]);
+    g2_dbl(&t, &jp);
+    g2_to_aff(&q[0], &t);
+    g2_from_aff(&jp, &p[1]);
+    g2_dbl(&t, &jp);
+    g2_neg(&t, &t);
+    g2_to_aff(&q[1], &t);
+    g2_aff_set_identity(&p[2]);
+    g2_aff_set_identity(&q[3]);
+    q[5] = p[5];
+    GPU_OK(gpu_debug_g2(dev, out, p, q, n, DG));
+    for (size_t i = 0; i < n; i++) {
+        g2_from_aff(&jp, &p[i]);
+        g2_from_aff(&jq, &q[i]);
+        g2_dbl(&want, &jp);
+        g2_add(&want, &want, &jq);
+        gpu_host_xyzz_to_g2(&got, out + (4 * i) * GPU_G2_XYZZ_LIMBS);
+        CHECK_MSG(g2_eq(&got, &want), "2P + Q, pair %zu", i);
+        g2_dbl(&want, &jp);
+        gpu_host_xyzz_to_g2(&got, out + (4 * i + 1) * GPU_G2_XYZZ_LIMBS);
+        CHECK_MSG(g2_eq(&got, &want), "2P, pair %zu", i);
+        g2_dbl(&t, &jq);
+        g2_add(&want, &want, &t);
+        gpu_host_xyzz_to_g2(&got, out + (4 * i + 2) * GPU_G2_XYZZ_LIMBS);
+        CHECK_MSG(g2_eq(&got, &want), "2P + 2Q, pair %zu", i);
+        k = repr_u64(GPU_DEBUG_SMALL_K(i));
+        g2_mul(&want, &jp, &k);
+        gpu_host_xyzz_to_g2(&got, out + (4 * i + 3) * GPU_G2_XYZZ_LIMBS);
+        CHECK_MSG(g2_eq(&got, &want), "[k]P, pair %zu", i);
+    }
+    cz_free_aligned(out);
+}
+
+/* ---- NTT ---- */
+
+static void naive_dft(fr_t *out, const fr_t *in, unsigned lg, const fr_t *w)
+{
+    size_t n = (size_t)1 << lg;
+    for (size_t j = 0; j < n; j++) {
+        fr_t acc = FR_ZERO, wj, p = FR_ONE, t;
+        fr_pow_u64(&wj, w, j);
+        for (size_t i = 0; i < n; i++) {
+            fr_mul(&t, &in[i], &p);
+            fr_add(&acc, &acc, &t);
+            fr_mul(&p, &p, &wj);
+        }
+        out[j] = acc;
+    }
+}
+
+static void cpu_ntt(const ntt_domain_t *d, fr_t *x, gpu_ntt_kind kind)
+{
+    switch (kind) {
+    case GPU_NTT_FWD:
+        ntt_fwd(d, x, NULL);
+        break;
+    case GPU_NTT_INV:
+        ntt_inv(d, x, NULL);
+        break;
+    case GPU_NTT_COSET_FWD:
+        ntt_coset_fwd(d, x, NULL);
+        break;
+    case GPU_NTT_COSET_INV:
+        ntt_coset_inv(d, x, NULL);
+        break;
+    }
+}
+
+TEST(gpu_ntt_naive_dft)
+{
+    gpu_dev *dev = need_dev();
+    fr_t x[64], want[64], got[64], w;
+    uint64_t wl[4];
+
+    for (unsigned lg = 0; lg <= 6; lg++) {
+        size_t n = (size_t)1 << lg;
+        for (size_t i = 0; i < n; i++) {
+            rand_fr(&x[i]);
+        }
+        /* the domain generator from the spec's definition, then the naive sum */
+        fr_t root;
+        memcpy(&root, FR_ROOT_OF_UNITY_MONT, 32);
+        for (unsigned s = lg; s < 32; s++) {
+            fr_sqr(&root, &root);
+        }
+        gpu_host_fr_root(wl, lg);
+        memcpy(&w, wl, 32);
+        CHECK(fr_eq(&w, &root));
+        naive_dft(want, x, lg, &root);
+        memcpy(got, x, n * 32);
+        GPU_OK(gpu_ntt(dev, got, lg, GPU_NTT_FWD, DG));
+        for (size_t i = 0; i < n; i++) {
+            CHECK_MSG(fr_eq(&got[i], &want[i]), "lg %u element %zu", lg, i);
+        }
+    }
+}
+
+/* Pass layouts (gpu_debug_ntt_layout: k0, k1, tile_lg): the default, then small ones that reach
+ * multi-pass transforms with strided groups at small sizes. */
+static const unsigned LAYOUTS[][4] = {{0, 0, 0, 0}, {3, 3, 3, 1}, {4, 3, 6, 2},
+                                      {6, 4, 8, 1}, {5, 5, 5, 0}, {0, 0, 0, 1}};
+
+TEST(gpu_ntt_all_kinds_vs_poly)
+{
+    gpu_dev *dev = need_dev();
+    size_t nmax = (size_t)1 << T_NTT_LG;
+    fr_t *x = xmalloc(nmax * 32), *want = xmalloc(nmax * 32), *got = xmalloc(nmax * 32);
+    void *tw = xmalloc(ntt_domain_tw_sizeof(T_NTT_LG));
+    ntt_domain_t d;
+
+    for (size_t li = 0; li < ARRAY_LEN(LAYOUTS); li++) {
+        const unsigned *l = LAYOUTS[li];
+        GPU_OK(gpu_debug_ntt_layout(dev, l[0], l[1], l[2], l[3], DG));
+        for (unsigned lg = 0; lg <= T_NTT_LG; lg++) {
+            size_t n = (size_t)1 << lg;
+            if (li > 0 && lg > T_NTT_LG - 2) {
+                continue; /* small layouts: the largest sizes take too long for what they add */
+            }
+            CHECK(ntt_domain_init(&d, lg, tw, NULL));
+            for (int kind = GPU_NTT_FWD; kind <= GPU_NTT_COSET_INV; kind++) {
+                for (size_t i = 0; i < n; i++) {
+                    rand_fr(&x[i]);
+                }
+                memcpy(want, x, n * 32);
+                cpu_ntt(&d, want, (gpu_ntt_kind)kind);
+                memcpy(got, x, n * 32);
+                GPU_OK(gpu_ntt(dev, got, lg, (gpu_ntt_kind)kind, DG));
+                for (size_t i = 0; i < n; i++) {
+                    CHECK_MSG(memcmp(&got[i], &want[i], 32) == 0,
+                              "layout %u/%u/%u/%u lg %u kind %d element %zu", l[0], l[1], l[2],
+                              l[3], lg, kind, i);
+                }
+            }
+        }
+    }
+    GPU_OK(gpu_debug_ntt_layout(dev, 0, 0, 0, 0, DG));
+    CHECK_ERR(gpu_debug_ntt_layout(dev, 3, 4, 8, 0, NULL), CUZK_E_INVAL);
+    CHECK_ERR(gpu_debug_ntt_layout(dev, 0, 0, 0, 3, NULL), CUZK_E_INVAL);
+    cz_free_aligned(x);
+    cz_free_aligned(want);
+    cz_free_aligned(got);
+    cz_free_aligned(tw);
+}
+
+TEST(gpu_ntt_buf_roundtrip)
+{
+    gpu_dev *dev = need_dev();
+    const unsigned lg = T_NTT_LG > 14 ? 14 : T_NTT_LG;
+    const size_t n = (size_t)1 << lg, off = 3 * 32;
+    fr_t *x = xmalloc(n * 32), *y = xmalloc(n * 32), *z = xmalloc(n * 32);
+    gpu_buf *buf = NULL;
+
+    for (size_t i = 0; i < n; i++) {
+        rand_fr(&x[i]);
+    }
+    GPU_OK(gpu_buf_new(&buf, dev, off + n * 32, DG));
+    GPU_OK(gpu_buf_upload(buf, off, x, n * 32, DG));
+    GPU_OK(gpu_ntt_buf(dev, buf, off, lg, GPU_NTT_COSET_FWD, DG));
+    GPU_OK(gpu_buf_download(y, buf, off, n * 32, DG));
+    memcpy(z, x, n * 32);
+    GPU_OK(gpu_ntt(dev, z, lg, GPU_NTT_COSET_FWD, DG));
+    CHECK_MEM_EQ(y, z, n * 32);
+    GPU_OK(gpu_ntt_buf(dev, buf, off, lg, GPU_NTT_COSET_INV, DG));
+    GPU_OK(gpu_ntt_buf(dev, buf, off, lg, GPU_NTT_FWD, DG));
+    GPU_OK(gpu_ntt_buf(dev, buf, off, lg, GPU_NTT_INV, DG));
+    GPU_OK(gpu_buf_download(y, buf, off, n * 32, DG));
+    CHECK_MEM_EQ(y, x, n * 32);
+    CHECK_ERR(gpu_ntt_buf(dev, buf, off + 32, lg, GPU_NTT_FWD, NULL), CUZK_E_INVAL);
+    CHECK_ERR(gpu_ntt_buf(dev, buf, 16, 2, GPU_NTT_FWD, NULL), CUZK_E_INVAL);
+    CHECK_ERR(gpu_ntt(dev, x, GPU_NTT_MAX_LG + 1, GPU_NTT_FWD, NULL), CUZK_E_INVAL);
+    gpu_buf_free(buf);
+    cz_free_aligned(x);
+    cz_free_aligned(y);
+    cz_free_aligned(z);
+}
+
+/* ---- quotient ---- */
+
+static void check_quotient(gpu_dev *dev, unsigned lg, size_t m, bool satisfying)
+{
+    size_t n = (size_t)1 << lg;
+    fr_t *a = xmalloc(n * 32), *b = xmalloc(n * 32), *c = xmalloc(n * 32);
+    fr_t *h = xmalloc(n * 32), *ha = xmalloc(n * 32), *hb = xmalloc(n * 32), *hc = xmalloc(n * 32);
+    void *tw = xmalloc(ntt_domain_tw_sizeof(lg));
+    ntt_domain_t d;
+    bool top_cpu, top_gpu = false;
+    gpu_buf *ba = NULL, *bb = NULL, *bc = NULL;
+
+    for (size_t i = 0; i < m; i++) {
+        rand_fr(&a[i]);
+        rand_fr(&b[i]);
+        if (satisfying) {
+            fr_mul(&c[i], &a[i], &b[i]);
+        } else {
+            rand_fr(&c[i]);
+        }
+    }
+    /* the GPU reads only m values; poison the rest of its input copies */
+    memcpy(ha, a, m * 32);
+    memcpy(hb, b, m * 32);
+    memcpy(hc, c, m * 32);
+    memset(ha + m, 0x5a, (n - m) * 32);
+    memset(hb + m, 0x5a, (n - m) * 32);
+    memset(hc + m, 0x5a, (n - m) * 32);
+    GPU_OK(gpu_quotient_h(dev, h, &top_gpu, ha, hb, hc, m, lg, DG));
+    CHECK(ntt_domain_init(&d, lg, tw, NULL));
+    top_cpu = poly_quotient_h(&d, a, b, c, m, NULL);
+    CHECK_MSG(top_cpu == top_gpu, "lg %u m %zu: top coefficient zero: cpu %d gpu %d", lg, m,
+              top_cpu, top_gpu);
+    if (satisfying) {
+        CHECK(top_cpu);
+    }
+    for (size_t i = 0; i < n; i++) {
+        CHECK_MSG(memcmp(&h[i], &a[i], 32) == 0, "lg %u m %zu coefficient %zu", lg, m, i);
+    }
+    /* the device-buffer variant on the same inputs */
+    GPU_OK(gpu_buf_new(&ba, dev, n * 32, DG));
+    GPU_OK(gpu_buf_new(&bb, dev, n * 32, DG));
+    GPU_OK(gpu_buf_new(&bc, dev, n * 32, DG));
+    GPU_OK(gpu_buf_upload(ba, 0, ha, n * 32, DG));
+    GPU_OK(gpu_buf_upload(bb, 0, hb, n * 32, DG));
+    GPU_OK(gpu_buf_upload(bc, 0, hc, n * 32, DG));
+    GPU_OK(gpu_quotient_h_buf(dev, &top_gpu, ba, bb, bc, m, lg, DG));
+    GPU_OK(gpu_buf_download(h, ba, 0, n * 32, DG));
+    CHECK(top_gpu == top_cpu);
+    CHECK_MEM_EQ(h, a, n * 32);
+    gpu_buf_free(ba);
+    gpu_buf_free(bb);
+    gpu_buf_free(bc);
+    cz_free_aligned(a);
+    cz_free_aligned(b);
+    cz_free_aligned(c);
+    cz_free_aligned(h);
+    cz_free_aligned(ha);
+    cz_free_aligned(hb);
+    cz_free_aligned(hc);
+    cz_free_aligned(tw);
+}
+
+TEST(gpu_quotient_vs_poly)
+{
+    gpu_dev *dev = need_dev();
+    static const unsigned lgs[] = {0, 1, 2, 3, 4, 7, 8, 9, 11, 12, 13, 16, 18, 20};
+    for (size_t i = 0; i < ARRAY_LEN(lgs) && lgs[i] <= T_QUOT_LG; i++) {
+        unsigned lg = lgs[i];
+        size_t n = (size_t)1 << lg;
+        size_t m = n > 4 ? n - 1 - (size_t)cz_prng_below(test_prng(), n / 4) : n;
+        check_quotient(dev, lg, m, true);
+        check_quotient(dev, lg, n, (i & 1) != 0);
+        if (lg >= 3) {
+            check_quotient(dev, lg, n / 2 + 1, false);
+        }
+    }
+    /* multi-pass layouts */
+    for (size_t li = 1; li < ARRAY_LEN(LAYOUTS); li++) {
+        const unsigned *l = LAYOUTS[li];
+        GPU_OK(gpu_debug_ntt_layout(dev, l[0], l[1], l[2], l[3], DG));
+        check_quotient(dev, T_QUOT_LG - 1, ((size_t)1 << (T_QUOT_LG - 1)) - 3, true);
+        check_quotient(dev, 7, 100, false);
+    }
+    GPU_OK(gpu_debug_ntt_layout(dev, 0, 0, 0, 0, DG));
+}
+
+/* ---- MSM ---- */
+
+enum scalar_kind { SC_RANDOM, SC_01, SC_ONES, SC_ZEROS, SC_EQUAL, SC_EDGE, SC_SMALL, SC_KINDS };
+static const char *const SC_NAMES[] = {"random", "0/1-heavy", "ones", "zeros",
+                                       "equal",  "edge",      "small"};
+
+static void fill_scalars(fr_repr_t *s, size_t n, int kind)
+{
+    static const uint64_t r[4] = FR_MODULUS_INIT;
+    fr_repr_t same;
+    rand_scalar(&same);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u = cz_prng_u64(test_prng());
+        switch (kind) {
+        case SC_RANDOM:
+            rand_scalar(&s[i]);
+            break;
+        case SC_01:
+            if (u % 10 < 9) {
+                s[i] = repr_u64((u >> 8) & 1);
+            } else {
+                rand_scalar(&s[i]);
+            }
+            break;
+        case SC_ONES:
+            s[i] = repr_u64(1);
+            break;
+        case SC_ZEROS:
+            s[i] = repr_u64(0);
+            break;
+        case SC_EQUAL:
+            s[i] = same;
+            break;
+        case SC_EDGE:
+            switch (u % 8) {
+            case 0: /* r - 1 */
+                s[i] = (fr_repr_t){{r[0] - 1, r[1], r[2], r[3]}};
+                break;
+            case 1: /* 2^254 */
+                s[i] = (fr_repr_t){{0, 0, 0, (uint64_t)1 << 62}};
+                break;
+            case 2: /* all ones below 2^254 */
+                s[i] = (fr_repr_t){{~0ULL, ~0ULL, ~0ULL, ((uint64_t)1 << 62) - 1}};
+                break;
+            case 3: /* 2^k - 1 and 2^k around window edges */
+                s[i] = repr_u64(((uint64_t)1 << (u >> 58)) - (u >> 63));
+                break;
+            case 4:
+                s[i] = repr_u64(2);
+                break;
+            case 5:
+                s[i] = (fr_repr_t){{0, (uint64_t)1 << (u >> 58), 0, 0}};
+                break;
+            default:
+                rand_scalar(&s[i]);
+                break;
+            }
+            break;
+        default: /* small: up to 16 bits */
+            s[i] = repr_u64(u & 0xffff);
+            break;
+        }
+    }
+}
+
+static void g1_cpu_msm(g1_t *out, const g1_aff_t *p, const fr_repr_t *s, size_t n)
+{
+    void *scratch = xmalloc(msm_g1_scratch_sizeof(n));
+    msm_g1(out, p, s, n, scratch, n > 4096 ? test_pool() : NULL);
+    cz_free_aligned(scratch);
+}
+
+static void g2_cpu_msm(g2_t *out, const g2_aff_t *p, const fr_repr_t *s, size_t n)
+{
+    void *scratch = xmalloc(msm_g2_scratch_sizeof(n));
+    msm_g2(out, p, s, n, scratch, n > 1024 ? test_pool() : NULL);
+    cz_free_aligned(scratch);
+}
+
+static void g1_naive(g1_t *out, const g1_aff_t *p, const fr_repr_t *s, size_t n)
+{
+    g1_t acc, t, q;
+    g1_set_identity(&acc);
+    for (size_t i = 0; i < n; i++) {
+        g1_from_aff(&q, &p[i]);
+        g1_mul(&t, &q, &s[i]);
+        g1_add(&acc, &acc, &t);
+    }
+    *out = acc;
+}
+
+/* [sum s_i log_i] G: the MSM's value from the bases' discrete logs. */
+static void g1_from_logs(g1_t *out, const fr_t *dlog, const fr_repr_t *s, size_t n)
+{
+    fr_t sum = FR_ZERO, t;
+    fr_repr_t k;
+    g1_t gen;
+    for (size_t i = 0; i < n; i++) {
+        CHECK(fr_from_repr(&t, &s[i]));
+        fr_mul(&t, &t, &dlog[i]);
+        fr_add(&sum, &sum, &t);
+    }
+    fr_to_repr(&k, &sum);
+    g1_from_aff(&gen, &G1_GEN);
+    g1_mul(out, &gen, &k);
+}
+
+TEST(gpu_msm_g1_small_n)
+{
+    gpu_dev *dev = need_dev();
+    g1_aff_t p[40];
+    fr_repr_t s[40];
+    gpu_msm_bases *b = NULL;
+    g1_t got, want;
+
+    g1_random_points(p, NULL, 40);
+    g1_aff_set_identity(&p[7]);
+    GPU_OK(gpu_msm_bases_new_g1(&b, dev, 40, DG));
+    GPU_OK(gpu_msm_bases_upload_g1(b, 0, p, 40, DG));
+    CHECK_EQ_U64(gpu_msm_bases_len(b), 40);
+    for (size_t n = 0; n <= 12; n++) {
+        for (int kind = 0; kind < SC_KINDS; kind++) {
+            fill_scalars(s, n, kind);
+            g1_naive(&want, p + 3, s, n);
+            GPU_OK(gpu_msm_g1(dev, &got, b, 3, s, n, NULL, DG));
+            CHECK_MSG(g1_eq(&got, &want), "n %zu scalars %s", n, SC_NAMES[kind]);
+        }
+    }
+    /* every window size on a few terms, with and without the 0/1 split */
+    fill_scalars(s, 40, SC_EDGE);
+    s[0] = repr_u64(1);
+    s[1] = repr_u64(0);
+    g1_naive(&want, p, s, 40);
+    for (unsigned c = 1; c <= 16; c++) {
+        gpu_msm_opts o = {c, (c & 1) != 0};
+        GPU_OK(gpu_msm_g1(dev, &got, b, 0, s, 40, &o, DG));
+        CHECK_MSG(g1_eq(&got, &want), "window %u", c);
+    }
+    /* argument errors */
+    CHECK_ERR(gpu_msm_g1(dev, &got, b, 30, s, 11, NULL, NULL), CUZK_E_INVAL);
+    gpu_msm_opts bad = {GPU_MSM_MAX_WINDOW_BITS + 1, false};
+    CHECK_ERR(gpu_msm_g1(dev, &got, b, 0, s, 4, &bad, NULL), CUZK_E_INVAL);
+    CHECK_ERR(gpu_msm_g2(dev, NULL, b, 0, s, 4, NULL, NULL), CUZK_E_INVAL);
+    CHECK_ERR(gpu_msm_bases_upload_g1(b, 39, p, 2, NULL), CUZK_E_INVAL);
+    gpu_msm_bases_free(b);
+}
+
+TEST(gpu_msm_g1_kinds_and_windows)
+{
+    gpu_dev *dev = need_dev();
+    const size_t sizes[] = {65, 700, MSM_MID_N};
+    const size_t nmax = MSM_MID_N;
+    g1_aff_t *p = xmalloc(nmax * sizeof(g1_aff_t));
+    fr_repr_t *s = xmalloc(nmax * sizeof(fr_repr_t));
+    gpu_msm_bases *b = NULL;
+    g1_t got, want;
+
+    g1_random_points(p, NULL, nmax);
+    for (size_t i = 0; i < nmax; i += 97) {
+        g1_aff_set_identity(&p[i]);
+    }
+    GPU_OK(gpu_msm_bases_new_g1(&b, dev, nmax, DG));
+    GPU_OK(gpu_msm_bases_upload_g1(b, 0, p, nmax, DG));
+    for (size_t si = 0; si < ARRAY_LEN(sizes); si++) {
+        size_t n = sizes[si];
+        for (int kind = 0; kind < SC_KINDS; kind++) {
+            fill_scalars(s, n, kind);
+            g1_cpu_msm(&want, p, s, n);
+            GPU_OK(gpu_msm_g1(dev, &got, b, 0, s, n, NULL, DG));
+            CHECK_MSG(g1_eq(&got, &want), "n %zu scalars %s", n, SC_NAMES[kind]);
+            gpu_msm_opts o = {kind == SC_SMALL ? 3 : 11, kind == SC_01};
+            GPU_OK(gpu_msm_g1(dev, &got, b, 0, s, n, &o, DG));
+            CHECK_MSG(g1_eq(&got, &want), "n %zu scalars %s window %u", n, SC_NAMES[kind],
+                      o.window_bits);
+        }
+    }
+    gpu_msm_bases_free(b);
+    cz_free_aligned(p);
+    cz_free_aligned(s);
+}
+
+TEST(gpu_msm_g1_big_known_logs)
+{
+    gpu_dev *dev = need_dev();
+    const size_t n = MSM_BIG_N;
+    g1_aff_t *p = xmalloc(n * sizeof(g1_aff_t));
+    fr_t *dlog = xmalloc(n * sizeof(fr_t));
+    fr_repr_t *s = xmalloc(n * sizeof(fr_repr_t));
+    fr_t *mont = xmalloc(n * sizeof(fr_t));
+    gpu_msm_bases *b = NULL;
+    gpu_buf *sb = NULL;
+    g1_t got, want;
+
+    g1_random_points(p, dlog, n);
+    GPU_OK(gpu_msm_bases_new_g1(&b, dev, n, DG));
+    GPU_OK(gpu_msm_bases_upload_g1(b, 0, p, n, DG));
+    GPU_OK(gpu_buf_new(&sb, dev, n * 32 + 64, DG));
+    for (int kind = SC_RANDOM; kind <= SC_EQUAL; kind++) {
+        fill_scalars(s, n, kind);
+        g1_from_logs(&want, dlog, s, n);
+        GPU_OK(gpu_msm_g1(dev, &got, b, 0, s, n, NULL, DG));
+        CHECK_MSG(g1_eq(&got, &want), "n %zu scalars %s", n, SC_NAMES[kind]);
+        /* device scalars, canonical and Montgomery, at an offset */
+        GPU_OK(gpu_buf_upload(sb, 64, s, n * 32, DG));
+        GPU_OK(gpu_msm_g1_buf(dev, &got, b, 0, sb, 64, n, false, NULL, DG));
+        CHECK_MSG(g1_eq(&got, &want), "device canonical scalars %s", SC_NAMES[kind]);
+        for (size_t i = 0; i < n; i++) {
+            CHECK(fr_from_repr(&mont[i], &s[i]));
+        }
+        GPU_OK(gpu_buf_upload(sb, 32, mont, n * 32, DG));
+        GPU_OK(gpu_msm_g1_buf(dev, &got, b, 0, sb, 32, n, true, NULL, DG));
+        CHECK_MSG(g1_eq(&got, &want), "device Montgomery scalars %s", SC_NAMES[kind]);
+    }
+    /* the CPU MSM agrees too on the dense case */
+    fill_scalars(s, n, SC_RANDOM);
+    g1_cpu_msm(&want, p, s, n);
+    GPU_OK(gpu_msm_g1(dev, &got, b, 0, s, n, NULL, DG));
+    CHECK(g1_eq(&got, &want));
+    gpu_buf_free(sb);
+    gpu_msm_bases_free(b);
+    cz_free_aligned(p);
+    cz_free_aligned(dlog);
+    cz_free_aligned(s);
+    cz_free_aligned(mont);
+}
+
+TEST(gpu_msm_g2)
+{
+    gpu_dev *dev = need_dev();
+    const size_t sizes[] = {1, 2, 3, 17, 100, MSM_G2_BIG_N};
+    const size_t nmax = MSM_G2_BIG_N;
+    g2_aff_t *p = xmalloc(nmax * sizeof(g2_aff_t));
+    fr_repr_t *s = xmalloc(nmax * sizeof(fr_repr_t));
+    fr_t *mont = xmalloc(nmax * sizeof(fr_t));
+    gpu_msm_bases *b = NULL;
+    gpu_buf *sb = NULL;
+    g2_t got, want;
+
+    g2_random_points(p, NULL, nmax);
+    g2_aff_set_identity(&p[5]);
+    GPU_OK(gpu_msm_bases_new_g2(&b, dev, nmax, DG));
+    GPU_OK(gpu_msm_bases_upload_g2(b, 0, p, nmax, DG));
+    GPU_OK(gpu_buf_new(&sb, dev, nmax * 32, DG));
+    for (size_t si = 0; si < ARRAY_LEN(sizes); si++) {
+        size_t n = sizes[si];
+        for (int kind = 0; kind < SC_KINDS; kind++) {
+            if (n == nmax && kind != SC_RANDOM && kind != SC_01 && kind != SC_EQUAL) {
+                continue;
+            }
+            fill_scalars(s, n, kind);
+            g2_cpu_msm(&want, p, s, n);
+            GPU_OK(gpu_msm_g2(dev, &got, b, 0, s, n, NULL, DG));
+            CHECK_MSG(g2_eq(&got, &want), "n %zu scalars %s", n, SC_NAMES[kind]);
+        }
+    }
+    fill_scalars(s, 50, SC_EDGE);
+    g2_cpu_msm(&want, p + 7, s, 50);
+    for (unsigned c = 1; c <= 9; c += 2) {
+        gpu_msm_opts o = {c, c == 5};
+        GPU_OK(gpu_msm_g2(dev, &got, b, 7, s, 50, &o, DG));
+        CHECK_MSG(g2_eq(&got, &want), "window %u", c);
+    }
+    for (size_t i = 0; i < 50; i++) {
+        CHECK(fr_from_repr(&mont[i], &s[i]));
+    }
+    GPU_OK(gpu_buf_upload(sb, 0, mont, 50 * 32, DG));
+    GPU_OK(gpu_msm_g2_buf(dev, &got, b, 7, sb, 0, 50, true, NULL, DG));
+    CHECK(g2_eq(&got, &want));
+    CHECK_ERR(gpu_msm_g1(dev, NULL, b, 0, s, 4, NULL, NULL), CUZK_E_INVAL);
+    gpu_buf_free(sb);
+    gpu_msm_bases_free(b);
+    cz_free_aligned(p);
+    cz_free_aligned(s);
+    cz_free_aligned(mont);
+}
+
+TEST(gpu_msm_from_quotient)
+{
+    /* h stays on the device: quotient into a buffer, then the MSM over its n - 1 values */
+    gpu_dev *dev = need_dev();
+    const unsigned lg = T_QUOT_LG > 12 ? 12 : T_QUOT_LG;
+    const size_t n = (size_t)1 << lg;
+    fr_t *a = xmalloc(n * 32), *b = xmalloc(n * 32), *c = xmalloc(n * 32);
+    fr_repr_t *h = xmalloc(n * 32);
+    g1_aff_t *p = xmalloc(n * sizeof(g1_aff_t));
+    void *tw = xmalloc(ntt_domain_tw_sizeof(lg));
+    gpu_buf *ba = NULL, *bb = NULL, *bc = NULL;
+    gpu_msm_bases *bases = NULL;
+    ntt_domain_t d;
+    bool top = false;
+    g1_t got, want;
+
+    for (size_t i = 0; i < n; i++) {
+        rand_fr(&a[i]);
+        rand_fr(&b[i]);
+        fr_mul(&c[i], &a[i], &b[i]);
+    }
+    g1_random_points(p, NULL, n);
+    GPU_OK(gpu_buf_new(&ba, dev, n * 32, DG));
+    GPU_OK(gpu_buf_new(&bb, dev, n * 32, DG));
+    GPU_OK(gpu_buf_new(&bc, dev, n * 32, DG));
+    GPU_OK(gpu_buf_upload(ba, 0, a, n * 32, DG));
+    GPU_OK(gpu_buf_upload(bb, 0, b, n * 32, DG));
+    GPU_OK(gpu_buf_upload(bc, 0, c, n * 32, DG));
+    GPU_OK(gpu_quotient_h_buf(dev, &top, ba, bb, bc, n, lg, DG));
+    CHECK(top);
+    GPU_OK(gpu_msm_bases_new_g1(&bases, dev, n, DG));
+    GPU_OK(gpu_msm_bases_upload_g1(bases, 0, p, n, DG));
+    GPU_OK(gpu_msm_g1_buf(dev, &got, bases, 0, ba, 0, n - 1, true, NULL, DG));
+    CHECK(ntt_domain_init(&d, lg, tw, NULL));
+    CHECK(poly_quotient_h(&d, a, b, c, n, NULL));
+    poly_to_repr(h, a, n, NULL);
+    g1_cpu_msm(&want, p, h, n - 1);
+    CHECK(g1_eq(&got, &want));
+    gpu_buf_free(ba);
+    gpu_buf_free(bb);
+    gpu_buf_free(bc);
+    gpu_msm_bases_free(bases);
+    cz_free_aligned(a);
+    cz_free_aligned(b);
+    cz_free_aligned(c);
+    cz_free_aligned(h);
+    cz_free_aligned(p);
+    cz_free_aligned(tw);
+}
+
+TEST(gpu_zz_close_device)
+{
+    /* runs last (registration order): releases the device, exercising trim and close */
+    if (the_dev) {
+        GPU_OK(gpu_dev_trim(the_dev, DG));
+        gpu_dev_close(the_dev);
+        the_dev = NULL;
+    }
+    gpu_dev_close(NULL);
+    if (gpu_count() == 0) {
+        test_skip("no GPU");
+    }
+}
