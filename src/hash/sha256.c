@@ -9,6 +9,10 @@
 #include "common/bytes.h"
 #include "hash/internal.h"
 
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__clang__)
+#    include <cpuid.h>
+#endif
+
 const uint32_t SHA256_IV[8] = {
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 };
@@ -119,9 +123,24 @@ void sha256_compress_portable(uint32_t state[8], const uint8_t *blocks, size_t n
     }
 }
 
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__clang__)
+/* Clang's __builtin_cpu_supports does not know "sha": read CPUID once, before main() (leaf 7
+ * EBX bit 29 is SHA, leaf 1 ECX bit 19 is SSE4.1). Until then the portable code runs. */
+static bool sha256_cpu_shani;
+
+__attribute__((constructor)) static void sha256_cpu_init(void)
+{
+    unsigned a, b, c, d;
+    sha256_cpu_shani = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 29 & 1) &&
+                       __get_cpuid(1, &a, &b, &c, &d) && (c >> 19 & 1);
+}
+#endif
+
 bool sha256_has_shani(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__clang__)
+    return sha256_cpu_shani;
+#elif defined(__x86_64__) || defined(__i386__)
     return __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1");
 #else
     return false;
