@@ -183,6 +183,8 @@ typedef struct eng_config {
     uint64_t retention_ms;         /* how long finished jobs stay for AwaitProof / idempotency */
     size_t max_retained;           /* at most this many finished jobs are kept */
     bool verify_proofs;            /* verify every partition proof before returning (default on) */
+    bool timing;                   /* log one line per stage of every partition (engine/timing.h;
+                                      default off: costs nothing then) */
 } eng_config_t;
 
 /** Defaults: budget 4 GiB, one worker per CPU, 1 prover thread with a pool of (CPUs - 1),

@@ -241,6 +241,7 @@ struct eng {
     eng_srs *srs;
     eng_preload *preloads;
     uint64_t mem_used;  /* hot + loading parameters + partition reservations */
+    uint64_t mem_used_peak; /* highest mem_used since eng_new (metrics) */
     uint64_t mem_parts; /* partition reservations only */
     unsigned loads_running;
 

@@ -99,6 +99,7 @@ cuzk_err eng_metrics_text(eng_t *eng, char **out, cz_diag *dg)
         return cz_fail(dg, CUZK_E_NOMEM, "metrics");
     }
     b.p[0] = '\0';
+    size_t rss = cz_rss_now(), rss_peak = cz_rss_peak(); /* /proc reads: before the lock */
 
     pthread_mutex_lock(&eng->mu);
     const eng_metrics *m = &eng->m;
@@ -140,6 +141,13 @@ cuzk_err eng_metrics_text(eng_t *eng, char **out, cz_diag *dg)
     sb_printf(&b, "cuzk_memory_used_bytes %llu\n", (unsigned long long)eng->mem_used);
     family(&b, "cuzk_memory_partitions_bytes", "gauge", "Budget reserved by partitions in flight");
     sb_printf(&b, "cuzk_memory_partitions_bytes %llu\n", (unsigned long long)eng->mem_parts);
+    family(&b, "cuzk_memory_used_peak_bytes", "gauge", "Highest budget in use since start");
+    sb_printf(&b, "cuzk_memory_used_peak_bytes %llu\n", (unsigned long long)eng->mem_used_peak);
+    family(&b, "cuzk_process_resident_bytes", "gauge", "Resident memory of the process now");
+    sb_printf(&b, "cuzk_process_resident_bytes %zu\n", rss);
+    family(&b, "cuzk_process_resident_peak_bytes", "gauge",
+           "Highest resident memory of the process since start");
+    sb_printf(&b, "cuzk_process_resident_peak_bytes %zu\n", rss_peak);
 
     family(&b, "cuzk_srs_bytes", "gauge", "Parameter file size per circuit and tier");
     for (const eng_srs *s = eng->srs; s; s = s->next) {

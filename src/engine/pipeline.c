@@ -28,6 +28,7 @@
  *  verify:   every partition proof is checked with the pairing verifier against public inputs
  *            the handler computes from the request; an invalid proof is re-proved once with
  *            fresh randomness, then the job fails (never returns a bad proof).
+ *  timing:   with cfg.timing every stage, the prover's included, is logged (timing.h).
  */
 #include "engine/internal.h"
 
@@ -38,6 +39,7 @@
 
 #include "common/alloc.h"
 #include "common/log.h"
+#include "engine/timing.h"
 
 #define ENG_MAX_PARTITIONS 4096
 
@@ -105,6 +107,11 @@ static void run_prepare(eng_t *eng, eng_job *job, eng_defer *d)
         }
     }
     uint64_t t1 = eng_now_ns();
+    if (eng->cfg.timing) {
+        eng_timing_stage(eng, job, ENG_TIMING_JOB, "queue", "queue", job->t_submit,
+                         job->t_dispatch);
+        eng_timing_stage(eng, job, ENG_TIMING_JOB, "parse", NULL, t0, t1);
+    }
 
     pthread_mutex_lock(&eng->mu);
     job->running--;
@@ -228,6 +235,9 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
         uint64_t t0 = eng_now_ns();
         err = eng_srs_load(eng, path, map, map_len, &ld, &dg);
         uint64_t t1 = eng_now_ns();
+        if (eng->cfg.timing) {
+            eng_timing_stage(eng, job, k, "srs_load", NULL, t0, t1);
+        }
         pthread_mutex_lock(&eng->mu);
         eng_srs_load_finish_locked(eng, srs, err, &ld, d);
         job->ns[ENG_STAGE_SRS_LOAD] += t1 - t0;
@@ -255,6 +265,7 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
     if (err == CUZK_OK) {
         err = slot->ops.synthesize(slot->ctx, &job->plan, k, cs, &dg);
     }
+    uint64_t ts = eng->cfg.timing ? eng_now_ns() : 0;
     if (err == CUZK_OK) {
         err = cs_finish(cs, &dg);
     }
@@ -263,6 +274,10 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
     }
     cs_free(cs);
     uint64_t t1 = eng_now_ns();
+    if (eng->cfg.timing) {
+        eng_timing_stage(eng, job, k, "synthesis", NULL, t0, ts);
+        eng_timing_stage(eng, job, k, "finish", NULL, ts, t1);
+    }
 
     pthread_mutex_lock(&eng->mu);
     job->running--;
@@ -379,6 +394,27 @@ typedef struct prove_out {
     bool bad_proof;
 } prove_out;
 
+/* g16_prove_random with the prover's stages logged (timing on): the same draws of r and s. */
+static cuzk_err prove_timed(eng_t *eng, const eng_job *job, size_t k, const g16_params_t *params,
+                            g16_proof_t *proof, const cs_assignment_t *asg, cz_diag *dg)
+{
+    eng_timing_prover_ctx tc = {.eng = eng, .job = job, .k = k};
+    g16_prove_opts_t opts;
+    fr_t r, s;
+    cuzk_err err = CUZK_OK;
+
+    memset(&opts, 0, sizeof(opts));
+    opts.on_stage = eng_timing_prover_stage;
+    opts.on_stage_ctx = &tc;
+    CZ_TRY(err, g16_fr_random(&r, dg), done);
+    CZ_TRY(err, g16_fr_random(&s, dg), done);
+    err = g16_prove_ex(params, proof, asg, &r, &s, &opts, NULL, eng->prove_pool, dg);
+done:
+    cz_memzero(&r, sizeof(r));
+    cz_memzero(&s, sizeof(s));
+    return err;
+}
+
 /* Proves partition k and verifies the proof; runs without the lock. */
 static void prove_partition(eng_t *eng, eng_job *job, size_t k, const g16_params_t *params,
                             const g16_pvk_t *pvk, prove_out *o)
@@ -391,7 +427,11 @@ static void prove_partition(eng_t *eng, eng_job *job, size_t k, const g16_params
     cz_diag_init(&o->dg);
     for (unsigned attempt = 0; attempt < 2; attempt++) {
         uint64_t t0 = eng_now_ns();
-        o->err = g16_prove_random(params, &o->proof, asg, eng->prove_pool, &o->dg);
+        if (eng->cfg.timing) {
+            o->err = prove_timed(eng, job, k, params, &o->proof, asg, &o->dg);
+        } else {
+            o->err = g16_prove_random(params, &o->proof, asg, eng->prove_pool, &o->dg);
+        }
         uint64_t t1 = eng_now_ns();
         o->prove_ns += t1 - t0;
         if (o->err != CUZK_OK || !eng->cfg.verify_proofs) {
@@ -418,7 +458,11 @@ static void prove_partition(eng_t *eng, eng_job *job, size_t k, const g16_params
         }
         bool valid = false;
         o->err = g16_verify(pvk, &valid, &o->proof, x, n, &o->dg);
-        o->verify_ns += eng_now_ns() - t1;
+        uint64_t t2 = eng_now_ns();
+        o->verify_ns += t2 - t1;
+        if (eng->cfg.timing) {
+            eng_timing_stage(eng, job, k, "verify", NULL, t1, t2);
+        }
         if (o->err != CUZK_OK || valid) {
             break;
         }

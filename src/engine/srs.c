@@ -136,6 +136,9 @@ eng_reserve eng_mem_reserve_locked(eng_t *eng, uint64_t bytes, const eng_srs *ke
         demote_locked(eng, victim, d);
     }
     eng->mem_used += bytes;
+    if (eng->mem_used > eng->mem_used_peak) {
+        eng->mem_used_peak = eng->mem_used;
+    }
     *wake_ns = 0;
     return RESERVE_OK;
 }

@@ -118,6 +118,9 @@ static const cfg_entry cfg_table[] = {
     {"logging.level", CT_LEVEL, OFF(log_level), "info", 0, 0, false, "log-level",
      "error, warn, info, debug or trace"},
     IGNORED("logging.format", "this daemon always logs key=value lines"),
+    {"logging.timing", CT_BOOL, OFF(timing), "false", 0, 0, false, "timing",
+     "log one key=value line per stage of every partition (synthesis, each prover stage, "
+     "verify) for cuzk-bench ab / timeline; also CUZK_TIMING=1"},
 };
 
 #define NENTRIES ARRAY_LEN(cfg_table)
@@ -776,6 +779,10 @@ cuzk_err srv_config_init(srv_config *cfg, cz_diag *dg)
             return cz_fail(dg, CUZK_E_NOMEM, "default of %s: %s", e->key, err);
         }
     }
+    const char *timing = getenv("CUZK_TIMING");
+    if (timing && strcmp(timing, "1") == 0) {
+        cfg->timing = true;
+    }
     const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
     if (env && env[0]) {
         char *copy = cz_strdup(env);
@@ -1302,5 +1309,6 @@ cuzk_err srv_config_engine(const srv_config *cfg, eng_config_t *ecfg, cz_diag *d
     ecfg->retention_ms = cfg->retention_ms;
     ecfg->max_retained = (size_t)cfg->max_retained;
     ecfg->verify_proofs = true;
+    ecfg->timing = cfg->timing;
     return CUZK_OK;
 }

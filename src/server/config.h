@@ -6,7 +6,8 @@
  * \uXXXX) or 'literal strings', integers (decimal, 0x, 0o, 0b, with _), true/false, and
  * arrays of strings or of integers (which may span lines). Keys mirror the Rust cuzk daemon's
  * cuzk.example.toml; its keys that do not apply to this build are accepted with a warning.
- * Precedence: built-in defaults < $FIL_PROOFS_PARAMETER_CACHE < the --config file < flags.
+ * Precedence: built-in defaults < $FIL_PROOFS_PARAMETER_CACHE and $CUZK_TIMING < the --config
+ * file < flags.
  */
 #ifndef CUZK_SERVER_CONFIG_H
 #define CUZK_SERVER_CONFIG_H
@@ -39,10 +40,12 @@ typedef struct srv_config {
     uint64_t retention_ms;
     uint64_t max_retained;
     char *log_level;
+    bool timing; /* logging.timing / --timing / CUZK_TIMING=1: one log line per stage */
     char *config_path; /* the --config file, if any (informational) */
 } srv_config;
 
-/** Fills cfg with the defaults (and $FIL_PROOFS_PARAMETER_CACHE). Errors: CUZK_E_NOMEM. */
+/** Fills cfg with the defaults (and $FIL_PROOFS_PARAMETER_CACHE; $CUZK_TIMING = 1 turns
+ *  logging.timing on). Errors: CUZK_E_NOMEM. */
 CZ_MUST_USE cuzk_err srv_config_init(srv_config *cfg, cz_diag *dg);
 /** Frees everything cfg owns; a zeroed struct is accepted. */
 void srv_config_clear(srv_config *cfg);

@@ -119,7 +119,9 @@ int srv_main(int argc, char **argv, srv_register_fn extra, void *extra_ctx)
         return 2;
     }
 
-    if (eng_new(&eng, &ecfg, &dg) != CUZK_OK || eng_register_builtin_kinds(eng, &dg) != CUZK_OK ||
+    /* `extra` (tests) registers its handlers instead of the built-in Filecoin ones. */
+    if (eng_new(&eng, &ecfg, &dg) != CUZK_OK ||
+        (!extra && eng_register_builtin_kinds(eng, &dg) != CUZK_OK) ||
         (extra && extra(eng, &cfg, extra_ctx, &dg) != CUZK_OK) || eng_start(eng, &dg) != CUZK_OK) {
         CZ_LOG(CZ_LOG_ERROR, "event=startup_failed error=\"%s\"", dg.msg);
         goto out;

@@ -18,8 +18,9 @@
 #include "engine/engine.h"
 #include "server/config.h"
 
-/** Registers additional proof-kind handlers before the engine starts (tests use it for their
- *  test handler). Returning an error aborts start-up with exit status 1. */
+/** Registers proof-kind handlers before the engine starts, INSTEAD of the built-in Filecoin
+ *  handlers (tests use it for their test handler). Returning an error aborts start-up with exit
+ *  status 1. */
 typedef cuzk_err (*srv_register_fn)(eng_t *eng, const srv_config *cfg, void *ctx, cz_diag *dg);
 
 /** The daemon's main; see the file comment. extra may be NULL. */

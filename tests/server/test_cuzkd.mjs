@@ -7,9 +7,9 @@
 // (pairing check e(A,B) = e(alpha,beta) e(IC(x),gamma) e(C,delta), the verifying key read from
 // the parameter file), independently of the daemon's own verification.
 //
-// Part 1 runs the real cuzkd (no proof-kind handlers yet): every RPC, malformed input of every
-// kind, UNIMPLEMENTED, socket mode, clean SIGTERM exit. Part 2 runs cuzkd_test (cuzkd plus the
-// "tk" test handler): real proofs, priorities, cancellation, idempotency, failures, SRS
+// Part 1 runs the real cuzkd (its Filecoin handlers, no parameter files): every RPC, malformed
+// input of every kind, UNIMPLEMENTED, socket mode, clean SIGTERM exit. Part 2 runs cuzkd_test
+// (cuzkd with the "tk" test handler instead): real proofs, priorities, cancellation, idempotency, failures, SRS
 // preload/evict, large messages, client cancellation, TCP + unix listeners, graceful drain.
 //
 // Usage: node test_cuzkd.mjs <cuzkd> <cuzkd_test>. The npm packages are looked up in
@@ -60,7 +60,7 @@ const def = loader.loadSync('cuzk/v1/proving.proto', {
 const pkg = grpc.loadPackageDefinition(def).cuzk.v1;
 const MAX_MSG = 256 << 20;
 const OK = 0, CANCELLED = 1, INVALID_ARGUMENT = 3, DEADLINE_EXCEEDED = 4, NOT_FOUND = 5,
-    UNIMPLEMENTED = 12, UNAVAILABLE = 14;
+    FAILED_PRECONDITION = 9, UNIMPLEMENTED = 12, UNAVAILABLE = 14;
 
 let failures = 0;
 function check(cond, what) {
@@ -222,7 +222,7 @@ async function waitQueue(client, kind, field, n) {
 // ---------------------------------------------------------------------------------------------
 
 async function part1() {
-    say('part 1: cuzkd without handlers');
+    say('part 1: the real cuzkd');
     const d = await startDaemon(CUZKD, []);
     const c = d.client;
     const st = fs.statSync(d.sock);
@@ -236,12 +236,12 @@ async function part1() {
 
     let r = expectOk(await rpc(c, 'Prove', { submit: req('POREP_SEAL_COMMIT', 'porep-1000-1', Buffer.from('{}')) }), 'Prove');
     check(r.result.status === 'FAILED' && r.result.job_id === 'porep-1000-1', 'porep FAILED');
-    check(r.result.error_message === 'proof kind porep-c2 is not available in this build',
-        r.result.error_message);
+    check(r.result.error_message.startsWith('invalid porep-c2 request: C1 JSON'), r.result.error_message);
     r = expectOk(await rpc(c, 'SubmitProof', req('WINNING_POST', 'winpost-1000-2a2a', Buffer.from('x'))), 'Submit');
     check(r.job_id === 'winpost-1000-2a2a', 'job_id = request_id');
     r = expectOk(await rpc(c, 'AwaitProof', { job_id: 'winpost-1000-2a2a' }), 'Await');
-    check(r.status === 'FAILED' && r.error_message.includes('winning-post is not available'), r.error_message);
+    check(r.status === 'FAILED' && r.error_message.startsWith('invalid winning-post request: vanilla_proofs[0]'),
+        r.error_message);
 
     const garbage = Buffer.from([0xff, 0xff, 0xff]);
     for (const m of ['SubmitProof', 'AwaitProof', 'Prove', 'CancelProof', 'GetStatus', 'GetMetrics',
@@ -268,8 +268,12 @@ async function part1() {
     expectCode(await rpc(c, 'AwaitProof', { job_id: '' }), INVALID_ARGUMENT, 'job_id is empty', 'await empty');
     r = expectOk(await rpc(c, 'CancelProof', { job_id: 'nope' }), 'cancel unknown');
     check(r.was_running === false, 'was_running false');
-    expectCode(await rpc(c, 'PreloadSRS', { circuit_id: 'porep-32g' }), NOT_FOUND, 'unknown circuit id', 'preload');
-    expectCode(await rpc(c, 'EvictSRS', { circuit_id: 'porep-32g' }), NOT_FOUND, 'unknown circuit id', 'evict');
+    expectCode(await rpc(c, 'PreloadSRS', { circuit_id: 'porep-32gb' }), NOT_FOUND, 'unknown circuit id', 'preload');
+    expectCode(await rpc(c, 'EvictSRS', { circuit_id: 'porep-32gb' }), NOT_FOUND, 'unknown circuit id', 'evict');
+    expectCode(await rpc(c, 'PreloadSRS', { circuit_id: 'porep-32g' }), FAILED_PRECONDITION, 'not found',
+        'preload without the parameter file');
+    r = expectOk(await rpc(c, 'EvictSRS', { circuit_id: 'porep-32g' }), 'evict a known, unloaded circuit');
+    check(r.was_loaded === false && r.freed_bytes === '0', 'nothing to evict');
     r = expectOk(await rpc(c, 'GetMetrics', {}), 'GetMetrics');
     check(r.prometheus_text.includes('\ncuzk_proofs_failed_total 2\n'), 'metrics count the failures');
     s = expectOk(await rpc(c, 'GetStatus', {}), 'GetStatus after abuse');

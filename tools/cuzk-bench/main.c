@@ -7,12 +7,31 @@
 #include "cli.h"
 
 static const cli_cmd_t COMMANDS[] = {
-    {"setup", "generate test parameters (.params + .vk) for a circom .r1cs", cmd_setup},
+    {"setup", "test parameters: Filecoin circuits (--proof KIND) or a circom .r1cs (--r1cs)",
+     cmd_setup_any},
     {"prove", "prove a circom circuit (.r1cs + .wtns) with .params; writes a 192-byte proof",
      cmd_prove},
     {"verify", "verify proof bytes against a .vk and public.json (exit 0 iff valid)", cmd_verify},
     {"export-snarkjs", "write a .vk and a proof as snarkjs verification_key.json / proof.json",
      cmd_export_snarkjs},
+    {"gen-vanilla", "seal a test sector and write a vanilla proof (+ FILE.json sidecar)",
+     cmd_gen_vanilla},
+    {"check-vanilla", "run the circuit on a vanilla proof with the checker (exit 0 iff sound)",
+     cmd_check_vanilla},
+    {"single", "cuzkd: prove one request (Prove) and print per-stage timings", cmd_single},
+    {"batch", "cuzkd: N concurrent SubmitProof + AwaitProof, min/median/max", cmd_batch},
+    {"stress", "cuzkd: bounded proofs at a concurrency for a bounded time", cmd_stress},
+    {"status", "cuzkd: GetStatus as a table (or --json)", cmd_status},
+    {"preload", "cuzkd: load a circuit's parameters (PreloadSRS)", cmd_preload},
+    {"evict", "cuzkd: drop a circuit's parameters (EvictSRS)", cmd_evict},
+    {"metrics", "cuzkd: print the Prometheus metrics text (GetMetrics)", cmd_metrics},
+    {"circuit-info", "circuit shape: inputs, aux, constraints, digest, parameter file",
+     cmd_circuit_info},
+    {"synth", "synthesis only, per partition: time, constraints/s, peak memory", cmd_synth},
+    {"micro", "one kernel (ntt, quotient, msm-g1, sha256, ...) warmed up and repeated", cmd_micro},
+    {"ab", "the same proof under two cuzkd configs, interleaved; per-stage significance", cmd_ab},
+    {"timeline", "SVG of the pipeline (lanes, per-stage bars) from cuzkd --timing logs",
+     cmd_timeline},
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,81 @@
+/* offline.c - handlers outside the pipeline (offline.h). An engine that is never started holds
+ * the handler table: no thread runs, and eng_free releases it. */
+#include "engine/offline.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "engine/internal.h"
+
+struct eng_offline {
+    eng_t *eng;
+    const eng_kind_slot *slot;
+    eng_plan_t plan;
+    bool planned;
+    atomic_bool cancelled; /* never set: offline runs are not cancelled */
+    char job_id[ENG_ID_MAX];
+};
+
+cuzk_err eng_offline_new(eng_offline_t **out, const eng_request_t *req, cz_diag *dg)
+{
+    eng_config_t cfg;
+    cuzk_err err = CUZK_OK;
+    eng_offline_t *o = cz_calloc(1, sizeof(*o));
+
+    *out = NULL;
+    if (!o) {
+        return cz_fail(dg, CUZK_E_NOMEM, "offline handler");
+    }
+    atomic_init(&o->cancelled, false);
+    snprintf(o->job_id, sizeof(o->job_id), "%s",
+             req->request_id && req->request_id[0] ? req->request_id : "offline");
+    eng_config_default(&cfg);
+    CZ_TRY(err, eng_request_check(req, dg), done);
+    CZ_TRY(err, eng_new(&o->eng, &cfg, dg), done);
+    CZ_TRY(err, eng_register_builtin_kinds(o->eng, dg), done);
+    o->slot = &o->eng->kinds[req->kind];
+    if (!o->slot->present) {
+        err = cz_fail(dg, CUZK_E_INVAL, "proof kind %s is not available in this build",
+                      eng_kind_name(req->kind));
+        goto done;
+    }
+    memset(&o->plan, 0, sizeof(o->plan));
+    o->plan.job_id = o->job_id;
+    o->plan.cancelled = &o->cancelled;
+    CZ_TRY(err, o->slot->ops.parse(o->slot->ctx, req, &o->plan, dg), done);
+    o->planned = true;
+    if (o->plan.num_partitions < 1) {
+        err = cz_fail(dg, CUZK_E_INVAL, "handler of %s planned no partition",
+                      eng_kind_name(req->kind));
+        goto done;
+    }
+    *out = o;
+    o = NULL;
+done:
+    eng_offline_free(o);
+    return err;
+}
+
+const eng_plan_t *eng_offline_plan(const eng_offline_t *o)
+{
+    return &o->plan;
+}
+
+cuzk_err eng_offline_synthesize(eng_offline_t *o, size_t k, cs_t *cs, cz_diag *dg)
+{
+    CZ_CHECK(o->planned && k < o->plan.num_partitions);
+    return o->slot->ops.synthesize(o->slot->ctx, &o->plan, k, cs, dg);
+}
+
+void eng_offline_free(eng_offline_t *o)
+{
+    if (!o) {
+        return;
+    }
+    if (o->planned && o->slot->ops.plan_free) {
+        o->slot->ops.plan_free(o->slot->ctx, &o->plan);
+    }
+    eng_free(o->eng);
+    cz_free(o);
+}

@@ -1,0 +1,35 @@
+/* offline.h - a proof kind's handler driven directly, outside the pipeline: the request is
+ * parsed into a plan by the same handler cuzkd would use (eng_register_builtin_kinds), and
+ * each partition can then be synthesized into any constraint system the caller makes (prover,
+ * counter, checker backends). `cuzk-bench synth` measures synthesis this way, with exactly
+ * the daemon's parsing and circuits but no parameters, scheduling or proving.
+ *
+ * Memory: the plan's state (decoded vanilla proofs) lives until eng_offline_free; the request
+ * is borrowed during eng_offline_new only. Threads: one eng_offline_t per thread; the
+ * handlers themselves are reentrant.
+ */
+#ifndef CUZK_ENGINE_OFFLINE_H
+#define CUZK_ENGINE_OFFLINE_H
+
+#include "engine/engine.h"
+
+typedef struct eng_offline eng_offline_t;
+
+/** Checks the request (eng_request_check) and runs its kind's parse.
+ *  Out: out  returns owned (eng_offline_free); NULL on error.
+ *  In:  req  the request (borrowed during the call).
+ *  Errors: CUZK_E_INVAL (protocol, or no handler for the kind in this build), the handler's
+ *  CUZK_E_FORMAT / CUZK_E_INVAL with its message, CUZK_E_NOMEM. */
+CZ_MUST_USE cuzk_err eng_offline_new(eng_offline_t **out, const eng_request_t *req, cz_diag *dg);
+
+/** The plan the handler made: circuit id, partitions, memory estimate, shape hint. */
+const eng_plan_t *eng_offline_plan(const eng_offline_t *o);
+
+/** Synthesizes partition k (< num_partitions, CZ_CHECKed) into cs, a fresh constraint system
+ *  of any backend; the caller finishes and frees it. Errors: the handler's. */
+CZ_MUST_USE cuzk_err eng_offline_synthesize(eng_offline_t *o, size_t k, cs_t *cs, cz_diag *dg);
+
+/** Releases the plan and the handler table; NULL does nothing. */
+void eng_offline_free(eng_offline_t *o);
+
+#endif /* CUZK_ENGINE_OFFLINE_H */

@@ -1,0 +1,514 @@
+/* cmd_filecoin.c - cuzk-bench setup for the Filecoin circuits: test parameters in the official
+ * file format under the official file names, so that cuzkd finds them in its parameter cache
+ * (FIL_PROOFS_PARAMETER_CACHE / --param-cache) exactly where the published ones would be.
+ *
+ *   cuzk-bench setup --proof porep|winning-post|window-post|snap|snap-poseidon
+ *                    --sector-size SIZE --out DIR [--seed HEX] [--threads N] [--force]
+ *
+ * Steps: the blank circuit is recorded (recorder backend: CSR matrices including the input
+ * constraints), g16_setup draws the toxic waste (OS CSPRNG, or a deterministic generator from
+ * --seed for reproducible, INSECURE fixtures) and the files are written: v28-<id>.params,
+ * v28-<id>.vk, v28-<id>.meta ({"sector_size":N}) and a stamp v28-<id>.cuzk-setup (format below)
+ * that records the circuit's counts and bellpepper shape digest and the sizes of the files.
+ *
+ * Up to date: when the stamp exists, its counts and digest equal the circuit's (a counter and a
+ * digest pass, much cheaper than the setup) and the three files have the sizes the stamp names,
+ * nothing is written ("up to date"). Files under the official names WITHOUT a stamp of ours are
+ * taken to be published parameters and are never overwritten unless --force is given.
+ *
+ * `setup` with --r1cs keeps its circom meaning (cmd_groth16.c): this command hands over to it.
+ *
+ * Stamp file (text, one "key value" per line): "format cuzk-setup-1", proof, sector_size,
+ * inputs (ONE included), aux, constraints (without the input constraints), digest (hex), domain,
+ * params_bytes, vk_bytes, meta_bytes, seed ("random" or the hex seed).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "circuits/circuits.h"
+#include "common/alloc.h"
+#include "groth16/groth16.h"
+#include "r1cs/r1cs.h"
+
+#define STAMP_EXT    ".cuzk-setup"
+#define STAMP_FORMAT "cuzk-setup-1"
+#define PATH_CAP     4096
+
+/* The stamp's content. */
+typedef struct fil_stamp {
+    char proof[32];
+    uint64_t sector_size;
+    cs_counts_t counts;
+    char digest[65];
+    uint64_t domain;
+    uint64_t params_bytes, vk_bytes, meta_bytes;
+    char seed[32];
+} fil_stamp;
+
+typedef struct fil_paths {
+    char params[PATH_CAP], vk[PATH_CAP], meta[PATH_CAP], stamp[PATH_CAP];
+} fil_paths;
+
+static bool file_size(const char *path, uint64_t *out)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        return false;
+    }
+    *out = (uint64_t)st.st_size;
+    return true;
+}
+
+static bool join(char *out, const char *dir, const char *name, const char *ext)
+{
+    int n = snprintf(out, PATH_CAP, "%s/%s%s", dir, name, ext);
+    return n > 0 && n < PATH_CAP;
+}
+
+/* The four paths under DIR: the official names of circ_param_file_name, and the stamp. */
+static cuzk_err make_paths(fil_paths *p, const char *dir, circ_kind kind, uint64_t bytes,
+                           cz_diag *dg)
+{
+    char pn[CIRC_PARAM_NAME_MAX], vn[CIRC_PARAM_NAME_MAX], mn[CIRC_PARAM_NAME_MAX];
+    char base[CIRC_PARAM_NAME_MAX];
+    cuzk_err err = circ_param_file_name(pn, sizeof(pn), kind, bytes, CIRC_PARAM_PARAMS);
+
+    if (err == CUZK_OK) {
+        err = circ_param_file_name(vn, sizeof(vn), kind, bytes, CIRC_PARAM_VK);
+    }
+    if (err == CUZK_OK) {
+        err = circ_param_file_name(mn, sizeof(mn), kind, bytes, CIRC_PARAM_META);
+    }
+    if (err != CUZK_OK) {
+        return err;
+    }
+    size_t n = strlen(pn) - strlen(".params"); /* "v28-<id>" */
+    memcpy(base, pn, n);
+    base[n] = '\0';
+    if (!join(p->params, dir, pn, "") || !join(p->vk, dir, vn, "") || !join(p->meta, dir, mn, "") ||
+        !join(p->stamp, dir, base, STAMP_EXT)) {
+        return cz_fail(dg, CUZK_E_INVAL, "%s: path too long", dir);
+    }
+    return CUZK_OK;
+}
+
+/* Counts of the blank circuit (counter backend). */
+static cuzk_err blank_counts(cs_counts_t *out, circ_kind kind, uint64_t bytes, cz_pool *pool,
+                             cz_diag *dg)
+{
+    cs_t *cs = NULL;
+    cuzk_err err = cs_new_counter(&cs, dg);
+    if (err == CUZK_OK) {
+        err = circ_synth_blank(cs, kind, bytes, 0, pool, dg);
+    }
+    if (err == CUZK_OK) {
+        cs_get_counts(cs, out);
+        err = cs_finish(cs, dg);
+    }
+    cs_free(cs);
+    return err;
+}
+
+/* bellpepper shape digest of the blank circuit, streamed with the known counts. */
+static cuzk_err blank_digest(char hex[65], const cs_counts_t *counts, circ_kind kind,
+                             uint64_t bytes, cz_diag *dg)
+{
+    cs_t *cs = NULL;
+    cuzk_err err = cs_new_digest(&cs, counts, dg);
+    if (err == CUZK_OK) {
+        err = circ_synth_blank(cs, kind, bytes, 0, NULL, dg);
+    }
+    if (err == CUZK_OK) {
+        err = cs_finish(cs, dg);
+    }
+    if (err == CUZK_OK && !cs_digest_hex(cs, hex)) {
+        err = cz_fail(dg, CUZK_E_INVAL, "no digest");
+    }
+    cs_free(cs);
+    return err;
+}
+
+/* Copies src into dst[cap] when it fits; leaves dst empty otherwise. */
+static void copy_str(char *dst, size_t cap, const char *src)
+{
+    size_t n = strlen(src);
+    dst[0] = '\0';
+    if (n < cap) {
+        memcpy(dst, src, n + 1);
+    }
+}
+
+static bool stamp_read(fil_stamp *st, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[256], key[64], val[128];
+    bool format_ok = false;
+
+    memset(st, 0, sizeof(*st));
+    if (!f) {
+        return false;
+    }
+    while (fgets(line, sizeof(line), f)) {
+        if (sscanf(line, "%63s %127s", key, val) != 2) {
+            continue;
+        }
+        unsigned long long u = strtoull(val, NULL, 10);
+        if (strcmp(key, "format") == 0) {
+            format_ok = strcmp(val, STAMP_FORMAT) == 0;
+        } else if (strcmp(key, "proof") == 0) {
+            copy_str(st->proof, sizeof(st->proof), val);
+        } else if (strcmp(key, "sector_size") == 0) {
+            st->sector_size = u;
+        } else if (strcmp(key, "inputs") == 0) {
+            st->counts.num_inputs = (size_t)u;
+        } else if (strcmp(key, "aux") == 0) {
+            st->counts.num_aux = (size_t)u;
+        } else if (strcmp(key, "constraints") == 0) {
+            st->counts.num_constraints = (size_t)u;
+        } else if (strcmp(key, "digest") == 0) {
+            copy_str(st->digest, sizeof(st->digest), val);
+        } else if (strcmp(key, "domain") == 0) {
+            st->domain = u;
+        } else if (strcmp(key, "params_bytes") == 0) {
+            st->params_bytes = u;
+        } else if (strcmp(key, "vk_bytes") == 0) {
+            st->vk_bytes = u;
+        } else if (strcmp(key, "meta_bytes") == 0) {
+            st->meta_bytes = u;
+        } else if (strcmp(key, "seed") == 0) {
+            copy_str(st->seed, sizeof(st->seed), val);
+        }
+    }
+    fclose(f);
+    return format_ok;
+}
+
+static cuzk_err stamp_write(const fil_stamp *st, const char *path, cz_diag *dg)
+{
+    char tmp[PATH_CAP + 8];
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        return cz_fail(dg, CUZK_E_IO, "%s: %s", tmp, strerror(errno));
+    }
+    fprintf(f,
+            "format %s\nproof %s\nsector_size %" PRIu64 "\ninputs %zu\naux %zu\nconstraints %zu\n"
+            "digest %s\ndomain %" PRIu64 "\nparams_bytes %" PRIu64 "\nvk_bytes %" PRIu64
+            "\nmeta_bytes %" PRIu64 "\nseed %s\n",
+            STAMP_FORMAT, st->proof, st->sector_size, st->counts.num_inputs, st->counts.num_aux,
+            st->counts.num_constraints, st->digest, st->domain, st->params_bytes, st->vk_bytes,
+            st->meta_bytes, st->seed);
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return cz_fail(dg, CUZK_E_IO, "%s: %s", path, strerror(e));
+    }
+    return CUZK_OK;
+}
+
+static cuzk_err write_text(const char *path, const char *text, cz_diag *dg)
+{
+    char tmp[PATH_CAP + 8];
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        return cz_fail(dg, CUZK_E_IO, "%s: %s", tmp, strerror(errno));
+    }
+    fputs(text, f);
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return cz_fail(dg, CUZK_E_IO, "%s: %s", path, strerror(e));
+    }
+    return CUZK_OK;
+}
+
+static cuzk_err mkdir_p(const char *dir, cz_diag *dg)
+{
+    char buf[PATH_CAP];
+    size_t n = strlen(dir);
+
+    if (n == 0 || n >= sizeof(buf)) {
+        return cz_fail(dg, CUZK_E_INVAL, "bad directory '%s'", dir);
+    }
+    memcpy(buf, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] == '/' || buf[i] == '\0') {
+            char c = buf[i];
+            buf[i] = '\0';
+            if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
+                return cz_fail(dg, CUZK_E_IO, "mkdir %s: %s", buf, strerror(errno));
+            }
+            buf[i] = c;
+        }
+    }
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        return cz_fail(dg, CUZK_E_IO, "%s is not a directory", dir);
+    }
+    return CUZK_OK;
+}
+
+static bool parse_hex_u64(uint64_t *out, const char *s)
+{
+    uint64_t v = 0;
+    size_t n = 0;
+
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        s += 2;
+    }
+    for (; *s; s++, n++) {
+        int d;
+        if (*s >= '0' && *s <= '9') {
+            d = *s - '0';
+        } else if (*s >= 'a' && *s <= 'f') {
+            d = *s - 'a' + 10;
+        } else if (*s >= 'A' && *s <= 'F') {
+            d = *s - 'A' + 10;
+        } else {
+            return false;
+        }
+        if (n >= 16) {
+            return false;
+        }
+        v = (v << 4) | (uint64_t)d;
+    }
+    *out = v;
+    return n > 0;
+}
+
+/* True when the stamp describes this circuit and the files it names are in place. */
+static bool up_to_date(const fil_stamp *have, const fil_stamp *want, const fil_paths *p)
+{
+    uint64_t ps, vs, ms;
+    return strcmp(have->proof, want->proof) == 0 && have->sector_size == want->sector_size &&
+           have->counts.num_inputs == want->counts.num_inputs &&
+           have->counts.num_aux == want->counts.num_aux &&
+           have->counts.num_constraints == want->counts.num_constraints &&
+           strcmp(have->digest, want->digest) == 0 && file_size(p->params, &ps) &&
+           file_size(p->vk, &vs) && file_size(p->meta, &ms) && ps == have->params_bytes &&
+           vs == have->vk_bytes && ms == have->meta_bytes;
+}
+
+static int setup_filecoin(int argc, char **argv)
+{
+    static const char *const about =
+        "Generates Groth16 test parameters for one Filecoin circuit (one partition) and writes\n"
+        "them under the OFFICIAL file names into DIR: v28-<id>.params, .vk and .meta, as\n"
+        "rust-fil-proofs' parameter cache names them, plus a stamp (.cuzk-setup) recording the\n"
+        "circuit's counts and shape digest. Run cuzkd with --param-cache DIR (or\n"
+        "FIL_PROOFS_PARAMETER_CACHE=DIR) to prove with them. When the stamp matches the circuit\n"
+        "and the files are in place nothing is done (\"up to date\"). Files under those names\n"
+        "without our stamp (published parameters) are never replaced unless --force.\n"
+        "The toxic waste comes from the OS CSPRNG and is wiped; --seed makes reproducible,\n"
+        "INSECURE test fixtures. With --r1cs instead of --proof: a circom circuit (see below).";
+    const char *proof = NULL, *size = NULL, *dir = NULL, *seed_hex = NULL;
+    uint64_t threads = 0;
+    bool force = false;
+    cli_opt_t opts[] = {
+        CLI_OPT("proof", CLI_STR, &proof, "KIND",
+                "porep | winning-post | window-post | snap | snap-poseidon", true),
+        CLI_OPT("sector-size", CLI_STR, &size, "SIZE", "2KiB 8MiB 512MiB 32GiB 64GiB (or bytes)",
+                true),
+        CLI_OPT("out", CLI_STR, &dir, "DIR", "parameter cache directory (created if missing)",
+                true),
+        CLI_OPT("seed", CLI_STR, &seed_hex, "HEX",
+                "deterministic toxic waste from this 64-bit hex seed (tests only)", false),
+        CLI_OPT("threads", CLI_U64, &threads, "N", "cores to use (default: all)", false),
+        CLI_OPT("force", CLI_FLAG, &force, NULL, "regenerate even when up to date", false),
+    };
+    const char *cmd = argv[0];
+    fil_paths paths;
+    fil_stamp want, have;
+    circ_kind kind;
+    const circ_sector_t *sec;
+    cz_pool *pool = NULL;
+    cs_t *cs = NULL;
+    cs_r1cs_t r1cs;
+    g16_params_t *params = NULL;
+    uint64_t seed = 0;
+    cz_diag dg;
+    cuzk_err err;
+    int rc = cli_parse(cmd, about, opts, ARRAY_LEN(opts), argc, argv);
+    double t0 = cli_now_ms(), t_check = 0, t_record = 0, t_setup = 0, t_write = 0;
+
+    if (rc >= 0) {
+        return rc;
+    }
+    memset(&r1cs, 0, sizeof(r1cs));
+    memset(&want, 0, sizeof(want));
+    cz_diag_init(&dg);
+    if (!circ_kind_parse(&kind, proof)) {
+        return cli_error(cmd,
+                         "unknown --proof '%s' (porep, winning-post, window-post, snap, "
+                         "snap-poseidon)",
+                         proof);
+    }
+    sec = circ_sector_parse(size);
+    if (!sec) {
+        return cli_error(cmd, "unsupported --sector-size '%s'", size);
+    }
+    if (seed_hex && !parse_hex_u64(&seed, seed_hex)) {
+        return cli_error(cmd, "--seed '%s' is not a hex number of at most 16 digits", seed_hex);
+    }
+    err = make_paths(&paths, dir, kind, sec->bytes, &dg);
+    if (err != CUZK_OK) {
+        return cli_error_diag(cmd, err, &dg);
+    }
+    rc = CLI_EXIT_ERROR;
+    if (!cli_pool(cmd, threads, &pool)) {
+        goto done;
+    }
+    snprintf(want.proof, sizeof(want.proof), "%s", circ_kind_name(kind));
+    want.sector_size = sec->bytes;
+    if (seed_hex) {
+        snprintf(want.seed, sizeof(want.seed), "%016" PRIx64, seed);
+    } else {
+        snprintf(want.seed, sizeof(want.seed), "random");
+    }
+
+    /* Shape of the circuit: counts, then the streamed digest. */
+    err = blank_counts(&want.counts, kind, sec->bytes, pool, &dg);
+    if (err == CUZK_OK) {
+        err = blank_digest(want.digest, &want.counts, kind, sec->bytes, &dg);
+    }
+    if (err != CUZK_OK) {
+        cli_error_diag(cmd, err, &dg);
+        goto done;
+    }
+    t_check = cli_now_ms() - t0;
+    {
+        uint64_t ignored;
+        bool have_stamp = stamp_read(&have, paths.stamp);
+        bool have_files = file_size(paths.params, &ignored) || file_size(paths.vk, &ignored);
+        if (!force && have_stamp && up_to_date(&have, &want, &paths)) {
+            printf("setup: up to date proof=%s sector_size=%" PRIu64
+                   " inputs=%zu aux=%zu constraints=%zu digest=%s params=%s check_ms=%.1f\n",
+                   want.proof, want.sector_size, want.counts.num_inputs, want.counts.num_aux,
+                   want.counts.num_constraints, want.digest, paths.params, t_check);
+            rc = CLI_EXIT_OK;
+            goto done;
+        }
+        if (!force && have_files && !have_stamp) {
+            cli_error(cmd,
+                      "%s exists without a cuzk-setup stamp (published parameters?); not "
+                      "replacing it (use --force to regenerate)",
+                      paths.params);
+            goto done;
+        }
+    }
+    err = mkdir_p(dir, &dg);
+    if (err != CUZK_OK) {
+        cli_error_diag(cmd, err, &dg);
+        goto done;
+    }
+    /* A stale stamp goes first, so an interrupted run is never taken for a finished one. */
+    remove(paths.stamp);
+
+    double t1 = cli_now_ms();
+    err = cs_new_recorder(&cs, &dg);
+    if (err == CUZK_OK) {
+        err = circ_synth_blank(cs, kind, sec->bytes, 0, pool, &dg);
+    }
+    if (err == CUZK_OK) {
+        err = cs_finish(cs, &dg);
+    }
+    if (err == CUZK_OK) {
+        err = cs_take_r1cs(cs, &r1cs, &dg);
+    }
+    cs_free(cs);
+    cs = NULL;
+    if (err != CUZK_OK) {
+        cli_error_diag(cmd, err, &dg);
+        goto done;
+    }
+    t_record = cli_now_ms() - t1;
+
+    t1 = cli_now_ms();
+    err = g16_setup(&params, &r1cs, seed_hex ? &seed : NULL, pool, &dg);
+    cs_r1cs_clear(&r1cs);
+    if (err != CUZK_OK) {
+        cli_error_diag(cmd, err, &dg);
+        goto done;
+    }
+    t_setup = cli_now_ms() - t1;
+
+    t1 = cli_now_ms();
+    {
+        char tmp[PATH_CAP + 8], meta[64];
+        snprintf(tmp, sizeof(tmp), "%s.tmp", paths.params);
+        err = g16_params_write(params, tmp, pool, &dg);
+        if (err == CUZK_OK && rename(tmp, paths.params) != 0) {
+            err = cz_fail(&dg, CUZK_E_IO, "%s: %s", paths.params, strerror(errno));
+            remove(tmp);
+        }
+        if (err == CUZK_OK) {
+            snprintf(tmp, sizeof(tmp), "%s.tmp", paths.vk);
+            err = g16_vk_write(&params->vk, tmp, &dg);
+            if (err == CUZK_OK && rename(tmp, paths.vk) != 0) {
+                err = cz_fail(&dg, CUZK_E_IO, "%s: %s", paths.vk, strerror(errno));
+                remove(tmp);
+            }
+        }
+        if (err == CUZK_OK) {
+            err = circ_param_meta_json(meta, sizeof(meta), sec->bytes);
+        }
+        if (err == CUZK_OK) {
+            err = write_text(paths.meta, meta, &dg);
+        }
+    }
+    if (err == CUZK_OK) {
+        want.domain = (uint64_t)params->h_len + 1;
+        if (!file_size(paths.params, &want.params_bytes) || !file_size(paths.vk, &want.vk_bytes) ||
+            !file_size(paths.meta, &want.meta_bytes)) {
+            err = cz_fail(&dg, CUZK_E_IO, "%s: files vanished after writing", dir);
+        }
+    }
+    if (err == CUZK_OK) {
+        err = stamp_write(&want, paths.stamp, &dg);
+    }
+    if (err != CUZK_OK) {
+        cli_error_diag(cmd, err, &dg);
+        goto done;
+    }
+    t_write = cli_now_ms() - t1;
+    printf("setup: ok proof=%s sector_size=%" PRIu64 " inputs=%zu aux=%zu constraints=%zu "
+           "domain=%" PRIu64 " digest=%s params=%s params_bytes=%" PRIu64 " check_ms=%.1f "
+           "record_ms=%.1f setup_ms=%.1f write_ms=%.1f total_ms=%.1f\n",
+           want.proof, want.sector_size, want.counts.num_inputs, want.counts.num_aux,
+           want.counts.num_constraints, want.domain, want.digest, paths.params, want.params_bytes,
+           t_check, t_record, t_setup, t_write, cli_now_ms() - t0);
+    rc = CLI_EXIT_OK;
+done:
+    g16_params_free(params);
+    cs_r1cs_clear(&r1cs);
+    cs_free(cs);
+    cz_pool_free(pool);
+    return rc;
+}
+
+int cmd_setup_any(int argc, char **argv)
+{
+    bool help = false;
+
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--r1cs") == 0) {
+            return cmd_setup(argc, argv);
+        }
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            help = true;
+        }
+    }
+    if (help) {
+        int rc = setup_filecoin(argc, argv);
+        printf("\n---- circom mode ----\n");
+        fflush(stdout);
+        return rc == CLI_EXIT_OK ? cmd_setup(argc, argv) : rc;
+    }
+    return setup_filecoin(argc, argv);
+}

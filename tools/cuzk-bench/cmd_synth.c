@@ -1,0 +1,314 @@
+/* cmd_synth.c - cuzk-bench synth: synthesis alone, measured partition by partition.
+ *
+ * The request is parsed by the same handler cuzkd uses (engine/offline.h: vanilla proofs
+ * decoded and verified natively, the plan made); each partition is then synthesized into a
+ * fresh constraint system of the chosen backend, --repeat times:
+ *   prover  the daemon's backend: witness and the a, b, c evaluations of every constraint,
+ *           then cs_finish (input constraints) and the assignment handed over (then freed);
+ *   count   shape only (inputs, aux, constraints): the cost of walking the circuit;
+ *   check   every constraint evaluated and checked; an unsatisfied one fails the command with
+ *           its label path.
+ * Per run: synthesis (cs_new + the handler's synthesize), finish (cs_finish + hand-over) and
+ * total; per partition: min / median / max of total, constraints per second at the median,
+ * and the peak of the cz_malloc'ed bytes during the run. The process's resident memory is
+ * read before parsing (idle) and at the end (peak, getrusage), and --memmon samples it every
+ * 100 ms into a CSV file.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "common/alloc.h"
+#include "engine/offline.h"
+#include "perf.h"
+
+typedef enum { BK_PROVER, BK_COUNT, BK_CHECK } synth_backend;
+
+typedef struct synth_run {
+    double synth_ms, finish_ms, total_ms;
+    size_t alloc_peak;
+    cs_counts_t counts;
+} synth_run;
+
+static cuzk_err new_cs(synth_backend bk, const eng_plan_t *plan, cs_t **cs, cz_diag *dg)
+{
+    const cs_counts_t *hint =
+        (plan->shape.num_constraints || plan->shape.num_aux) ? &plan->shape : NULL;
+    switch (bk) {
+    case BK_PROVER:
+        return cs_new_prover(cs, hint, dg);
+    case BK_COUNT:
+        return cs_new_counter(cs, dg);
+    default:
+        return cs_new_checker(cs, dg);
+    }
+}
+
+/* One synthesis of partition k. */
+static int synth_once(const char *cmd, eng_offline_t *off, synth_backend bk, size_t k,
+                      synth_run *run)
+{
+    cs_t *cs = NULL;
+    cs_assignment_t asg;
+    cz_diag dg;
+    cuzk_err err;
+
+    memset(run, 0, sizeof(*run));
+    memset(&asg, 0, sizeof(asg));
+    cz_diag_init(&dg);
+    cz_alloc_reset_peak();
+    size_t live0 = cz_alloc_live();
+    double t0 = cli_now_ms();
+    err = new_cs(bk, eng_offline_plan(off), &cs, &dg);
+    if (err == CUZK_OK) {
+        err = eng_offline_synthesize(off, k, cs, &dg);
+    }
+    double t1 = cli_now_ms();
+    if (err == CUZK_OK) {
+        err = cs_finish(cs, &dg);
+    }
+    if (err == CUZK_OK && bk == BK_PROVER) {
+        err = cs_take_assignment(cs, &asg, &dg);
+    }
+    double t2 = cli_now_ms();
+    if (cs) {
+        cs_get_counts(cs, &run->counts);
+    }
+    if (err == CUZK_E_UNSAT && bk == BK_CHECK) {
+        size_t idx = 0;
+        const char *path = cs_unsat_path(cs, &idx);
+        cli_error(cmd, "partition %zu is not satisfied: constraint %zu (%s)", k, idx,
+                  path ? path : "?");
+        cs_free(cs);
+        return CLI_EXIT_ERROR;
+    }
+    size_t peak = cz_alloc_peak();
+    cs_assignment_clear(&asg);
+    cs_free(cs);
+    if (err != CUZK_OK) {
+        char buf[600];
+        return cli_error(cmd, "partition %zu: %s", k, cz_diag_str(&dg, buf, sizeof(buf)));
+    }
+    run->synth_ms = t1 - t0;
+    run->finish_ms = t2 - t1;
+    run->total_ms = t2 - t0;
+    run->alloc_peak = peak > live0 ? peak - live0 : 0;
+    return -1;
+}
+
+static void to_request(const cli_vreq *r, eng_request_t *req, eng_bytes_t *vps)
+{
+    memset(req, 0, sizeof(*req));
+    req->request_id = "synth";
+    req->kind = (eng_kind)r->kind;
+    req->sector_size = r->sector_size;
+    req->registered_proof = r->registered_proof;
+    req->sector_number = r->sector_number;
+    req->miner_id = r->miner_id;
+    req->partition_index = (uint32_t)r->partition_index;
+    if (r->kind == CLI_PROOF_POREP) {
+        req->vanilla_proof.ptr = r->vanilla.data[0];
+        req->vanilla_proof.len = r->vanilla.len[0];
+    } else {
+        for (size_t i = 0; i < r->vanilla.n; i++) {
+            vps[i].ptr = r->vanilla.data[i];
+            vps[i].len = r->vanilla.len[i];
+        }
+        req->vanilla_proofs = vps;
+        req->n_vanilla_proofs = r->vanilla.n;
+    }
+    if (r->has_randomness) {
+        req->randomness.ptr = r->randomness;
+        req->randomness.len = 32;
+    }
+    if (r->kind == CLI_PROOF_SNAP) {
+        req->comm_r_old = (eng_bytes_t){r->comm_r_old, 32};
+        req->comm_r_new = (eng_bytes_t){r->comm_r_new, 32};
+        req->comm_d_new = (eng_bytes_t){r->comm_d_new, 32};
+    }
+}
+
+int cmd_synth(int argc, char **argv)
+{
+    static const char CMD[] = "synth";
+    static const char about[] =
+        "Synthesis only, partition by partition, with the daemon's own request parsing and\n"
+        "circuits (no parameters, no proving). Each selected partition is synthesized\n"
+        "--repeat times into a fresh constraint system of --backend:\n"
+        "  prover  witness + a, b, c evaluations, as cuzkd does (default)\n"
+        "  count   shape only (inputs, aux, constraints)\n"
+        "  check   every constraint checked; an unsatisfied one is an error naming it\n"
+        "Prints one line per partition: constraints, aux, min / median / max milliseconds,\n"
+        "the spread, constraints per second at the median and the peak of allocated bytes;\n"
+        "then the process's idle and peak resident memory. --timing adds one line per run\n"
+        "with its stages (synthesis = the circuit with the witness and a, b, c; finish =\n"
+        "input constraints and hand-over). --memmon samples resident memory every 100 ms.";
+    cli_vreq_flags f;
+    cli_vreq r;
+    cli_opt_t opts[32];
+    const char *backend = "prover", *memmon = NULL;
+    uint64_t partition = 0, repeat = 3;
+    bool has_partition = false, timing = false;
+    eng_offline_t *off = NULL;
+    eng_bytes_t *vps = NULL;
+    synth_run *runs = NULL;
+    perf_memmon *mm = NULL;
+    int rc;
+
+    rc = cli_vreq_flags_init(&f, CMD, argc, argv);
+    if (rc >= 0) {
+        return rc;
+    }
+    memset(&r, 0, sizeof(r));
+    size_t n = cli_vreq_opts(opts, &f);
+    opts[n++] = (cli_opt_t)CLI_OPT_GIVEN("partition", CLI_U64, &partition, "K",
+                                         "only partition K (default: every partition)", false,
+                                         &has_partition);
+    opts[n++] = (cli_opt_t)CLI_OPT("repeat", CLI_U64, &repeat, "N",
+                                   "runs per partition (default 3)", false);
+    opts[n++] = (cli_opt_t)CLI_OPT("backend", CLI_STR, &backend, "B",
+                                   "prover | count | check (default prover)", false);
+    opts[n++] = (cli_opt_t)CLI_OPT("timing", CLI_FLAG, &timing, NULL,
+                                   "one line per run with its stages", false);
+    opts[n++] = (cli_opt_t)CLI_OPT("memmon", CLI_STR, &memmon, "FILE.csv",
+                                   "sample resident memory every 100 ms into FILE.csv", false);
+    rc = cli_parse(CMD, about, opts, n, f.argc, f.argv);
+    if (rc >= 0) {
+        goto out;
+    }
+    rc = CLI_EXIT_ERROR;
+    synth_backend bk;
+    if (strcmp(backend, "prover") == 0) {
+        bk = BK_PROVER;
+    } else if (strcmp(backend, "count") == 0) {
+        bk = BK_COUNT;
+    } else if (strcmp(backend, "check") == 0) {
+        bk = BK_CHECK;
+    } else {
+        cli_error(CMD, "--backend must be prover, count or check (not '%s')", backend);
+        goto out;
+    }
+    if (repeat < 1 || repeat > 100000) {
+        cli_error(CMD, "--repeat must be 1 .. 100000");
+        goto out;
+    }
+    uint64_t idle_rss = cz_rss_now();
+    if (memmon) {
+        perf_memmon_src src = {"rss", 0};
+        if (!perf_memmon_start(&mm, CMD, memmon, &src, 1, false)) {
+            goto out;
+        }
+    }
+    if (!cli_vreq_load(CMD, &f, false, &r)) {
+        goto out;
+    }
+    vps = cz_calloc(r.vanilla.n ? r.vanilla.n : 1, sizeof(*vps));
+    runs = cz_calloc((size_t)repeat, sizeof(*runs));
+    if (!vps || !runs) {
+        cli_error(CMD, "out of memory");
+        goto out;
+    }
+    eng_request_t req;
+    to_request(&r, &req, vps);
+    cz_diag dg;
+    cz_diag_init(&dg);
+    double t0 = cli_now_ms();
+    cuzk_err err = eng_offline_new(&off, &req, &dg);
+    double parse_ms = cli_now_ms() - t0;
+    if (err != CUZK_OK) {
+        cli_error_diag(CMD, err, &dg);
+        goto out;
+    }
+    const eng_plan_t *plan = eng_offline_plan(off);
+    if (has_partition && partition >= plan->num_partitions) {
+        cli_error(CMD, "--partition %" PRIu64 ": the request has %zu partition(s)", partition,
+                  plan->num_partitions);
+        goto out;
+    }
+    printf("synth kind=%s circuit=%s partitions=%zu backend=%s repeat=%" PRIu64 " parse_ms=%.3f\n",
+           cli_proof_name(r.kind), plan->circuit_id, plan->num_partitions, backend, repeat,
+           parse_ms);
+    if (timing) {
+        printf("%-9s %4s %12s %12s %12s\n", "partition", "run", "synthesis_ms", "finish_ms",
+               "total_ms");
+    }
+    size_t k0 = has_partition ? (size_t)partition : 0;
+    size_t k1 = has_partition ? (size_t)partition + 1 : plan->num_partitions;
+    char line[256];
+    size_t nlines = 0;
+    char(*table)[256] = cz_calloc(k1 - k0, sizeof(*table));
+    if (!table) {
+        cli_error(CMD, "out of memory");
+        goto out;
+    }
+    for (size_t k = k0; k < k1; k++) {
+        double tot[1024];
+        size_t peak = 0;
+        perf_stats st;
+        double *t = repeat <= ARRAY_LEN(tot) ? tot : cz_malloc((size_t)repeat * sizeof(double));
+        if (!t) {
+            cz_free(table);
+            cli_error(CMD, "out of memory");
+            goto out;
+        }
+        for (uint64_t i = 0; i < repeat; i++) {
+            int src = synth_once(CMD, off, bk, k, &runs[i]);
+            if (src >= 0) {
+                if (t != tot) {
+                    cz_free(t);
+                }
+                cz_free(table);
+                rc = src;
+                goto out;
+            }
+            t[i] = runs[i].total_ms;
+            peak = runs[i].alloc_peak > peak ? runs[i].alloc_peak : peak;
+            if (timing) {
+                printf("%-9zu %4" PRIu64 " %12.3f %12.3f %12.3f\n", k, i, runs[i].synth_ms,
+                       runs[i].finish_ms, runs[i].total_ms);
+            }
+        }
+        perf_stats_of(&st, t, (size_t)repeat);
+        if (t != tot) {
+            cz_free(t);
+        }
+        const cs_counts_t *c = &runs[0].counts;
+        size_t cons = c->num_constraints + c->num_inputs; /* with the input constraints */
+        char pk[32];
+        perf_human_bytes(pk, sizeof(pk), peak);
+        snprintf(line, sizeof(line), "%-9zu %12zu %10zu %10.3f %10.3f %10.3f %8.1f %14.0f %12s", k,
+                 cons, c->num_aux, st.min, st.median, st.max,
+                 st.median > 0 ? 100.0 * (st.max - st.min) / st.median : 0.0,
+                 st.median > 0 ? (double)cons / (st.median / 1e3) : 0.0, pk);
+        memcpy(table[nlines++], line, sizeof(line));
+    }
+    printf("%-9s %12s %10s %10s %10s %10s %8s %14s %12s\n", "partition", "constraints", "aux",
+           "min_ms", "median_ms", "max_ms", "spread%", "constraints/s", "alloc_peak");
+    for (size_t i = 0; i < nlines; i++) {
+        printf("%s\n", table[i]);
+    }
+    cz_free(table);
+    perf_memmon_peak mp;
+    memset(&mp, 0, sizeof(mp));
+    perf_memmon_stop(mm, &mp);
+    mm = NULL;
+    uint64_t peak_rss = cz_rss_peak();
+    char a[32], b[32];
+    perf_human_bytes(a, sizeof(a), idle_rss);
+    perf_human_bytes(b, sizeof(b), peak_rss);
+    printf("memory idle_rss_bytes=%" PRIu64 " peak_rss_bytes=%" PRIu64, idle_rss, peak_rss);
+    if (memmon) {
+        printf(" memmon_peak_rss_bytes=%" PRIu64 " memmon_samples=%zu", mp.rss[0], mp.samples);
+    }
+    printf(" (idle %s, peak %s)\n", a, b);
+    rc = CLI_EXIT_OK;
+out:
+    perf_memmon_stop(mm, NULL);
+    eng_offline_free(off);
+    cz_free(runs);
+    cz_free(vps);
+    cli_vreq_clear(&r);
+    cli_vreq_flags_clear(&f);
+    return rc;
+}

@@ -1,0 +1,2121 @@
+/* cmd_vanilla.c - cuzk-bench gen-vanilla and check-vanilla, and the vanilla-proof input every
+ * request-making command shares (cli.h: cli_vreq).
+ *
+ * Files (docs/formats.md has no entry of its own for them; this comment is their definition):
+ *   porep        FILE is the C1 output: SealCommitPhase1Output JSON exactly as filecoin-ffi
+ *                writes it, or Curio's wrapper {"SectorNum","Phase1Out","SectorSize"}
+ *                (gen-vanilla --curio-wrapper).
+ *   PoSt, snap   FILE holds either ONE raw bincode proof (a FallbackPoStSectorProof, or a
+ *                SnapDeals PartitionProof), or a JSON list of base64 strings, one bincode proof
+ *                each: Curio's snap-vproof.json format (what gen-vanilla writes for snap, and
+ *                for window-post with --sectors > 1). Several --vanilla files are concatenated
+ *                in order: PoSt proofs are one per sector, snap proofs one per partition.
+ *   sidecar      FILE.json beside the first vanilla file: a flat JSON object with what the
+ *                request needs besides the proofs and is not inside them (spec
+ *                vanilla-proofs.md 4.4): "kind", "sector_size", "registered_proof",
+ *                "miner_id", "sector_number", "partition_index", "randomness", "comm_r_old",
+ *                "comm_r_new", "comm_d_new" (32-byte values as 64 hex digits, byte 0 first),
+ *                plus, for people only (the commands ignore them), "format", "vanilla",
+ *                "encoding", "proofs", "seed_hex", "comm_r", and for porep "comm_d",
+ *                "replica_id", "seed", "ticket".
+ *                Command-line flags override it; --no-sidecar ignores it.
+ *
+ * check-vanilla synthesizes every partition with the checker backend from the witness the
+ * circuit adapters build (circuits.h circ_*_from_*) and compares the public inputs the circuit
+ * allocated with those the chain verifier derives (proofs.h vp_*_public_inputs): exit 0 iff
+ * every constraint holds and every input matches. Exit 1: the vanilla proof is malformed or
+ * invalid (the first problem is named); exit 2: bad usage or unreadable files.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "common/alloc.h"
+#include "common/bytes.h"
+#include "common/rand.h"
+#include "field/fr.h"
+#include "hash/sha256.h"
+#include "r1cs/r1cs.h"
+#include "seal/seal.h"
+#include "proofs/proofs.h"
+#include "circuits/circuits.h"
+#include "groth16/groth16.h"
+
+#define SIDECAR_FORMAT "cuzk-bench-vanilla/1"
+#define MAX_FILE_BYTES ((size_t)1 << 30)
+
+/* ---- small shared helpers ------------------------------------------------------------------ */
+
+static const char *const PROOF_NAMES[] = {NULL, "porep", "snap", "window-post", "winning-post"};
+
+bool cli_proof_parse(cli_proof_kind *out, const char *name)
+{
+    for (size_t i = 1; i < ARRAY_LEN(PROOF_NAMES); i++) {
+        if (name && strcmp(name, PROOF_NAMES[i]) == 0) {
+            *out = (cli_proof_kind)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *cli_proof_name(cli_proof_kind kind)
+{
+    return (size_t)kind < ARRAY_LEN(PROOF_NAMES) && PROOF_NAMES[kind] ? PROOF_NAMES[kind] : "?";
+}
+
+bool cli_read_file(const char *cmd, const char *path, uint8_t **out, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+    uint8_t *buf;
+    size_t n;
+
+    *out = NULL;
+    *len = 0;
+    if (!f) {
+        cli_error(cmd, "%s: cannot open: %s", path, strerror(errno));
+        return false;
+    }
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        cli_error(cmd, "%s: not a regular file", path);
+        return false;
+    }
+    if ((uint64_t)st.st_size > MAX_FILE_BYTES) {
+        fclose(f);
+        cli_error(cmd, "%s: larger than 1 GiB", path);
+        return false;
+    }
+    n = (size_t)st.st_size;
+    buf = cz_malloc(n + 1);
+    if (!buf) {
+        fclose(f);
+        cli_error(cmd, "%s: out of memory (%zu bytes)", path, n);
+        return false;
+    }
+    if (fread(buf, 1, n, f) != n) {
+        fclose(f);
+        cz_free(buf);
+        cli_error(cmd, "%s: read error", path);
+        return false;
+    }
+    fclose(f);
+    buf[n] = 0; /* text readers may rely on it; not counted in len */
+    *out = buf;
+    *len = n;
+    return true;
+}
+
+bool cli_write_file(const char *cmd, const char *path, const void *buf, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    bool ok;
+
+    if (!f) {
+        cli_error(cmd, "%s: cannot create: %s", path, strerror(errno));
+        return false;
+    }
+    ok = fwrite(buf, 1, len, f) == len;
+    if (fclose(f) != 0) {
+        ok = false;
+    }
+    if (!ok) {
+        cli_error(cmd, "%s: write error", path);
+    }
+    return ok;
+}
+
+static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+char *cli_base64_encode(const uint8_t *in, size_t len, size_t *out_len)
+{
+    size_t n = 4 * ((len + 2) / 3), o = 0;
+    char *out = cz_malloc(n + 1);
+
+    if (!out) {
+        return NULL;
+    }
+    for (size_t i = 0; i < len; i += 3) {
+        uint32_t v = (uint32_t)in[i] << 16;
+        size_t rem = len - i;
+        if (rem > 1) {
+            v |= (uint32_t)in[i + 1] << 8;
+        }
+        if (rem > 2) {
+            v |= in[i + 2];
+        }
+        out[o++] = B64[(v >> 18) & 63];
+        out[o++] = B64[(v >> 12) & 63];
+        out[o++] = rem > 1 ? B64[(v >> 6) & 63] : '=';
+        out[o++] = rem > 2 ? B64[v & 63] : '=';
+    }
+    out[o] = '\0';
+    if (out_len) {
+        *out_len = o;
+    }
+    return out;
+}
+
+static int b64_value(char c)
+{
+    const char *p = c ? strchr(B64, c) : NULL;
+    return p ? (int)(p - B64) : -1;
+}
+
+/* Strict standard base64 (padding required, no whitespace). Returns false with a message. */
+static bool b64_decode(const char *in, size_t len, uint8_t **out, size_t *out_len, char *err,
+                       size_t cap)
+{
+    size_t pad = 0, n, o = 0;
+    uint8_t *buf;
+
+    *out = NULL;
+    if (len % 4 != 0) {
+        snprintf(err, cap, "base64 length %zu is not a multiple of 4", len);
+        return false;
+    }
+    while (pad < 2 && pad < len && in[len - 1 - pad] == '=') {
+        pad++;
+    }
+    n = len / 4 * 3 - pad;
+    buf = cz_malloc(n ? n : 1);
+    if (!buf) {
+        snprintf(err, cap, "out of memory");
+        return false;
+    }
+    for (size_t i = 0; i < len; i += 4) {
+        uint32_t v = 0;
+        for (size_t j = 0; j < 4; j++) {
+            int d = b64_value(in[i + j]);
+            if (d < 0) {
+                if (in[i + j] == '=' && i + j >= len - pad) {
+                    d = 0;
+                } else {
+                    snprintf(err, cap, "bad base64 character at offset %zu", i + j);
+                    cz_free(buf);
+                    return false;
+                }
+            }
+            v = v << 6 | (uint32_t)d;
+        }
+        for (size_t j = 0; j < 3 && o < n; j++) {
+            buf[o++] = (uint8_t)(v >> (16 - 8 * j));
+        }
+    }
+    *out = buf;
+    *out_len = n;
+    return true;
+}
+
+void cli_blobs_clear(cli_blobs *b)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        cz_free(b->data[i]);
+        cz_free(b->name[i]);
+    }
+    cz_free(b->data);
+    cz_free(b->len);
+    cz_free(b->name);
+    memset(b, 0, sizeof(*b));
+}
+
+/* Appends data (taken) with a name (copied). */
+static bool blobs_push(cli_blobs *b, uint8_t *data, size_t len, const char *name)
+{
+    uint8_t **nd = cz_realloc(b->data, (b->n + 1) * sizeof(*nd));
+    size_t *nl;
+    char **nn;
+
+    if (nd) {
+        b->data = nd;
+    }
+    nl = nd ? cz_realloc(b->len, (b->n + 1) * sizeof(*nl)) : NULL;
+    if (nl) {
+        b->len = nl;
+    }
+    nn = nl ? cz_realloc(b->name, (b->n + 1) * sizeof(*nn)) : NULL;
+    if (nn) {
+        b->name = nn;
+    }
+    if (!nn) {
+        cz_free(data);
+        return false;
+    }
+    b->name[b->n] = cz_strdup(name);
+    if (!b->name[b->n]) {
+        cz_free(data);
+        return false;
+    }
+    b->data[b->n] = data;
+    b->len[b->n] = len;
+    b->n++;
+    return true;
+}
+
+static bool is_space(uint8_t c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* A JSON list of base64 strings: 1 parsed into `out` (appended, named "path[i]"), 0 not
+ * such a list (then nothing is appended), -1 a malformed list (message in err). */
+static int json_b64_list(const uint8_t *buf, size_t len, const char *path, cli_blobs *out,
+                         char *err, size_t cap)
+{
+    size_t i = 0, count = 0;
+    char name[4200];
+
+    while (i < len && is_space(buf[i])) {
+        i++;
+    }
+    if (i == len || buf[i] != '[') {
+        return 0;
+    }
+    i++;
+    for (;;) {
+        size_t start;
+        uint8_t *dec;
+        size_t dlen;
+        char e2[96];
+
+        while (i < len && is_space(buf[i])) {
+            i++;
+        }
+        if (i < len && buf[i] == ']' && count == 0) {
+            snprintf(err, cap, "the list holds no proof");
+            return -1;
+        }
+        if (i == len || buf[i] != '"') {
+            snprintf(err, cap, "expected a base64 string at offset %zu", i);
+            return -1;
+        }
+        start = ++i;
+        while (i < len && buf[i] != '"') {
+            i++;
+        }
+        if (i == len) {
+            snprintf(err, cap, "unterminated string at offset %zu", start - 1);
+            return -1;
+        }
+        if (!b64_decode((const char *)buf + start, i - start, &dec, &dlen, e2, sizeof(e2))) {
+            snprintf(err, cap, "entry %zu: %s", count, e2);
+            return -1;
+        }
+        snprintf(name, sizeof(name), "%s[%zu]", path, count);
+        if (!blobs_push(out, dec, dlen, name)) {
+            snprintf(err, cap, "out of memory");
+            return -1;
+        }
+        count++;
+        i++;
+        while (i < len && is_space(buf[i])) {
+            i++;
+        }
+        if (i < len && buf[i] == ',') {
+            i++;
+            continue;
+        }
+        if (i < len && buf[i] == ']') {
+            i++;
+            break;
+        }
+        snprintf(err, cap, "expected ',' or ']' at offset %zu", i);
+        return -1;
+    }
+    while (i < len && is_space(buf[i])) {
+        i++;
+    }
+    if (i != len) {
+        snprintf(err, cap, "trailing bytes at offset %zu", i);
+        return -1;
+    }
+    return 1;
+}
+
+static bool looks_like_text(const uint8_t *buf, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (!is_space(buf[i]) && (buf[i] < 0x20 || buf[i] > 0x7e)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Reads one --vanilla FILE into `out`: a JSON list of base64 proofs, or one raw proof. */
+static bool load_vanilla_file(const char *cmd, const char *path, cli_blobs *out)
+{
+    uint8_t *buf;
+    size_t len, before = out->n;
+    char err[160];
+    int r;
+
+    if (!cli_read_file(cmd, path, &buf, &len)) {
+        return false;
+    }
+    if (len == 0) {
+        cz_free(buf);
+        cli_error(cmd, "%s: empty file", path);
+        return false;
+    }
+    r = json_b64_list(buf, len, path, out, err, sizeof(err));
+    if (r == 1) {
+        cz_free(buf);
+        return true;
+    }
+    while (out->n > before) { /* a partial list */
+        out->n--;
+        cz_free(out->data[out->n]);
+        cz_free(out->name[out->n]);
+    }
+    if (r < 0 && looks_like_text(buf, len)) {
+        /* raw bincode is never printable text: this was meant to be a list */
+        cz_free(buf);
+        cli_error(cmd, "%s: not a JSON list of base64 proofs: %s", path, err);
+        return false;
+    }
+    if (!blobs_push(out, buf, len, path)) {
+        cli_error(cmd, "out of memory");
+        return false;
+    }
+    return true;
+}
+
+/* 64 hex digits (an optional 0x prefix) into 32 bytes, byte 0 first. */
+static bool parse_hex32(const char *cmd, const char *what, const char *hex, uint8_t out[32])
+{
+    if (strncmp(hex, "0x", 2) == 0 || strncmp(hex, "0X", 2) == 0) {
+        hex += 2;
+    }
+    if (strlen(hex) != 64 || !cz_hex_decode(out, 32, hex)) {
+        cli_error(cmd, "%s: expected 64 hex digits (32 bytes), got '%s'", what, hex);
+        return false;
+    }
+    return true;
+}
+
+/* "2KiB", "32GiB" or a byte count. */
+static bool parse_size(const char *cmd, const char *text, uint64_t *out)
+{
+    const circ_sector_t *s = circ_sector_parse(text);
+    char *end;
+
+    if (s) {
+        *out = s->bytes;
+        return true;
+    }
+    errno = 0;
+    if (text[0] >= '0' && text[0] <= '9') {
+        unsigned long long v = strtoull(text, &end, 0);
+        if (errno == 0 && *end == '\0') {
+            *out = v;
+            return true;
+        }
+    }
+    cli_error(cmd,
+              "--sector-size '%s' is neither a sector size (2KiB 8MiB 512MiB 32GiB 64GiB ...) "
+              "nor a byte count",
+              text);
+    return false;
+}
+
+/* Index of a published sector size in the registered-proof tables (2KiB 0 ... 64GiB 4). */
+static int published_index(uint64_t bytes)
+{
+    static const uint64_t sizes[] = {UINT64_C(2) << 10, UINT64_C(8) << 20, UINT64_C(512) << 20,
+                                     UINT64_C(32) << 30, UINT64_C(64) << 30};
+    for (size_t i = 0; i < ARRAY_LEN(sizes); i++) {
+        if (sizes[i] == bytes) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+static void hex32(char out[65], const uint8_t in[32])
+{
+    cz_hex_encode(out, in, 32);
+}
+
+/* ---- the sidecar ----------------------------------------------------------------------------- */
+
+#define SIDECAR_MAX_KEYS 48
+
+typedef struct sc_kv {
+    char key[40];
+    char val[200];
+    bool is_string;
+} sc_kv;
+
+typedef struct sidecar {
+    size_t n;
+    sc_kv kv[SIDECAR_MAX_KEYS];
+} sidecar;
+
+/* A flat JSON object whose values are strings (no escapes), unsigned integers, true, false or
+ * null. Returns false with a message naming the offset. */
+static bool sidecar_parse(const char *s, size_t len, sidecar *out, char *err, size_t cap)
+{
+    size_t i = 0;
+
+    out->n = 0;
+#define SKIP_WS()                                                                                  \
+    while (i < len && is_space((uint8_t)s[i])) {                                                   \
+        i++;                                                                                       \
+    }
+    SKIP_WS();
+    if (i == len || s[i] != '{') {
+        snprintf(err, cap, "expected '{' at offset %zu", i);
+        return false;
+    }
+    i++;
+    SKIP_WS();
+    if (i < len && s[i] == '}') {
+        i++;
+        goto end;
+    }
+    for (;;) {
+        sc_kv *kv;
+        size_t start;
+
+        if (out->n == SIDECAR_MAX_KEYS) {
+            snprintf(err, cap, "more than %d keys", SIDECAR_MAX_KEYS);
+            return false;
+        }
+        kv = &out->kv[out->n];
+        SKIP_WS();
+        if (i == len || s[i] != '"') {
+            snprintf(err, cap, "expected a key at offset %zu", i);
+            return false;
+        }
+        start = ++i;
+        while (i < len && s[i] != '"' && s[i] != '\\') {
+            i++;
+        }
+        if (i == len || s[i] != '"' || i - start >= sizeof(kv->key)) {
+            snprintf(err, cap, "bad key at offset %zu", start - 1);
+            return false;
+        }
+        memcpy(kv->key, s + start, i - start);
+        kv->key[i - start] = '\0';
+        i++;
+        SKIP_WS();
+        if (i == len || s[i] != ':') {
+            snprintf(err, cap, "expected ':' after \"%s\"", kv->key);
+            return false;
+        }
+        i++;
+        SKIP_WS();
+        if (i < len && s[i] == '"') {
+            start = ++i;
+            while (i < len && s[i] != '"' && s[i] != '\\') {
+                i++;
+            }
+            if (i == len || s[i] != '"' || i - start >= sizeof(kv->val)) {
+                snprintf(err, cap, "bad string value of \"%s\"", kv->key);
+                return false;
+            }
+            kv->is_string = true;
+            i++;
+        } else {
+            start = i;
+            while (i < len && ((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'z'))) {
+                i++;
+            }
+            if (i == start || i - start >= sizeof(kv->val)) {
+                snprintf(err, cap, "bad value of \"%s\" (strings, integers, true, false, null)",
+                         kv->key);
+                return false;
+            }
+            kv->is_string = false;
+        }
+        memcpy(kv->val, s + start, i - start - (kv->is_string ? 1 : 0));
+        kv->val[i - start - (kv->is_string ? 1 : 0)] = '\0';
+        out->n++;
+        SKIP_WS();
+        if (i < len && s[i] == ',') {
+            i++;
+            continue;
+        }
+        if (i < len && s[i] == '}') {
+            i++;
+            break;
+        }
+        snprintf(err, cap, "expected ',' or '}' at offset %zu", i);
+        return false;
+    }
+end:
+    SKIP_WS();
+#undef SKIP_WS
+    if (i != len) {
+        snprintf(err, cap, "trailing bytes at offset %zu", i);
+        return false;
+    }
+    return true;
+}
+
+static const sc_kv *sidecar_get(const sidecar *sc, const char *key)
+{
+    for (size_t i = 0; i < sc->n; i++) {
+        if (strcmp(sc->kv[i].key, key) == 0) {
+            return &sc->kv[i];
+        }
+    }
+    return NULL;
+}
+
+/* An integer value: false on a type error (after an error line); *has untouched if absent. */
+static bool sidecar_u64(const char *cmd, const char *path, const sidecar *sc, const char *key,
+                        uint64_t *out, bool *has)
+{
+    const sc_kv *kv = sidecar_get(sc, key);
+    char *end;
+
+    if (!kv) {
+        return true;
+    }
+    errno = 0;
+    if (kv->is_string || kv->val[0] < '0' || kv->val[0] > '9') {
+        cli_error(cmd, "%s: \"%s\" must be an unsigned integer", path, key);
+        return false;
+    }
+    *out = strtoull(kv->val, &end, 10);
+    if (errno != 0 || *end != '\0') {
+        cli_error(cmd, "%s: \"%s\" must be an unsigned integer", path, key);
+        return false;
+    }
+    *has = true;
+    return true;
+}
+
+static bool sidecar_hex32(const char *cmd, const char *path, const sidecar *sc, const char *key,
+                          uint8_t out[32], bool *has)
+{
+    const sc_kv *kv = sidecar_get(sc, key);
+    char what[160];
+
+    if (!kv) {
+        return true;
+    }
+    snprintf(what, sizeof(what), "%s: \"%s\"", path, key);
+    if (!kv->is_string || !parse_hex32(cmd, what, kv->val, out)) {
+        if (!kv->is_string) {
+            cli_error(cmd, "%s must be a string of 64 hex digits", what);
+        }
+        return false;
+    }
+    *has = true;
+    return true;
+}
+
+/* What gen-vanilla writes into the sidecar. */
+typedef struct sidecar_out {
+    cli_proof_kind kind;
+    const char *vanilla, *encoding, *seed_hex;
+    size_t proofs;
+    uint64_t sector_size, registered_proof, miner_id, sector_number;
+    bool post, snap, porep;
+    uint8_t randomness[32], comm_r_old[32], comm_r_new[32], comm_d_new[32];
+    uint8_t comm_r[32], comm_d[32], replica_id[32], seed[32], ticket[32];
+} sidecar_out;
+
+static char *sidecar_path(const char *vanilla_path)
+{
+    size_t n = strlen(vanilla_path);
+    char *p = cz_malloc(n + 6);
+    if (p) {
+        memcpy(p, vanilla_path, n);
+        memcpy(p + n, ".json", 6);
+    }
+    return p;
+}
+
+static bool sidecar_write(const char *cmd, const char *path, const sidecar_out *o)
+{
+    FILE *f = fopen(path, "w");
+    char h[65];
+    bool ok;
+
+    if (!f) {
+        cli_error(cmd, "%s: cannot create: %s", path, strerror(errno));
+        return false;
+    }
+    fprintf(f, "{\n  \"format\": \"%s\",\n  \"kind\": \"%s\",\n", SIDECAR_FORMAT,
+            cli_proof_name(o->kind));
+    fprintf(f, "  \"vanilla\": \"%s\",\n  \"encoding\": \"%s\",\n  \"proofs\": %zu,\n", o->vanilla,
+            o->encoding, o->proofs);
+    fprintf(f, "  \"seed_hex\": \"%s\",\n", o->seed_hex);
+    fprintf(f,
+            "  \"sector_size\": %" PRIu64 ",\n  \"registered_proof\": %" PRIu64
+            ",\n  \"miner_id\": %" PRIu64 ",\n  \"sector_number\": %" PRIu64 ",\n",
+            o->sector_size, o->registered_proof, o->miner_id, o->sector_number);
+    if (o->post) {
+        hex32(h, o->randomness);
+        fprintf(f, "  \"partition_index\": 0,\n  \"randomness\": \"%s\",\n", h);
+    }
+    if (o->snap) {
+        hex32(h, o->comm_r_old);
+        fprintf(f, "  \"comm_r_old\": \"%s\",\n", h);
+        hex32(h, o->comm_r_new);
+        fprintf(f, "  \"comm_r_new\": \"%s\",\n", h);
+        hex32(h, o->comm_d_new);
+        fprintf(f, "  \"comm_d_new\": \"%s\",\n", h);
+    }
+    if (o->porep) {
+        hex32(h, o->comm_d);
+        fprintf(f, "  \"comm_d\": \"%s\",\n", h);
+        hex32(h, o->replica_id);
+        fprintf(f, "  \"replica_id\": \"%s\",\n", h);
+        hex32(h, o->seed);
+        fprintf(f, "  \"seed\": \"%s\",\n", h);
+        hex32(h, o->ticket);
+        fprintf(f, "  \"ticket\": \"%s\",\n", h);
+    }
+    hex32(h, o->comm_r);
+    fprintf(f, "  \"comm_r\": \"%s\"\n}\n", h);
+    ok = !ferror(f);
+    if (fclose(f) != 0) {
+        ok = false;
+    }
+    if (!ok) {
+        cli_error(cmd, "%s: write error", path);
+    }
+    return ok;
+}
+
+/* ---- request flags and loading (cli_vreq) -------------------------------------------------- */
+
+int cli_vreq_flags_init(cli_vreq_flags *f, const char *cmd, int argc, char **argv)
+{
+    memset(f, 0, sizeof(*f));
+    f->argv = cz_calloc((size_t)argc + 1, sizeof(char *));
+    f->vanilla = cz_calloc((size_t)argc + 1, sizeof(char *));
+    if (!f->argv || !f->vanilla) {
+        cli_vreq_flags_clear(f);
+        return cli_error(cmd, "out of memory");
+    }
+    for (int i = 0; i < argc; i++) {
+        if (i > 0 && strcmp(argv[i], "--vanilla") == 0) {
+            size_t before = f->nvanilla;
+            while (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0) {
+                f->vanilla[f->nvanilla++] = argv[++i];
+            }
+            if (f->nvanilla == before) {
+                cli_vreq_flags_clear(f);
+                return cli_error(cmd, "option --vanilla needs at least one FILE");
+            }
+            continue;
+        }
+        f->argv[f->argc++] = argv[i];
+    }
+    return -1;
+}
+
+void cli_vreq_flags_clear(cli_vreq_flags *f)
+{
+    cz_free(f->argv);
+    cz_free((void *)f->vanilla);
+    f->argv = NULL;
+    f->vanilla = NULL;
+}
+
+size_t cli_vreq_opts(cli_opt_t *o, cli_vreq_flags *f)
+{
+    size_t n = 0;
+
+    o[n++] = (cli_opt_t)CLI_OPT("type", CLI_STR, &f->type, "KIND",
+                                "porep | winning-post | window-post | snap", true);
+    o[n++] = (cli_opt_t)CLI_OPT(
+        "c1", CLI_STR, &f->c1, "FILE",
+        "porep: the C1 output (SealCommitPhase1Output JSON, bare or in Curio's wrapper)", false);
+    o[n++] = (cli_opt_t)CLI_OPT("vanilla", CLI_STR, &f->vanilla_help, "FILE...",
+                                "PoSt: one proof per sector, snap: one per partition; a FILE "
+                                "holds one raw bincode proof or a JSON list of base64 proofs",
+                                false);
+    o[n++] = (cli_opt_t)CLI_OPT("no-sidecar", CLI_FLAG, &f->no_sidecar, NULL,
+                                "ignore FILE.json beside the first vanilla file", false);
+    o[n++] =
+        (cli_opt_t)CLI_OPT("sector-size", CLI_STR, &f->sector_size, "S",
+                           "2KiB ... 64GiB or bytes (default: from the registered proof)", false);
+    o[n++] = (cli_opt_t)CLI_OPT_GIVEN("registered-proof", CLI_U64, &f->registered_proof, "N",
+                                      "abi RegisteredSealProof / PoStProof / UpdateProof "
+                                      "(default: from the C1, or V1_1 of the sector size)",
+                                      false, &f->has_registered_proof);
+    o[n++] = (cli_opt_t)CLI_OPT_GIVEN("miner-id", CLI_U64, &f->miner_id, "N", "miner actor id",
+                                      false, &f->has_miner_id);
+    o[n++] =
+        (cli_opt_t)CLI_OPT_GIVEN("sector-number", CLI_U64, &f->sector_number, "N",
+                                 "porep and snap: the sector number", false, &f->has_sector_number);
+    o[n++] = (cli_opt_t)CLI_OPT("randomness", CLI_STR, &f->randomness, "HEX",
+                                "PoSt: 32-byte challenge randomness (top 2 bits are cleared, "
+                                "as Curio does)",
+                                false);
+    o[n++] = (cli_opt_t)CLI_OPT_GIVEN("partition-index", CLI_U64, &f->partition_index, "N",
+                                      "window-post: the partition (default 0)", false,
+                                      &f->has_partition_index);
+    o[n++] = (cli_opt_t)CLI_OPT("comm-r-old", CLI_STR, &f->comm_r_old, "HEX",
+                                "snap: 32-byte sealed commitment of the sector key", false);
+    o[n++] = (cli_opt_t)CLI_OPT("comm-r-new", CLI_STR, &f->comm_r_new, "HEX",
+                                "snap: 32-byte new sealed commitment", false);
+    o[n++] = (cli_opt_t)CLI_OPT("comm-d-new", CLI_STR, &f->comm_d_new, "HEX",
+                                "snap: 32-byte new data commitment", false);
+    CZ_CHECK(n == CLI_VREQ_NOPTS);
+    return n;
+}
+
+void cli_vreq_clear(cli_vreq *r)
+{
+    cli_blobs_clear(&r->vanilla);
+    memset(r, 0, sizeof(*r));
+}
+
+/* Applies the sidecar at `path` (which exists) to r. */
+static bool apply_sidecar(const char *cmd, const char *path, cli_vreq *r)
+{
+    uint8_t *buf;
+    size_t len;
+    sidecar *sc = cz_malloc(sizeof(*sc));
+    const sc_kv *kv;
+    char err[160];
+    bool ok = false;
+
+    if (!sc) {
+        cli_error(cmd, "out of memory");
+        return false;
+    }
+    if (!cli_read_file(cmd, path, &buf, &len)) {
+        cz_free(sc);
+        return false;
+    }
+    if (!sidecar_parse((const char *)buf, len, sc, err, sizeof(err))) {
+        cli_error(cmd, "%s: %s", path, err);
+        goto done;
+    }
+    kv = sidecar_get(sc, "kind");
+    if (kv && strcmp(kv->val, cli_proof_name(r->kind)) != 0) {
+        cli_error(cmd, "%s describes a %s proof, not %s (or pass --no-sidecar)", path, kv->val,
+                  cli_proof_name(r->kind));
+        goto done;
+    }
+    ok = sidecar_u64(cmd, path, sc, "sector_size", &r->sector_size, &r->has_sector_size) &&
+         sidecar_u64(cmd, path, sc, "registered_proof", &r->registered_proof,
+                     &r->has_registered_proof) &&
+         sidecar_u64(cmd, path, sc, "miner_id", &r->miner_id, &r->has_miner_id) &&
+         sidecar_u64(cmd, path, sc, "sector_number", &r->sector_number, &r->has_sector_number) &&
+         sidecar_hex32(cmd, path, sc, "randomness", r->randomness, &r->has_randomness) &&
+         sidecar_hex32(cmd, path, sc, "comm_r_old", r->comm_r_old, &r->has_comm_r_old) &&
+         sidecar_hex32(cmd, path, sc, "comm_r_new", r->comm_r_new, &r->has_comm_r_new) &&
+         sidecar_hex32(cmd, path, sc, "comm_d_new", r->comm_d_new, &r->has_comm_d_new);
+    if (ok) {
+        bool has_part = false;
+        ok = sidecar_u64(cmd, path, sc, "partition_index", &r->partition_index, &has_part);
+    }
+done:
+    cz_free(buf);
+    cz_free(sc);
+    return ok;
+}
+
+static bool file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool cli_vreq_load(const char *cmd, const cli_vreq_flags *f, bool to_send, cli_vreq *r)
+{
+    const char *first;
+    cz_diag dg;
+
+    memset(r, 0, sizeof(*r));
+    cz_diag_init(&dg);
+    if (!cli_proof_parse(&r->kind, f->type)) {
+        cli_error(cmd, "unknown --type '%s' (porep, winning-post, window-post, snap)",
+                  f->type ? f->type : "");
+        return false;
+    }
+
+    /* the proofs */
+    if (r->kind == CLI_PROOF_POREP) {
+        uint8_t *buf;
+        size_t len;
+        if ((f->c1 != NULL) + (f->nvanilla > 0) != 1 || f->nvanilla > 1) {
+            cli_error(cmd, "porep takes its C1 output as --c1 FILE (or one --vanilla FILE)");
+            return false;
+        }
+        first = f->c1 ? f->c1 : f->vanilla[0];
+        if (!cli_read_file(cmd, first, &buf, &len)) {
+            return false;
+        }
+        if (!blobs_push(&r->vanilla, buf, len, first)) {
+            cli_error(cmd, "out of memory");
+            return false;
+        }
+    } else {
+        if (f->c1) {
+            cli_error(cmd, "--c1 is for porep; %s takes --vanilla FILE...",
+                      cli_proof_name(r->kind));
+            return false;
+        }
+        if (f->nvanilla == 0) {
+            cli_error(cmd, "%s needs --vanilla FILE...", cli_proof_name(r->kind));
+            return false;
+        }
+        first = f->vanilla[0];
+        for (size_t i = 0; i < f->nvanilla; i++) {
+            if (!load_vanilla_file(cmd, f->vanilla[i], &r->vanilla)) {
+                goto fail;
+            }
+        }
+    }
+
+    /* the sidecar, then the flags */
+    if (!f->no_sidecar) {
+        char *sp = sidecar_path(first);
+        bool ok = sp != NULL;
+        if (sp && file_exists(sp)) {
+            ok = apply_sidecar(cmd, sp, r);
+        }
+        cz_free(sp);
+        if (!ok) {
+            goto fail;
+        }
+    }
+    if (f->sector_size) {
+        if (!parse_size(cmd, f->sector_size, &r->sector_size)) {
+            goto fail;
+        }
+        r->has_sector_size = true;
+    }
+    if (f->has_registered_proof) {
+        r->registered_proof = f->registered_proof;
+        r->has_registered_proof = true;
+    }
+    if (f->has_miner_id) {
+        r->miner_id = f->miner_id;
+        r->has_miner_id = true;
+    }
+    if (f->has_sector_number) {
+        r->sector_number = f->sector_number;
+        r->has_sector_number = true;
+    }
+    if (f->has_partition_index) {
+        if (f->partition_index > UINT32_MAX) {
+            cli_error(cmd, "--partition-index %" PRIu64 " is too large", f->partition_index);
+            goto fail;
+        }
+        r->partition_index = f->partition_index;
+    }
+    if ((f->randomness && !parse_hex32(cmd, "--randomness", f->randomness, r->randomness)) ||
+        (f->comm_r_old && !parse_hex32(cmd, "--comm-r-old", f->comm_r_old, r->comm_r_old)) ||
+        (f->comm_r_new && !parse_hex32(cmd, "--comm-r-new", f->comm_r_new, r->comm_r_new)) ||
+        (f->comm_d_new && !parse_hex32(cmd, "--comm-d-new", f->comm_d_new, r->comm_d_new))) {
+        goto fail;
+    }
+    r->has_randomness |= f->randomness != NULL;
+    r->has_comm_r_old |= f->comm_r_old != NULL;
+    r->has_comm_r_new |= f->comm_r_new != NULL;
+    r->has_comm_d_new |= f->comm_d_new != NULL;
+
+    /* derive the registered proof and the sector size from each other */
+    switch (r->kind) {
+    case CLI_PROOF_POREP:
+        if (!r->has_registered_proof || !r->has_sector_size) {
+            vp_c1 c1;
+            if (vp_c1_parse(&c1, (const char *)r->vanilla.data[0], r->vanilla.len[0], &dg) !=
+                CUZK_OK) {
+                if (!to_send) {
+                    break; /* check-vanilla reports the malformed C1 itself */
+                }
+                cli_error(cmd,
+                          "%s: %s (to send it anyway, give --registered-proof and "
+                          "--sector-size)",
+                          first, dg.msg);
+                goto fail;
+            }
+            if (!r->has_registered_proof) {
+                r->registered_proof = c1.cfg.registered_proof;
+                r->has_registered_proof = true;
+            }
+            if (!r->has_sector_size) {
+                r->sector_size = c1.cfg.shape.sector_size;
+                r->has_sector_size = true;
+            }
+            vp_c1_clear(&c1);
+        }
+        break;
+    case CLI_PROOF_WINNING_POST:
+    case CLI_PROOF_WINDOW_POST:
+    case CLI_PROOF_SNAP: {
+        bool snap = r->kind == CLI_PROOF_SNAP;
+        if (!r->has_registered_proof) {
+            int idx = r->has_sector_size ? published_index(r->sector_size) : -1;
+            if (idx < 0) {
+                cli_error(cmd,
+                          "%s needs --registered-proof (or --sector-size of a published "
+                          "size: 2KiB 8MiB 512MiB 32GiB 64GiB)",
+                          cli_proof_name(r->kind));
+                goto fail;
+            }
+            r->registered_proof = (uint64_t)idx + (r->kind == CLI_PROOF_WINDOW_POST ? 10 : 0);
+            r->has_registered_proof = true;
+        }
+        if (!r->has_sector_size) {
+            seal_post_config pc;
+            seal_update_config uc;
+            bool ok = r->registered_proof <= UINT32_MAX &&
+                      (snap ? seal_update_config_for_id(&uc, (uint32_t)r->registered_proof)
+                            : seal_post_config_for_id(&pc, (uint32_t)r->registered_proof));
+            if (!ok) {
+                cli_error(cmd, "unknown registered %s proof %" PRIu64 " (give --sector-size)",
+                          snap ? "update" : "PoSt", r->registered_proof);
+                goto fail;
+            }
+            r->sector_size = snap ? uc.shape.sector_size : pc.shape.sector_size;
+            r->has_sector_size = true;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+
+    /* what each kind needs (spec vanilla-proofs.md 4.4) */
+    if (r->kind == CLI_PROOF_WINNING_POST || r->kind == CLI_PROOF_WINDOW_POST) {
+        if (!r->has_randomness) {
+            cli_error(cmd, "%s needs --randomness HEX (or a sidecar)", cli_proof_name(r->kind));
+            goto fail;
+        }
+        if (r->randomness[31] & 0xc0) {
+            fprintf(stderr,
+                    "cuzk-bench %s: note: clearing the top two bits of the randomness, as "
+                    "Curio does\n",
+                    cmd);
+            r->randomness[31] &= 0x3f;
+        }
+    }
+    if (r->kind == CLI_PROOF_SNAP &&
+        (!r->has_comm_r_old || !r->has_comm_r_new || !r->has_comm_d_new)) {
+        cli_error(cmd, "snap needs --comm-r-old, --comm-r-new and --comm-d-new (or a sidecar)");
+        goto fail;
+    }
+    if (to_send && !r->has_miner_id) {
+        cli_error(cmd, "%s needs --miner-id (or a sidecar)", cli_proof_name(r->kind));
+        goto fail;
+    }
+    if (to_send && !r->has_sector_number &&
+        (r->kind == CLI_PROOF_POREP || r->kind == CLI_PROOF_SNAP)) {
+        cli_error(cmd, "%s needs --sector-number (or a sidecar)", cli_proof_name(r->kind));
+        goto fail;
+    }
+    return true;
+fail:
+    cli_vreq_clear(r);
+    return false;
+}
+
+/* ---- parsed vanilla proofs and their public inputs ------------------------------------------ */
+
+typedef struct vparsed {
+    cli_proof_kind kind;
+    uint32_t partitions;
+    size_t ninputs; /* per partition, ONE excluded */
+    vp_c1 c1;
+    seal_post_config pc;
+    vp_post_proof *post;
+    seal_update_config uc;
+    vp_snap_proof *snap;
+    size_t n; /* post or snap proofs */
+} vparsed;
+
+static void vparsed_clear(vparsed *p)
+{
+    vp_c1_clear(&p->c1);
+    for (size_t i = 0; p->post && i < p->n; i++) {
+        vp_post_clear(&p->post[i]);
+    }
+    for (size_t i = 0; p->snap && i < p->n; i++) {
+        vp_snap_clear(&p->snap[i]);
+    }
+    cz_free(p->post);
+    cz_free(p->snap);
+    memset(p, 0, sizeof(*p));
+}
+
+/* Decodes the request's proofs. CLI_EXIT_OK, CLI_EXIT_INVALID (malformed proof, named) or
+ * CLI_EXIT_ERROR (a configuration the request cannot have, out of memory). */
+static int vparse(const char *cmd, const cli_vreq *r, vparsed *p)
+{
+    cz_diag dg;
+
+    memset(p, 0, sizeof(*p));
+    cz_diag_init(&dg);
+    p->kind = r->kind;
+    switch (r->kind) {
+    case CLI_PROOF_POREP:
+        if (vp_c1_parse(&p->c1, (const char *)r->vanilla.data[0], r->vanilla.len[0], &dg) !=
+            CUZK_OK) {
+            cli_error(cmd, "%s: %s", r->vanilla.name[0], dg.msg);
+            return CLI_EXIT_INVALID;
+        }
+        if (r->has_registered_proof && r->registered_proof != p->c1.cfg.registered_proof) {
+            fprintf(stderr,
+                    "cuzk-bench %s: note: the C1 output is %s (%u); the request says registered "
+                    "proof %" PRIu64 "\n",
+                    cmd, p->c1.cfg.name, p->c1.cfg.registered_proof, r->registered_proof);
+        }
+        p->partitions = p->c1.partitions;
+        p->ninputs = vp_porep_num_inputs(&p->c1.cfg);
+        return CLI_EXIT_OK;
+    case CLI_PROOF_WINNING_POST:
+    case CLI_PROOF_WINDOW_POST: {
+        seal_post_type want =
+            r->kind == CLI_PROOF_WINNING_POST ? SEAL_POST_WINNING : SEAL_POST_WINDOW;
+        if (r->registered_proof > UINT32_MAX ||
+            !seal_post_config_for_id(&p->pc, (uint32_t)r->registered_proof) || p->pc.type != want) {
+            cli_error(cmd, "registered PoSt proof %" PRIu64 " is not a %s proof",
+                      r->registered_proof, cli_proof_name(r->kind));
+            return CLI_EXIT_ERROR;
+        }
+        if (r->has_sector_size && r->sector_size != p->pc.shape.sector_size) {
+            cli_error(cmd, "%s is for %" PRIu64 "-byte sectors, not %" PRIu64, p->pc.name,
+                      p->pc.shape.sector_size, r->sector_size);
+            return CLI_EXIT_ERROR;
+        }
+        if (r->vanilla.n > p->pc.sector_count) {
+            cli_error(cmd, "%zu sector proofs, but a %s partition holds at most %u", r->vanilla.n,
+                      p->pc.name, p->pc.sector_count);
+            return CLI_EXIT_INVALID;
+        }
+        p->post = cz_calloc(r->vanilla.n, sizeof(*p->post));
+        if (!p->post) {
+            cli_error(cmd, "out of memory");
+            return CLI_EXIT_ERROR;
+        }
+        for (; p->n < r->vanilla.n; p->n++) {
+            if (vp_post_from_bincode(&p->post[p->n], p->pc.shape.sector_size, r->vanilla.data[p->n],
+                                     r->vanilla.len[p->n], &dg) != CUZK_OK) {
+                cli_error(cmd, "%s: %s", r->vanilla.name[p->n], dg.msg);
+                return CLI_EXIT_INVALID;
+            }
+        }
+        p->partitions = 1;
+        p->ninputs = vp_post_num_inputs(&p->pc);
+        return CLI_EXIT_OK;
+    }
+    case CLI_PROOF_SNAP:
+        if (r->registered_proof > UINT32_MAX ||
+            !seal_update_config_for_id(&p->uc, (uint32_t)r->registered_proof)) {
+            cli_error(cmd, "unknown registered update proof %" PRIu64, r->registered_proof);
+            return CLI_EXIT_ERROR;
+        }
+        if (r->has_sector_size && r->sector_size != p->uc.shape.sector_size) {
+            cli_error(cmd, "%s is for %" PRIu64 "-byte sectors, not %" PRIu64, p->uc.name,
+                      p->uc.shape.sector_size, r->sector_size);
+            return CLI_EXIT_ERROR;
+        }
+        if (r->vanilla.n != p->uc.partitions) {
+            cli_error(cmd, "%zu partition proofs, but %s has %u partitions", r->vanilla.n,
+                      p->uc.name, p->uc.partitions);
+            return CLI_EXIT_INVALID;
+        }
+        p->snap = cz_calloc(r->vanilla.n, sizeof(*p->snap));
+        if (!p->snap) {
+            cli_error(cmd, "out of memory");
+            return CLI_EXIT_ERROR;
+        }
+        for (; p->n < r->vanilla.n; p->n++) {
+            if (vp_snap_from_bincode(&p->snap[p->n], p->uc.shape.sector_size, r->vanilla.data[p->n],
+                                     r->vanilla.len[p->n], &dg) != CUZK_OK) {
+                cli_error(cmd, "%s: %s", r->vanilla.name[p->n], dg.msg);
+                return CLI_EXIT_INVALID;
+            }
+        }
+        p->partitions = p->uc.partitions;
+        p->ninputs = 4;
+        return CLI_EXIT_OK;
+    default:
+        return cli_error(cmd, "no proof kind");
+    }
+}
+
+/* The chain verifier's public inputs of partition k (p->ninputs of them). */
+static int vinputs(const char *cmd, const cli_vreq *r, const vparsed *p, uint32_t k, fr_t *out)
+{
+    cz_diag dg;
+    cuzk_err err = CUZK_E_INVAL;
+
+    cz_diag_init(&dg);
+    switch (p->kind) {
+    case CLI_PROOF_POREP:
+        err = vp_porep_public_inputs(out, &p->c1.cfg, p->c1.replica_id, p->c1.comm_d, p->c1.comm_r,
+                                     p->c1.seed, k, &dg);
+        break;
+    case CLI_PROOF_WINNING_POST:
+    case CLI_PROOF_WINDOW_POST: {
+        uint64_t *ids = cz_malloc(p->n * sizeof(uint64_t));
+        seal_node *comm_rs = cz_malloc(p->n * sizeof(seal_node));
+        if (ids && comm_rs) {
+            for (size_t i = 0; i < p->n; i++) {
+                ids[i] = p->post[i].sector_id;
+                memcpy(comm_rs[i].b, p->post[i].comm_r, 32);
+            }
+            err = vp_post_public_inputs(out, &p->pc, r->randomness, ids, comm_rs, p->n,
+                                        (uint32_t)r->partition_index, &dg);
+        } else {
+            err = cz_fail(&dg, CUZK_E_NOMEM, "out of memory");
+        }
+        cz_free(ids);
+        cz_free(comm_rs);
+        break;
+    }
+    case CLI_PROOF_SNAP:
+        err =
+            vp_snap_public_inputs(out, &p->uc, k, r->comm_r_old, r->comm_d_new, r->comm_r_new, &dg);
+        break;
+    default:
+        break;
+    }
+    if (err != CUZK_OK) {
+        cli_error(cmd, "partition %u: cannot derive the public inputs: %s", k,
+                  dg.msg[0] ? dg.msg : cuzk_strerror(err));
+        return err == CUZK_E_NOMEM ? CLI_EXIT_ERROR : CLI_EXIT_INVALID;
+    }
+    return CLI_EXIT_OK;
+}
+
+int cli_vreq_verify(const char *cmd, const cli_vreq *r, const char *vk_path, const uint8_t *proof,
+                    size_t len)
+{
+    vparsed p;
+    g16_vk_t *vk = NULL;
+    g16_pvk_t pvk;
+    g16_proof_t *proofs = NULL;
+    fr_t *x = NULL;
+    size_t n = 0;
+    cz_diag dg;
+    int rc;
+
+    cz_diag_init(&dg);
+    rc = vparse(cmd, r, &p);
+    if (rc != CLI_EXIT_OK) {
+        return rc == CLI_EXIT_INVALID ? CLI_EXIT_ERROR : rc;
+    }
+    rc = CLI_EXIT_ERROR;
+    if (g16_vk_load(&vk, vk_path, &dg) != CUZK_OK) {
+        cli_error(cmd, "%s: %s", vk_path, dg.msg);
+        goto done;
+    }
+    g16_pvk_init(&pvk, vk);
+    if (pvk.ic_len != p.ninputs + 1) {
+        cli_error(cmd, "%s takes %zu public inputs; the %s circuit has %zu", vk_path,
+                  pvk.ic_len - 1, cli_proof_name(r->kind), p.ninputs);
+        goto done;
+    }
+    proofs = cz_calloc(p.partitions, sizeof(*proofs));
+    x = cz_malloc(p.ninputs * sizeof(fr_t));
+    if (!proofs || !x) {
+        cli_error(cmd, "out of memory");
+        goto done;
+    }
+    if (len != (size_t)p.partitions * G16_PROOF_NBYTES) {
+        cli_error(cmd, "the proof is %zu bytes; %u partitions make %zu", len, p.partitions,
+                  (size_t)p.partitions * G16_PROOF_NBYTES);
+        rc = CLI_EXIT_INVALID;
+        goto done;
+    }
+    if (g16_proofs_from_bytes(proofs, p.partitions, &n, proof, len, &dg) != CUZK_OK) {
+        cli_error(cmd, "the proof does not decode: %s", dg.msg);
+        rc = CLI_EXIT_INVALID;
+        goto done;
+    }
+    rc = CLI_EXIT_OK;
+    for (uint32_t k = 0; k < p.partitions; k++) {
+        bool valid = false;
+        int r2 = vinputs(cmd, r, &p, k, x);
+        if (r2 != CLI_EXIT_OK) {
+            rc = CLI_EXIT_ERROR;
+            goto done;
+        }
+        if (g16_verify(&pvk, &valid, &proofs[k], x, p.ninputs, &dg) != CUZK_OK) {
+            cli_error(cmd, "partition %u: %s", k, dg.msg);
+            rc = CLI_EXIT_ERROR;
+            goto done;
+        }
+        printf("verify partition=%u %s\n", k, valid ? "valid" : "INVALID");
+        if (!valid) {
+            rc = CLI_EXIT_INVALID;
+        }
+    }
+done:
+    cz_free(x);
+    cz_free(proofs);
+    g16_vk_free(vk);
+    vparsed_clear(&p);
+    return rc;
+}
+
+/* ---- check-vanilla --------------------------------------------------------------------------- */
+
+typedef struct synth_ctx {
+    const vparsed *p;
+    circ_porep_vanilla_t porep;
+    circ_post_vanilla_t post;
+    circ_update_vanilla_t update;
+    cz_pool *pool;
+} synth_ctx;
+
+/* Builds the witness of partition k (the adapters' format checks run here). */
+static int witness_of(const char *cmd, const cli_vreq *r, synth_ctx *c, uint32_t k)
+{
+    const vparsed *p = c->p;
+    cz_diag dg;
+    cuzk_err err = CUZK_E_INVAL;
+
+    cz_diag_init(&dg);
+    switch (p->kind) {
+    case CLI_PROOF_POREP:
+        err = circ_porep_from_c1(&c->porep, &p->c1, k, &dg);
+        break;
+    case CLI_PROOF_WINNING_POST:
+    case CLI_PROOF_WINDOW_POST:
+        err = circ_post_from_vanilla(&c->post, &p->pc, p->post, p->n, &dg);
+        break;
+    case CLI_PROOF_SNAP:
+        err = circ_update_from_vanilla(&c->update, &p->uc, &p->snap[k], k, r->comm_r_old,
+                                       r->comm_d_new, r->comm_r_new, &dg);
+        break;
+    default:
+        break;
+    }
+    if (err != CUZK_OK) {
+        cli_error(cmd, "partition %u: %s", k, dg.msg[0] ? dg.msg : cuzk_strerror(err));
+        return err == CUZK_E_NOMEM ? CLI_EXIT_ERROR : CLI_EXIT_INVALID;
+    }
+    return CLI_EXIT_OK;
+}
+
+static void witness_clear(synth_ctx *c)
+{
+    switch (c->p->kind) {
+    case CLI_PROOF_POREP:
+        circ_porep_vanilla_clear(&c->porep);
+        break;
+    case CLI_PROOF_WINNING_POST:
+    case CLI_PROOF_WINDOW_POST:
+        circ_post_vanilla_clear(&c->post);
+        break;
+    case CLI_PROOF_SNAP:
+        circ_update_vanilla_clear(&c->update);
+        break;
+    default:
+        break;
+    }
+}
+
+static void synth(cs_t *cs, synth_ctx *c)
+{
+    switch (c->p->kind) {
+    case CLI_PROOF_POREP:
+        circ_porep_synth(cs, &c->porep.cfg, &c->porep.w);
+        break;
+    case CLI_PROOF_WINNING_POST:
+    case CLI_PROOF_WINDOW_POST:
+        circ_post_synth(cs, &c->post.cfg, c->post.sectors, c->pool);
+        break;
+    case CLI_PROOF_SNAP:
+        circ_update_synth(cs, &c->update.cfg, &c->update.w);
+        break;
+    default:
+        break;
+    }
+}
+
+/* The native (non-circuit) vanilla verification of partition k. */
+static int native_check(const char *cmd, const cli_vreq *r, const vparsed *p, uint32_t k)
+{
+    cz_diag dg;
+    cuzk_err err = CUZK_OK;
+
+    cz_diag_init(&dg);
+    switch (p->kind) {
+    case CLI_PROOF_POREP:
+        if (k == 0) {
+            err = vp_c1_verify(&p->c1, NULL, &dg);
+        }
+        break;
+    case CLI_PROOF_WINNING_POST:
+    case CLI_PROOF_WINDOW_POST:
+        for (size_t i = 0; i < p->n && err == CUZK_OK; i++) {
+            err = vp_post_verify(&p->post[i], &p->pc, r->randomness,
+                                 r->partition_index * p->pc.sector_count + i, &dg);
+            if (err != CUZK_OK) {
+                cli_error(cmd, "%s: native verification: %s", r->vanilla.name[i], dg.msg);
+                return CLI_EXIT_INVALID;
+            }
+        }
+        break;
+    case CLI_PROOF_SNAP:
+        err = vp_snap_verify(&p->snap[k], &p->uc, k, r->comm_r_old, r->comm_d_new, r->comm_r_new,
+                             &dg);
+        break;
+    default:
+        break;
+    }
+    if (err != CUZK_OK) {
+        cli_error(cmd, "partition %u: native verification: %s", k,
+                  dg.msg[0] ? dg.msg : cuzk_strerror(err));
+        return err == CUZK_E_NOMEM ? CLI_EXIT_ERROR : CLI_EXIT_INVALID;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Partition k through the checker; compares its public inputs with `expect`. */
+static int check_partition(const char *cmd, synth_ctx *c, uint32_t k, const fr_t *expect, size_t n,
+                           cs_counts_t *counts)
+{
+    cs_t *cs = NULL;
+    cz_diag dg;
+    cuzk_err err;
+    int rc = CLI_EXIT_INVALID;
+
+    cz_diag_init(&dg);
+    if (cs_new_checker(&cs, &dg) != CUZK_OK) {
+        return cli_error_diag(cmd, CUZK_E_NOMEM, &dg);
+    }
+    synth(cs, c);
+    cs_get_counts(cs, counts);
+    err = cs_finish(cs, &dg);
+    if (err == CUZK_E_UNSAT) {
+        size_t idx = 0;
+        const char *path = cs_unsat_path(cs, &idx);
+        cli_error(cmd, "partition %u: constraint %zu is not satisfied: %s", k, idx,
+                  path ? path : dg.msg);
+        goto done;
+    }
+    if (err != CUZK_OK) {
+        cli_error(cmd, "partition %u: synthesis failed: %s", k,
+                  dg.msg[0] ? dg.msg : cuzk_strerror(err));
+        rc = err == CUZK_E_NOMEM ? CLI_EXIT_ERROR : CLI_EXIT_INVALID;
+        goto done;
+    }
+    if (counts->num_inputs != n + 1) {
+        cli_error(cmd, "partition %u: the circuit has %zu public inputs, the verifier derives %zu",
+                  k, counts->num_inputs - 1, n);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        fr_t got;
+        if (!cs_value(cs, &got, cs_var_input(i + 1))) {
+            rc = cli_error(cmd, "partition %u: the checker kept no input values", k);
+            goto done;
+        }
+        if (!fr_eq(&got, &expect[i])) {
+            uint8_t a[32], b[32];
+            char ha[65], hb[65];
+            fr_to_bytes(a, &got);
+            fr_to_bytes(b, &expect[i]);
+            hex32(ha, a);
+            hex32(hb, b);
+            cli_error(cmd,
+                      "partition %u: public input %zu differs from the verifier's: circuit %s, "
+                      "verifier %s (little-endian hex)",
+                      k, i, ha, hb);
+            goto done;
+        }
+    }
+    rc = CLI_EXIT_OK;
+done:
+    cs_free(cs);
+    return rc;
+}
+
+int cmd_check_vanilla(int argc, char **argv)
+{
+    static const char CMD[] = "check-vanilla";
+    static const char about[] =
+        "Runs the circuit of each partition on the vanilla proof with the checker backend\n"
+        "and compares the public inputs the circuit allocates with those the chain verifier\n"
+        "derives (challenges from the seed or randomness, parents from the graph). Exit 0 iff\n"
+        "every constraint holds and every input matches; 1 names the first problem (a parse\n"
+        "error with its field, or the first unsatisfied constraint's path); 2 on bad usage.\n"
+        "Request fields come from FILE.json beside the first file (gen-vanilla writes it)\n"
+        "unless given as flags.";
+    cli_vreq_flags f;
+    cli_opt_t opts[CLI_VREQ_NOPTS + 3];
+    uint64_t threads = 0;
+    bool native = false;
+    const char *partition = NULL;
+    cli_vreq r;
+    vparsed p;
+    synth_ctx c;
+    fr_t *expect = NULL;
+    size_t nopts;
+    uint32_t k0 = 0, k1;
+    double t0 = cli_now_ms();
+    int rc = cli_vreq_flags_init(&f, CMD, argc, argv);
+
+    if (rc >= 0) {
+        return rc;
+    }
+    nopts = cli_vreq_opts(opts, &f);
+    opts[nopts++] = (cli_opt_t)CLI_OPT("partition", CLI_STR, &partition, "K",
+                                       "check only partition K (default: all)", false);
+    opts[nopts++] = (cli_opt_t)CLI_OPT(
+        "native", CLI_FLAG, &native, NULL,
+        "also run the native vanilla verifier (Merkle roots, labels, challenges)", false);
+    opts[nopts++] = (cli_opt_t)CLI_OPT("threads", CLI_U64, &threads, "N",
+                                       "cores for PoSt synthesis (default: all)", false);
+    rc = cli_parse(CMD, about, opts, nopts, f.argc, f.argv);
+    if (rc >= 0) {
+        cli_vreq_flags_clear(&f);
+        return rc;
+    }
+    memset(&c, 0, sizeof(c));
+    if (!cli_vreq_load(CMD, &f, false, &r)) {
+        cli_vreq_flags_clear(&f);
+        return CLI_EXIT_ERROR;
+    }
+    cli_vreq_flags_clear(&f);
+    rc = vparse(CMD, &r, &p);
+    if (rc != CLI_EXIT_OK) {
+        cli_vreq_clear(&r);
+        vparsed_clear(&p);
+        return rc;
+    }
+    c.p = &p;
+    k1 = p.partitions;
+    if (partition) {
+        char *end;
+        unsigned long v = strtoul(partition, &end, 10);
+        if (*end != '\0' || partition[0] < '0' || partition[0] > '9' || v >= p.partitions) {
+            rc = cli_error(CMD, "--partition %s: the proof has partitions 0..%u", partition,
+                           p.partitions - 1);
+            goto done;
+        }
+        k0 = (uint32_t)v;
+        k1 = k0 + 1;
+    }
+    if ((p.kind == CLI_PROOF_WINDOW_POST || p.kind == CLI_PROOF_WINNING_POST) &&
+        !cli_pool(CMD, threads, &c.pool)) {
+        rc = CLI_EXIT_ERROR;
+        goto done;
+    }
+    expect = cz_malloc(p.ninputs * sizeof(fr_t));
+    if (!expect) {
+        rc = cli_error(CMD, "out of memory");
+        goto done;
+    }
+    for (uint32_t k = k0; k < k1; k++) {
+        cs_counts_t counts;
+        double tk = cli_now_ms();
+
+        if (native && (rc = native_check(CMD, &r, &p, k)) != CLI_EXIT_OK) {
+            goto done;
+        }
+        if ((rc = vinputs(CMD, &r, &p, k, expect)) != CLI_EXIT_OK) {
+            goto done;
+        }
+        if ((rc = witness_of(CMD, &r, &c, k)) != CLI_EXIT_OK) {
+            goto done;
+        }
+        rc = check_partition(CMD, &c, k, expect, p.ninputs, &counts);
+        witness_clear(&c);
+        if (rc != CLI_EXIT_OK) {
+            goto done;
+        }
+        printf("partition=%u constraints=%zu inputs=%zu aux=%zu satisfied inputs_match ms=%.1f\n",
+               k, counts.num_constraints, counts.num_inputs - 1, counts.num_aux, cli_now_ms() - tk);
+    }
+    printf("ok kind=%s partitions=%u checked=%u%s ms=%.1f\n", cli_proof_name(p.kind), p.partitions,
+           k1 - k0, native ? " native=ok" : "", cli_now_ms() - t0);
+    rc = CLI_EXIT_OK;
+done:
+    cz_free(expect);
+    cz_pool_free(c.pool);
+    vparsed_clear(&p);
+    cli_vreq_clear(&r);
+    return rc;
+}
+
+/* ---- gen-vanilla ----------------------------------------------------------------------------- */
+
+typedef struct gen_opts {
+    cli_proof_kind kind;
+    uint64_t sector_size;
+    const char *out, *data_path, *workdir;
+    bool synthetic, curio_wrapper;
+    uint64_t registered_proof, miner_id, sector_number, sectors;
+    bool has_registered_proof;
+    cz_prng prng;
+    cz_pool *pool;
+} gen_opts;
+
+static void random_node(uint8_t out[32], cz_prng *g)
+{
+    cz_prng_bytes(g, out, 32);
+    out[31] &= 0x3f;
+}
+
+/* The sector's padded data: --data FILE (raw bytes, fr32-padded as add_piece does, zero
+ * filled), else random nodes. Returns owned nodes or NULL after an error line. */
+static seal_node *make_data(const char *cmd, const gen_opts *o, uint64_t nodes)
+{
+    seal_node *d = cz_calloc(nodes, sizeof(seal_node));
+
+    if (!d) {
+        cli_error(cmd, "out of memory (%" PRIu64 " nodes)", nodes);
+        return NULL;
+    }
+    if (o->data_path) {
+        uint8_t *raw;
+        size_t len, cap = (size_t)(nodes * 32 / 128 * 127);
+        if (!cli_read_file(cmd, o->data_path, &raw, &len)) {
+            cz_free(d);
+            return NULL;
+        }
+        if (len > cap) {
+            cli_error(cmd, "%s: %zu bytes; a %" PRIu64 "-byte sector holds at most %zu unpadded",
+                      o->data_path, len, nodes * 32, cap);
+            cz_free(raw);
+            cz_free(d);
+            return NULL;
+        }
+        seal_fr32_pad((uint8_t *)d, raw, len);
+        cz_free(raw);
+    } else {
+        for (uint64_t i = 0; i < nodes; i++) {
+            random_node(d[i].b, (cz_prng *)&o->prng);
+        }
+    }
+    return d;
+}
+
+static bool dir_has_sector(const char *dir)
+{
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/sector.meta", dir);
+    return file_exists(path);
+}
+
+/* Seals (or loads from o->workdir when `cache` and it holds one) the sector `ids` of `cfg`.
+ * porep_seed: for a synthetic PoRep sector, the seed whose challenges are materialised.
+ * cc: all-zero data (the sector key of a SnapDeals update). */
+static bool obtain_sector(const char *cmd, const gen_opts *o, const seal_porep_config *cfg,
+                          const seal_ids *ids, const uint8_t *porep_seed, bool cc, bool cache,
+                          seal_sector **out)
+{
+    seal_node *data = NULL;
+    cz_diag dg;
+    cuzk_err err;
+
+    *out = NULL;
+    cz_diag_init(&dg);
+    if (cache && o->workdir && dir_has_sector(o->workdir)) {
+        const seal_sector_info *in;
+        if (seal_sector_load(out, o->workdir, o->pool, &dg) != CUZK_OK) {
+            cli_error(cmd, "%s: %s", o->workdir, dg.msg);
+            return false;
+        }
+        in = seal_sector_get_info(*out);
+        if (seal_sector_config(*out)->registered_proof != cfg->registered_proof ||
+            memcmp(&in->ids, ids, sizeof(*ids)) != 0) {
+            cli_error(cmd,
+                      "%s holds a sector of another registered proof, miner or sector number "
+                      "(or ticket: give the same --seed)",
+                      o->workdir);
+            seal_sector_free(*out);
+            *out = NULL;
+            return false;
+        }
+        fprintf(stderr, "cuzk-bench gen-vanilla: note: using the sector in %s\n", o->workdir);
+        return true;
+    }
+    if (o->synthetic) {
+        uint64_t *ch = NULL;
+        size_t n = 0;
+        if (porep_seed) {
+            uint8_t comm_d[32], rid[32];
+            n = (size_t)cfg->partitions * cfg->challenges_per_partition;
+            ch = cz_malloc(n * sizeof(uint64_t));
+            if (!ch) {
+                cli_error(cmd, "out of memory");
+                return false;
+            }
+            /* interactive challenges depend on replica_id (comm_d of the zero sector) and the
+             * seed only, so they are known before sealing */
+            seal_zero_comm_d(comm_d, cfg->shape.log2_nodes);
+            seal_replica_id(rid, ids->prover_id, ids->sector_id, ids->ticket, comm_d,
+                            cfg->porep_id);
+            for (uint32_t k = 0; k < cfg->partitions; k++) {
+                seal_porep_challenges(ch + (size_t)k * cfg->challenges_per_partition, cfg, rid,
+                                      NULL, porep_seed, k);
+            }
+        }
+        err = seal_sector_seal_sparse(out, cfg, ids, ch, n, &dg);
+        cz_free(ch);
+    } else {
+        if (!cc) {
+            data = make_data(cmd, o, cfg->shape.nodes);
+            if (!data) {
+                return false;
+            }
+        }
+        err = seal_sector_seal(out, cfg, ids, data, o->pool, &dg);
+        cz_free(data);
+    }
+    if (err != CUZK_OK) {
+        cli_error(cmd, "sealing: %s", dg.msg[0] ? dg.msg : cuzk_strerror(err));
+        return false;
+    }
+    if (cache && o->workdir) {
+        if (seal_sector_save(*out, o->workdir, &dg) != CUZK_OK) {
+            cli_error(cmd, "%s: %s", o->workdir, dg.msg);
+            seal_sector_free(*out);
+            *out = NULL;
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Writes the proofs: one raw bincode proof, or a JSON list of base64 proofs. */
+static bool write_bincode_set(const char *cmd, const char *path, uint8_t *const *bins,
+                              const size_t *lens, size_t n, const char **encoding)
+{
+    char *json = NULL;
+    size_t cap = 4, len = 0;
+    bool ok;
+
+    if (n == 1) {
+        *encoding = "bincode";
+        return cli_write_file(cmd, path, bins[0], lens[0]);
+    }
+    *encoding = "base64-list";
+    for (size_t i = 0; i < n; i++) {
+        cap += 4 * ((lens[i] + 2) / 3) + 4;
+    }
+    json = cz_malloc(cap);
+    if (!json) {
+        cli_error(cmd, "out of memory");
+        return false;
+    }
+    json[len++] = '[';
+    for (size_t i = 0; i < n; i++) {
+        size_t bl;
+        char *b = cli_base64_encode(bins[i], lens[i], &bl);
+        if (!b) {
+            cz_free(json);
+            cli_error(cmd, "out of memory");
+            return false;
+        }
+        if (i) {
+            json[len++] = ',';
+        }
+        json[len++] = '"';
+        memcpy(json + len, b, bl);
+        len += bl;
+        json[len++] = '"';
+        cz_free(b);
+    }
+    json[len++] = ']';
+    ok = cli_write_file(cmd, path, json, len);
+    cz_free(json);
+    return ok;
+}
+
+static int gen_porep(const char *cmd, gen_opts *o, sidecar_out *sc)
+{
+    seal_porep_config cfg;
+    seal_ids ids;
+    seal_sector *s = NULL;
+    uint8_t seed[32];
+    vp_c1 c1;
+    char *json = NULL;
+    size_t len = 0;
+    cz_diag dg;
+    cuzk_err err;
+    int rc = CLI_EXIT_ERROR;
+
+    memset(&c1, 0, sizeof(c1));
+    cz_diag_init(&dg);
+    if (o->registered_proof > UINT32_MAX ||
+        !seal_porep_config_for_id(&cfg, (uint32_t)o->registered_proof) ||
+        cfg.shape.sector_size != o->sector_size) {
+        return cli_error(cmd,
+                         "registered seal proof %" PRIu64 " is not one of %" PRIu64 "-byte sectors",
+                         o->registered_proof, o->sector_size);
+    }
+    if (o->synthetic && cfg.kind != SEAL_POREP_INTERACTIVE) {
+        return cli_error(cmd,
+                         "--synthetic needs an interactive PoRep (the challenges of %s "
+                         "depend on comm_r)",
+                         cfg.name);
+    }
+    seal_prover_id(ids.prover_id, o->miner_id);
+    ids.sector_id = o->sector_number;
+    random_node(ids.ticket, &o->prng);
+    cz_prng_bytes(&o->prng, seed, 32);
+    seed[31] &= 0x3f;
+    if (!obtain_sector(cmd, o, &cfg, &ids, seed, false, true, &s)) {
+        return CLI_EXIT_ERROR;
+    }
+    err = vp_gen_porep_c1(&c1, s, seed, o->pool, &dg);
+    if (err == CUZK_OK) {
+        err = o->curio_wrapper ? vp_c1_to_curio_json(&c1, o->sector_number, &json, &len, &dg)
+                               : vp_c1_to_json(&c1, &json, &len, &dg);
+    }
+    if (err != CUZK_OK) {
+        cli_error(cmd, "C1: %s", dg.msg[0] ? dg.msg : cuzk_strerror(err));
+        goto done;
+    }
+    if (!cli_write_file(cmd, o->out, json, len)) {
+        goto done;
+    }
+    sc->registered_proof = cfg.registered_proof;
+    sc->encoding = o->curio_wrapper ? "c1-curio-json" : "c1-json";
+    sc->proofs = 1;
+    sc->porep = true;
+    memcpy(sc->comm_r, c1.comm_r, 32);
+    memcpy(sc->comm_d, c1.comm_d, 32);
+    memcpy(sc->replica_id, c1.replica_id, 32);
+    memcpy(sc->seed, c1.seed, 32);
+    memcpy(sc->ticket, c1.ticket, 32);
+    printf("c1 registered_proof=%u (%s) partitions=%u challenges=%u bytes=%zu\n",
+           cfg.registered_proof, cfg.name, c1.partitions, c1.challenges, len);
+    rc = CLI_EXIT_OK;
+done:
+    cz_free(json);
+    vp_c1_clear(&c1);
+    seal_sector_free(s);
+    return rc;
+}
+
+static int gen_post(const char *cmd, gen_opts *o, int size_idx, sidecar_out *sc)
+{
+    seal_porep_config cfg;
+    seal_post_config pc;
+    seal_post_type want = o->kind == CLI_PROOF_WINNING_POST ? SEAL_POST_WINNING : SEAL_POST_WINDOW;
+    uint8_t rnd[32], ticket0[32];
+    uint8_t **bins = NULL;
+    size_t *lens = NULL, made = 0, n = o->sectors ? (size_t)o->sectors : 1;
+    const char *encoding = NULL;
+    int rc = CLI_EXIT_ERROR;
+
+    if (o->registered_proof > UINT32_MAX ||
+        !seal_post_config_for_id(&pc, (uint32_t)o->registered_proof) || pc.type != want ||
+        pc.shape.sector_size != o->sector_size) {
+        return cli_error(
+            cmd, "registered PoSt proof %" PRIu64 " is not a %s proof of %" PRIu64 "-byte sectors",
+            o->registered_proof, cli_proof_name(o->kind), o->sector_size);
+    }
+    if (n > pc.sector_count) {
+        return cli_error(cmd, "--sectors %zu: a %s partition holds at most %u sectors", n, pc.name,
+                         pc.sector_count);
+    }
+    CZ_CHECK(seal_porep_config_for_id(&cfg, 5 + (uint32_t)size_idx)); /* V1_1 sectors */
+    /* every kind draws the first sector's ticket first: the same --seed and --workdir then
+     * name the same sector whichever kind sealed it */
+    random_node(ticket0, &o->prng);
+    random_node(rnd, &o->prng);
+    bins = cz_calloc(n, sizeof(*bins));
+    lens = cz_calloc(n, sizeof(*lens));
+    if (!bins || !lens) {
+        cli_error(cmd, "out of memory");
+        goto done;
+    }
+    for (; made < n; made++) {
+        seal_ids ids;
+        seal_sector *s = NULL;
+        vp_post_proof p;
+        cz_diag dg;
+        cuzk_err err;
+
+        cz_diag_init(&dg);
+        seal_prover_id(ids.prover_id, o->miner_id);
+        ids.sector_id = o->sector_number + made;
+        if (made == 0) {
+            memcpy(ids.ticket, ticket0, 32);
+        } else {
+            random_node(ids.ticket, &o->prng);
+        }
+        if (!obtain_sector(cmd, o, &cfg, &ids, NULL, false, made == 0, &s)) {
+            goto done;
+        }
+        if (made == 0) {
+            memcpy(sc->comm_r, seal_sector_get_info(s)->comm_r, 32);
+        }
+        err = vp_gen_post(&p, s, &pc, rnd, made, &dg);
+        seal_sector_free(s);
+        if (err == CUZK_OK) {
+            err = vp_post_to_bincode(&p, &bins[made], &lens[made], &dg);
+            vp_post_clear(&p);
+        }
+        if (err != CUZK_OK) {
+            cli_error(cmd, "sector %zu: %s", made, dg.msg[0] ? dg.msg : cuzk_strerror(err));
+            goto done;
+        }
+    }
+    if (!write_bincode_set(cmd, o->out, bins, lens, n, &encoding)) {
+        goto done;
+    }
+    sc->registered_proof = pc.registered_proof;
+    sc->encoding = encoding;
+    sc->proofs = n;
+    sc->post = true;
+    memcpy(sc->randomness, rnd, 32);
+    printf("post registered_proof=%u (%s) sectors=%zu challenges=%u bytes=%zu\n",
+           pc.registered_proof, pc.name, n, pc.challenge_count, lens[0]);
+    rc = CLI_EXIT_OK;
+done:
+    for (size_t i = 0; bins && i < made; i++) {
+        cz_free(bins[i]);
+    }
+    cz_free(bins);
+    cz_free(lens);
+    return rc;
+}
+
+static int gen_snap(const char *cmd, gen_opts *o, int size_idx, sidecar_out *sc)
+{
+    seal_porep_config cfg;
+    seal_update_config uc;
+    seal_ids ids;
+    seal_sector *s = NULL;
+    seal_update *u = NULL;
+    seal_node *data = NULL;
+    vp_snap_proof *parts = NULL;
+    char *json = NULL;
+    size_t len = 0;
+    uint32_t made = 0;
+    cz_diag dg;
+    cuzk_err err;
+    int rc = CLI_EXIT_ERROR;
+
+    cz_diag_init(&dg);
+    if (o->registered_proof > UINT32_MAX ||
+        !seal_update_config_for_id(&uc, (uint32_t)o->registered_proof) ||
+        uc.shape.sector_size != o->sector_size) {
+        return cli_error(
+            cmd, "registered update proof %" PRIu64 " is not one of %" PRIu64 "-byte sectors",
+            o->registered_proof, o->sector_size);
+    }
+    CZ_CHECK(seal_porep_config_for_id(&cfg, 5 + (uint32_t)size_idx));
+    seal_prover_id(ids.prover_id, o->miner_id);
+    ids.sector_id = o->sector_number;
+    random_node(ids.ticket, &o->prng);
+    /* the sector key: a committed-capacity (all-zero) sector, as SnapDeals upgrades */
+    if (!obtain_sector(cmd, o, &cfg, &ids, NULL, true, true, &s)) {
+        return CLI_EXIT_ERROR;
+    }
+    if (!o->synthetic) {
+        data = make_data(cmd, o, cfg.shape.nodes);
+        if (!data) {
+            goto done;
+        }
+    }
+    err = seal_update_encode(&u, s, &uc, data, o->pool, &dg);
+    parts = err == CUZK_OK ? cz_calloc(uc.partitions, sizeof(*parts)) : NULL;
+    if (err == CUZK_OK && !parts) {
+        err = cz_fail(&dg, CUZK_E_NOMEM, "out of memory");
+    }
+    for (; err == CUZK_OK && made < uc.partitions; made++) {
+        err = vp_gen_snap(&parts[made], u, made, &dg);
+        if (err != CUZK_OK) {
+            break;
+        }
+    }
+    if (err == CUZK_OK) {
+        err = vp_snap_list_to_json(parts, uc.partitions, &json, &len, &dg);
+    }
+    if (err != CUZK_OK) {
+        cli_error(cmd, "SnapDeals: %s", dg.msg[0] ? dg.msg : cuzk_strerror(err));
+        goto done;
+    }
+    if (!cli_write_file(cmd, o->out, json, len)) {
+        goto done;
+    }
+    sc->registered_proof = uc.registered_proof;
+    sc->encoding = "base64-list";
+    sc->proofs = uc.partitions;
+    sc->snap = true;
+    memcpy(sc->comm_r_old, seal_update_get_info(u)->comm_r_old, 32);
+    memcpy(sc->comm_r_new, seal_update_get_info(u)->comm_r_new, 32);
+    memcpy(sc->comm_d_new, seal_update_get_info(u)->comm_d_new, 32);
+    memcpy(sc->comm_r, sc->comm_r_new, 32);
+    printf("snap registered_proof=%u (%s) partitions=%u challenges=%u bytes=%zu\n",
+           uc.registered_proof, uc.name, uc.partitions, uc.challenges, len);
+    rc = CLI_EXIT_OK;
+done:
+    for (uint32_t i = 0; parts && i < made; i++) {
+        vp_snap_clear(&parts[i]);
+    }
+    cz_free(parts);
+    cz_free(json);
+    cz_free(data);
+    seal_update_free(u);
+    seal_sector_free(s);
+    return rc;
+}
+
+int cmd_gen_vanilla(int argc, char **argv)
+{
+    static const char CMD[] = "gen-vanilla";
+    static const char about[] =
+        "cuzk-bench gen-vanilla porep|winning-post|window-post|snap --sector-size SIZE --out FILE\n"
+        "\n"
+        "Seals a test sector (random data, or --data) with the seal library and writes a\n"
+        "vanilla proof the daemon and check-vanilla accept, verified natively before it is\n"
+        "written: porep the C1 output JSON; winning-post and window-post the bincode\n"
+        "FallbackPoStSectorProof (window-post with --sectors > 1: a JSON list of base64\n"
+        "proofs); snap Curio's snap-vproof.json (an upgrade of a CC sector). Beside it,\n"
+        "FILE.json holds what a request needs besides the proof (registered proof, miner,\n"
+        "sector number, randomness, commitments). Sectors are sealed in memory unless\n"
+        "--workdir names a sector cache (loaded if it holds the same sector, else written).\n"
+        "--synthetic seals an all-zero sector with only the challenged columns (32 GiB in\n"
+        "seconds). Values are drawn from --seed (printed when random), so runs can be replayed.";
+    const char *type = NULL, *size = NULL, *seed_hex = NULL;
+    gen_opts o;
+    uint64_t threads = 0, miner_id = 1000, sector_number = 1;
+    char **args = NULL;
+    int nargs = 0, rc, size_idx;
+    sidecar_out sc;
+    uint8_t seed[64];
+    size_t seed_len = 32;
+    char seed_text[129], *sc_path = NULL;
+    double t0 = cli_now_ms();
+    cz_diag dg;
+
+    memset(&o, 0, sizeof(o));
+    memset(&sc, 0, sizeof(sc));
+    cli_opt_t opts[] = {
+        CLI_OPT("type", CLI_STR, &type, "KIND", "the kind, when not given first", false),
+        CLI_OPT("sector-size", CLI_STR, &size, "SIZE", "2KiB 8MiB 512MiB 32GiB 64GiB", true),
+        CLI_OPT("out", CLI_STR, &o.out, "FILE", "the vanilla proof to write (and FILE.json)", true),
+        CLI_OPT("data", CLI_STR, &o.data_path, "FILE",
+                "the sector's raw (unpadded) data, zero filled; snap: the new data", false),
+        CLI_OPT("seed", CLI_STR, &seed_hex, "HEX",
+                "1..64 bytes seeding every random value (default: random, printed)", false),
+        CLI_OPT("workdir", CLI_STR, &o.workdir, "DIR", "sector cache directory", false),
+        CLI_OPT("synthetic", CLI_FLAG, &o.synthetic, NULL,
+                "all-zero sector with only the challenged columns materialised", false),
+        CLI_OPT_GIVEN("registered-proof", CLI_U64, &o.registered_proof, "N",
+                      "abi id (default: V1_1 seal / Winning V1 / Window V1_1 / Update V1)", false,
+                      &o.has_registered_proof),
+        CLI_OPT("miner-id", CLI_U64, &miner_id, "N", "miner actor id (default 1000)", false),
+        CLI_OPT("sector-number", CLI_U64, &sector_number, "N",
+                "sector number (default 1; window-post sector i gets N + i)", false),
+        CLI_OPT("sectors", CLI_U64, &o.sectors, "N", "window-post: sectors (default 1)", false),
+        CLI_OPT("curio-wrapper", CLI_FLAG, &o.curio_wrapper, NULL,
+                "porep: write Curio's {\"SectorNum\",\"Phase1Out\",\"SectorSize\"} wrapper", false),
+        CLI_OPT("threads", CLI_U64, &threads, "N", "cores to use (default: all)", false),
+    };
+
+    /* the kind may come first: gen-vanilla KIND --opts... */
+    args = cz_calloc((size_t)argc + 1, sizeof(char *));
+    if (!args) {
+        return cli_error(CMD, "out of memory");
+    }
+    args[nargs++] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        if (i == 1 && argv[i][0] != '-') {
+            type = argv[i];
+            continue;
+        }
+        args[nargs++] = argv[i];
+    }
+    rc = cli_parse(CMD, about, opts, ARRAY_LEN(opts), nargs, args);
+    cz_free(args);
+    if (rc >= 0) {
+        return rc;
+    }
+    cz_diag_init(&dg);
+    if (!cli_proof_parse(&o.kind, type)) {
+        return cli_error(CMD, "give the kind first: porep, winning-post, window-post or snap");
+    }
+    if (!parse_size(CMD, size, &o.sector_size)) {
+        return CLI_EXIT_ERROR;
+    }
+    size_idx = published_index(o.sector_size);
+    if (size_idx < 0) {
+        return cli_error(CMD,
+                         "--sector-size %s: registered proofs exist only for 2KiB 8MiB "
+                         "512MiB 32GiB 64GiB",
+                         size);
+    }
+    if (o.sectors && o.kind != CLI_PROOF_WINDOW_POST) {
+        return cli_error(CMD, "--sectors applies to window-post only");
+    }
+    if (o.curio_wrapper && o.kind != CLI_PROOF_POREP) {
+        return cli_error(CMD, "--curio-wrapper applies to porep only");
+    }
+    if (o.synthetic && o.data_path) {
+        return cli_error(CMD, "--synthetic seals an all-zero sector: no --data");
+    }
+    if (!o.has_registered_proof) {
+        static const uint64_t base[] = {0, 5, 0, 10, 0}; /* by cli_proof_kind */
+        o.registered_proof = base[o.kind] + (uint64_t)size_idx;
+    }
+    o.miner_id = miner_id;
+    o.sector_number = sector_number;
+
+    /* the seed of every random value */
+    if (seed_hex) {
+        size_t hl = strlen(seed_hex);
+        if (hl == 0 || hl % 2 != 0 || hl > 128 || !cz_hex_decode(seed, hl / 2, seed_hex)) {
+            return cli_error(CMD, "--seed: expected 2 to 128 hex digits");
+        }
+        seed_len = hl / 2;
+    } else if (cz_rand_bytes(seed, seed_len, &dg) != CUZK_OK) {
+        return cli_error_diag(CMD, CUZK_E_IO, &dg);
+    }
+    cz_hex_encode(seed_text, seed, seed_len);
+    {
+        uint8_t h[32];
+        sha256(h, seed, seed_len);
+        cz_prng_seed(&o.prng, cz_load_le64(h));
+    }
+    if (!cli_pool(CMD, threads, &o.pool)) {
+        return CLI_EXIT_ERROR;
+    }
+    printf("gen-vanilla kind=%s sector_size=%" PRIu64 " seed=%s\n", cli_proof_name(o.kind),
+           o.sector_size, seed_text);
+    fflush(stdout);
+
+    sc.kind = o.kind;
+    sc.vanilla = o.out;
+    sc.seed_hex = seed_text;
+    sc.sector_size = o.sector_size;
+    sc.miner_id = o.miner_id;
+    sc.sector_number = o.sector_number;
+    switch (o.kind) {
+    case CLI_PROOF_POREP:
+        rc = gen_porep(CMD, &o, &sc);
+        break;
+    case CLI_PROOF_WINNING_POST:
+    case CLI_PROOF_WINDOW_POST:
+        rc = gen_post(CMD, &o, size_idx, &sc);
+        break;
+    default:
+        rc = gen_snap(CMD, &o, size_idx, &sc);
+        break;
+    }
+    if (rc == CLI_EXIT_OK) {
+        sc_path = sidecar_path(o.out);
+        if (!sc_path) {
+            rc = cli_error(CMD, "out of memory");
+        } else if (!sidecar_write(CMD, sc_path, &sc)) {
+            rc = CLI_EXIT_ERROR;
+        } else {
+            printf("out=%s sidecar=%s ms=%.1f\n", o.out, sc_path, cli_now_ms() - t0);
+        }
+    }
+    cz_free(sc_path);
+    cz_pool_free(o.pool);
+    return rc;
+}
