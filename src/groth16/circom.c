@@ -168,7 +168,7 @@ cuzk_err g16_circom_r1cs_from_bytes(g16_circom_r1cs_t **out, const uint8_t *buf,
 {
     cuzk_err err = CUZK_OK;
     g16_circom_r1cs_t *r = NULL;
-    const bin_section_t *hs, *cs_sec, *cg;
+    const bin_section_t *hs, *cs_sec, *cg, *w2l;
     bin_file_t bf;
     const uint8_t *h;
     size_t pos = 0, t = 0, nterms = 0;
@@ -212,6 +212,16 @@ cuzk_err g16_circom_r1cs_from_bytes(g16_circom_r1cs_t **out, const uint8_t *buf,
                       "inconsistent header: %u wires cannot hold ONE, %u outputs and %u public "
                       "inputs",
                       r->n_wires, r->n_pub_out, r->n_pub_in);
+        goto done;
+    }
+    /* circom always writes the wire-to-label map (section 3, one u64 per wire); requiring it
+     * bounds the wire count by the file size before anything is allocated per wire. */
+    CZ_TRY(err, bin_find(&w2l, &bf, 3, true, dg), done);
+    if (w2l->size != (uint64_t)r->n_wires * 8) {
+        err = cz_fail(dg, CUZK_E_FORMAT,
+                      "wire-to-label section has %llu bytes, %u wires need %llu",
+                      (unsigned long long)w2l->size, r->n_wires,
+                      (unsigned long long)r->n_wires * 8);
         goto done;
     }
     CZ_TRY(err, r1cs_count_terms(&nterms, cs_sec, r->n_constraints, dg), done);

@@ -431,7 +431,7 @@ static size_t cube_r1cs(uint8_t *buf, size_t cap)
     iden3_buf b = {buf, 0, cap};
     const uint64_t cons = 9 * 4 + 11 * (4 + FR_NBYTES);
 
-    iden3_header(&b, "r1cs", 1, 2);
+    iden3_header(&b, "r1cs", 1, 3);
     iden3_section(&b, 1, 64);
     iden3_field(&b);
     iden3_u32(&b, 5); /* wires */
@@ -453,6 +453,10 @@ static size_t cube_r1cs(uint8_t *buf, size_t cap)
     r1cs_term(&b, 2, 1);
     r1cs_term(&b, 0, 5);
     r1cs_lc1(&b, 1, 1);
+    iden3_section(&b, 3, 5 * 8); /* wire-to-label map: wire i has label i */
+    for (uint64_t i = 0; i < 5; i++) {
+        iden3_u64(&b, i);
+    }
     return b.len;
 }
 

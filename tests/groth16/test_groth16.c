@@ -1589,7 +1589,7 @@ static size_t build_r1cs(uint8_t *out, bool bad_prime, uint32_t bad_wire)
 
     memcpy(out, "r1cs", 4);
     cz_store_le32(out + 4, 1);
-    cz_store_le32(out + 8, 2);
+    cz_store_le32(out + 8, 3);
     pos = 12;
     /* header */
     cz_store_le32(out + pos, 1);
@@ -1616,6 +1616,14 @@ static size_t build_r1cs(uint8_t *out, bool bad_prime, uint32_t bad_wire)
         cz_store_le32(out + pos + 4, k == 2 ? 1 : (bad_wire ? bad_wire : 2));
         memcpy(out + pos + 8, one, 32);
         pos += 40;
+    }
+    /* wire-to-label map: wire i has label i */
+    cz_store_le32(out + pos, 3);
+    cz_store_le64(out + pos + 4, 3 * 8);
+    pos += 12;
+    for (uint64_t i = 0; i < 3; i++) {
+        cz_store_le64(out + pos, i);
+        pos += 8;
     }
     return pos;
 }
@@ -1646,6 +1654,25 @@ static size_t build_wtns(uint8_t *out, const uint64_t *vals, size_t n)
         pos += 32;
     }
     return pos;
+}
+
+TEST(circom_r1cs_needs_wire_map)
+{
+    uint8_t buf[1024];
+    size_t len = build_r1cs(buf, false, 0);
+    g16_circom_r1cs_t *r = NULL;
+    cz_diag dg;
+
+    cz_diag_init(&dg);
+    /* without the wire-to-label section (the last 36 bytes) */
+    cz_store_le32(buf + 8, 2);
+    CHECK_ERR(g16_circom_r1cs_from_bytes(&r, buf, len - 36, &dg), CUZK_E_FORMAT);
+    /* a header claiming 2^32 - 1 wires is bounded by that section's size */
+    cz_store_le32(buf + 8, 3);
+    cz_store_le32(buf + 24 + 36, UINT32_MAX);
+    CHECK_ERR(g16_circom_r1cs_from_bytes(&r, buf, len, &dg), CUZK_E_FORMAT);
+    CHECK(strstr(dg.msg, "wire-to-label") != NULL);
+    CHECK(r == NULL);
 }
 
 TEST(circom_readers_and_replay)
