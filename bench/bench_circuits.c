@@ -377,7 +377,8 @@ int main(int argc, char **argv)
         uint64_t bytes;
         const char *tag;
         unsigned iters;
-    } porep_sizes[] = {{2048, "2kib", 3}, {UINT64_C(8) << 20, "8mib", 3}};
+    } porep_sizes[] = {
+        {2048, "2kib", 3}, {UINT64_C(8) << 20, "8mib", 3}, {UINT64_C(512) << 20, "512mib", 1}};
     for (size_t i = 0; i < ARRAY_LEN(porep_sizes); i++) {
         porep_bench b;
         porep_bench_init(&b, porep_sizes[i].bytes, &g);
