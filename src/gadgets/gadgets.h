@@ -322,6 +322,7 @@ size_t gad_reverse_bit_numbering(gad_bool_t *out, const gad_bool_t *in, size_t n
 typedef enum gad_hasher {
     GAD_HASHER_POSEIDON = 0, /* PoseidonHasher: neptune legacy circuit, MerkleTree tags */
     GAD_HASHER_SHA256 = 1,   /* Sha256Hasher: SHA-256 trimmed to 254 bits */
+    GAD_HASHER_BLAKE2S = 2,  /* Blake2sHasher: BLAKE2s-256 (zero personalization), 254 bits */
 } gad_hasher;
 
 /** Sha256Function::hash_circuit: sha256(bits), per-byte LSB first, pack_bits of the first 254. */
@@ -394,5 +395,27 @@ void gad_por_no_challenge_input(cs_t *cs, gad_hasher h, const gad_tree_shape_t *
 void gad_create_label(cs_t *cs, gad_num_t *out, const gad_bool_t *replica_id, size_t id_bits,
                       const gad_bool_t *const parents[GAD_LABEL_PARENTS], uint32_t layer,
                       const gad_u64_t *node);
+
+/* =============================================================================================
+ * BLAKE2s (bellperson gadgets/blake2s.rs) and Blake2sHasher<Fr> in circuit form
+ * (filecoin-hashers blake2s.rs)
+ * =========================================================================================== */
+
+/** blake2s(input, personalization): digest length 32, no key; input bits per byte LSB first
+ *  (bit 0 of byte 0 first), nbits % 8 == 0; out = 256 digest bits in the same order. Words are
+ *  formed from the input with from_bits (free), the rounds of each compression share one
+ *  MultiEq; 21518 constraints for one 512-bit block of allocated bits, 0 for constants. */
+void gad_blake2s(cs_t *cs, gad_bool_t out[256], const gad_bool_t *in, size_t nbits,
+                 const uint8_t personalization[8]);
+/** Blake2sFunction::hash_circuit: blake2s with 8 zero personalization bytes (the native
+ *  hasher's unpersonalized BLAKE2s-256), then pack_bits of the first 254 digest bits. */
+void gad_blake2s_hash_bits(cs_t *cs, gad_num_t *out, const gad_bool_t *bits, size_t n);
+/** Blake2sFunction::hash_multi_leaf_circuit / hash2_circuit: each leaf to_bits_le (255 bits +
+ *  unpacking) padded with one Constant(false) to 256, all leaves before the hash. */
+void gad_blake2s_hash_leaves(cs_t *cs, gad_num_t *out, const gad_num_t *leaves, size_t n);
+/** Blake2sFunction::hash_leaf_bits_circuit: left, then right, each padded to a multiple of 8
+ *  with Constant(false) (no bit reversal), then hash_circuit. */
+void gad_blake2s_hash_leaf_bits(cs_t *cs, gad_num_t *out, const gad_bool_t *left, size_t nl,
+                                const gad_bool_t *right, size_t nr);
 
 #endif /* CUZK_GADGETS_GADGETS_H */

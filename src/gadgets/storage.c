@@ -223,6 +223,16 @@ void gad_hash_leaf(cs_t *cs, gad_hasher h, gad_num_t *out, const gad_num_t *left
         gad_num_to_bits_le(cs, rb, right);
         GAD_NS_POP(cs, lab);
         gad_sha256_hash_leaf_bits(cs, out, lb, GAD_FR_BITS, rb, GAD_FR_BITS);
+    } else if (h == GAD_HASHER_BLAKE2S) {
+        bool lab = cs_wants_labels(cs);
+        gad_bool_t lb[GAD_FR_BITS], rb[GAD_FR_BITS];
+        GAD_NS_PUSH(cs, lab, "left num into bits");
+        gad_num_to_bits_le(cs, lb, left);
+        GAD_NS_POP(cs, lab);
+        GAD_NS_PUSH(cs, lab, "right num into bits");
+        gad_num_to_bits_le(cs, rb, right);
+        GAD_NS_POP(cs, lab);
+        gad_blake2s_hash_leaf_bits(cs, out, lb, GAD_FR_BITS, rb, GAD_FR_BITS);
     } else {
         gad_num_t in[2] = {*left, *right};
         gad_poseidon_hash(cs, out, in, 2, poseidon_params(2));
@@ -233,6 +243,8 @@ void gad_hash_multi_leaf(cs_t *cs, gad_hasher h, gad_num_t *out, const gad_num_t
 {
     if (h == GAD_HASHER_SHA256) {
         gad_sha256_hash_leaves(cs, out, leaves, n);
+    } else if (h == GAD_HASHER_BLAKE2S) {
+        gad_blake2s_hash_leaves(cs, out, leaves, n);
     } else {
         CZ_CHECK(poseidon_arity_is_supported(n));
         gad_poseidon_hash(cs, out, leaves, n, poseidon_params(n));

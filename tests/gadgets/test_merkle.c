@@ -5,10 +5,12 @@
  * test_select (size - 1) and test_insert (2 -> 2, 4 -> 8, 8 -> 22, 16 -> 240),
  * storage-proofs-core/tests/por_circuit.rs test_por_circuit_* (public root, 3 inputs) and
  * test_por_circuit_*_private_root (2 inputs), and test_por_no_challenge_input_* (shapes).
- * Roots are computed natively with hash/poseidon and hash/sha256 (trimmed) and compared.
+ * Roots are computed natively with hash/poseidon, hash/sha256 (trimmed) and OpenSSL's
+ * BLAKE2s-256 (trimmed; Blake2sHasher) and compared.
  */
 #include "harness/test.h"
 
+#include <openssl/evp.h>
 #include <stdlib.h>
 
 #include "gadgets/gadget_util.h"
@@ -120,6 +122,22 @@ static void native_hash(gad_hasher h, fr_t *out, const fr_t *in, size_t n)
 {
     if (h == GAD_HASHER_POSEIDON) {
         poseidon_hash(out, in, n, poseidon_params(n));
+    } else if (h == GAD_HASHER_BLAKE2S) {
+        /* Blake2sFunction: unkeyed, unpersonalized BLAKE2s-256 (OpenSSL), trim_to_fr32 */
+        uint8_t buf[16 * 32], d[32];
+        unsigned dl = 0;
+        for (size_t i = 0; i < n; i++) {
+            fr_to_bytes(buf + 32 * i, &in[i]);
+        }
+        EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+        CHECK(ctx);
+        CHECK(EVP_DigestInit_ex(ctx, EVP_blake2s256(), NULL) == 1);
+        CHECK(EVP_DigestUpdate(ctx, buf, 32 * n) == 1);
+        CHECK(EVP_DigestFinal_ex(ctx, d, &dl) == 1);
+        EVP_MD_CTX_free(ctx);
+        CHECK_EQ_U64(dl, 32);
+        d[31] &= 0x3f;
+        CHECK_OK(fr_from_bytes(out, d));
     } else {
         uint8_t buf[16 * 32], d[32];
         for (size_t i = 0; i < n; i++) {
@@ -202,10 +220,10 @@ static void run_por_case(const por_case *pc, bool soundness)
     CHECK(gad_tree_shape_init(&c.shape, leaves, pc->u, pc->v, pc->w));
     CHECK_EQ_U64(gad_tree_shape_index_bits(&c.shape), 63 - __builtin_clzll(leaves));
     for (uint64_t i = 0; i < leaves; i++) {
-        if (pc->h == GAD_HASHER_SHA256) {
+        if (pc->h == GAD_HASHER_SHA256 || pc->h == GAD_HASHER_BLAKE2S) {
             uint8_t b[32];
             cz_prng_bytes(g, b, 32);
-            b[31] &= 0x3f; /* Sha256Domain leaves are fr32-trimmed */
+            b[31] &= 0x3f; /* Sha256Domain / Blake2sDomain leaves are fr32-trimmed */
             CHECK_OK(fr_from_bytes(&data[i], b));
         } else {
             gu_rand_fr(&data[i], g);
@@ -279,6 +297,20 @@ TEST(por_sha256_shapes)
 {
     for (size_t i = 0; i < ARRAY_LEN(POR_SHA_CASES); i++) {
         run_por_case(&POR_SHA_CASES[i], i == 0);
+    }
+}
+
+/* test_por_circuit_blake2s_base_{2,4,8}: 129_135, 130_296, 174_503 (public root, 3 inputs). */
+static const por_case POR_BLAKE2S_CASES[] = {
+    {GAD_HASHER_BLAKE2S, 2, 0, 0, 129135, false},
+    {GAD_HASHER_BLAKE2S, 4, 0, 0, 130296, false},
+    {GAD_HASHER_BLAKE2S, 8, 0, 0, 174503, false},
+};
+
+TEST(por_blake2s_shapes)
+{
+    for (size_t i = 0; i < ARRAY_LEN(POR_BLAKE2S_CASES); i++) {
+        run_por_case(&POR_BLAKE2S_CASES[i], i == 0);
     }
 }
 

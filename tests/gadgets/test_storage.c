@@ -11,6 +11,7 @@
 #include "harness/test.h"
 
 #include <openssl/sha.h>
+#include <stdlib.h>
 
 #include "gadgets/gadget_util.h"
 #include "hash/sha256.h"
@@ -435,6 +436,155 @@ TEST(create_label_circuit)
     gu_check_sat(label_synth, &c);
     native_label(&want, &c);
     CHECK(fr_eq(&c.out.value, &want));
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * create_label sampled tamper: the full single-value sweep of gu_soundness over ~532k aux is
+ * replaced by TAMPER_SAMPLES aux values chosen with test_prng(); each is changed alone (a bit
+ * flip where it is 0 or 1, a random nonzero amount otherwise) and some constraint must fail.
+ * Only the rows that reference the changed column are re-evaluated (the others are unchanged
+ * and satisfied: gu_check_sat runs on the same circuit in create_label_circuit).
+ * ------------------------------------------------------------------------------------------- */
+
+#define TAMPER_SAMPLES 200
+
+static void row_eval_w(fr_t *out, const cs_matrix_t *m, size_t row, const fr_t *w)
+{
+    fr_t t;
+    *out = FR_ZERO;
+    for (size_t k = m->row_ptr[row]; k < m->row_ptr[row + 1]; k++) {
+        fr_mul(&t, &m->val[k], &w[m->col[k]]);
+        fr_add(out, out, &t);
+    }
+}
+
+/* false when all rows in rows[0..n) are satisfied by w */
+static bool some_row_fails(const cs_r1cs_t *r, const size_t *rows, size_t n, const fr_t *w)
+{
+    for (size_t i = 0; i < n; i++) {
+        fr_t a, b, c, ab;
+        row_eval_w(&a, &r->A, rows[i], w);
+        row_eval_w(&b, &r->B, rows[i], w);
+        row_eval_w(&c, &r->C, rows[i], w);
+        fr_mul(&ab, &a, &b);
+        if (!fr_eq(&ab, &c)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+typedef struct row_list {
+    size_t *rows;
+    size_t n, cap;
+} row_list;
+
+static void row_list_add(row_list *l, size_t row)
+{
+    if (l->n && l->rows[l->n - 1] == row) {
+        return;
+    }
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 16;
+        l->rows = realloc(l->rows, l->cap * sizeof(size_t));
+        CHECK(l->rows);
+    }
+    l->rows[l->n++] = row;
+}
+
+static void sampled_tamper(gu_synth_fn fn, void *ctx, size_t samples)
+{
+    cs_r1cs_t r;
+    cs_assignment_t asg;
+    cs_t *wit = NULL;
+    memset(&r, 0, sizeof(r));
+    memset(&asg, 0, sizeof(asg));
+    gu_record(&r, fn, ctx);
+    CHECK_OK(cs_new_witness(&wit, NULL, NULL));
+    fn(wit, ctx);
+    CHECK_OK(cs_finish(wit, NULL));
+    CHECK_OK(cs_take_assignment(wit, &asg, NULL));
+    cs_free(wit);
+    CHECK_EQ_U64(asg.num_aux, r.num_aux);
+    CHECK_EQ_U64(asg.num_inputs, r.num_inputs);
+    CHECK(r.num_aux > samples);
+
+    const size_t ni = r.num_inputs, ncols = ni + r.num_aux;
+    fr_t *w = malloc(ncols * sizeof(fr_t));
+    uint32_t *slot = calloc(ncols, sizeof(uint32_t)); /* sample index + 1, 0 = not sampled */
+    size_t *cols = malloc(samples * sizeof(size_t));
+    row_list *lists = calloc(samples, sizeof(row_list));
+    CHECK(w && slot && cols && lists);
+    memcpy(w, asg.inputs, ni * sizeof(fr_t));
+    memcpy(w + ni, asg.aux, r.num_aux * sizeof(fr_t));
+
+    cz_prng *g = test_prng();
+    for (size_t s = 0; s < samples; s++) {
+        size_t c;
+        do {
+            c = ni + cz_prng_below(g, r.num_aux);
+        } while (slot[c]);
+        slot[c] = (uint32_t)(s + 1);
+        cols[s] = c;
+    }
+    const cs_matrix_t *mats[3] = {&r.A, &r.B, &r.C};
+    for (size_t row = 0; row < r.A.rows; row++) {
+        for (int m = 0; m < 3; m++) {
+            for (size_t k = mats[m]->row_ptr[row]; k < mats[m]->row_ptr[row + 1]; k++) {
+                uint32_t sl = slot[mats[m]->col[k]];
+                if (sl) {
+                    row_list_add(&lists[sl - 1], row);
+                }
+            }
+        }
+    }
+    for (size_t s = 0; s < samples; s++) {
+        const size_t c = cols[s];
+        CHECK_MSG(lists[s].n > 0, "aux %zu appears in no constraint", c - ni);
+        CHECK_MSG(!some_row_fails(&r, lists[s].rows, lists[s].n, w),
+                  "honest witness fails a row of aux %zu", c - ni);
+        const fr_t keep = w[c];
+        fr_t delta;
+        if (fr_is_zero(&w[c]) || fr_is_one(&w[c])) {
+            fr_t two_w;
+            fr_dbl(&two_w, &w[c]);
+            fr_sub(&delta, &FR_ONE, &two_w);
+        } else {
+            do {
+                gu_rand_fr(&delta, g);
+            } while (fr_is_zero(&delta));
+        }
+        fr_add(&w[c], &w[c], &delta);
+        CHECK_MSG(some_row_fails(&r, lists[s].rows, lists[s].n, w),
+                  "aux %zu of %zu can be changed freely (unconstrained)", c - ni,
+                  (size_t)r.num_aux);
+        w[c] = keep;
+        free(lists[s].rows);
+    }
+    free(lists);
+    free(cols);
+    free(slot);
+    free(w);
+    cs_assignment_clear(&asg);
+    cs_r1cs_clear(&r);
+}
+
+TEST(create_label_sampled_tamper)
+{
+    static label_ctx c;
+    cz_prng *g = test_prng();
+    fr_t x;
+    memset(&c, 0, sizeof(c));
+    gu_rand_fr(&x, g);
+    fr_to_bytes(c.id, &x);
+    for (size_t i = 0; i < GAD_LABEL_PARENTS; i++) {
+        gu_rand_fr(&x, g);
+        fr_to_bytes(c.parents[i], &x);
+    }
+    c.layer = 5;
+    c.node_alloc = true;
+    c.node = UINT64_C(0x2a5f00d);
+    sampled_tamper(label_synth, &c, TAMPER_SAMPLES);
 }
 
 /* hash_leaf_circuit: SHA-256 has the hash2 layout (to_bits_le of both, then the per-byte
