@@ -8,6 +8,7 @@
 #ifndef CUZK_CURVE_G1_H
 #define CUZK_CURVE_G1_H
 
+#include "common/pool.h"
 #include "field/fp.h"
 #include "field/fr.h"
 
@@ -80,7 +81,6 @@ void g1_aff_to_uncompressed(uint8_t out[96], const g1_aff_t *p);
  * inversion per window shared by a batch of scalars. A table of w = 16 holds 524288 points
  * (48 MiB). Exact for every point and every k < 2^255; the result does not depend on the pool.
  */
-#include "common/pool.h"
 
 #define G1_FB_MIN_WINDOW 2
 #define G1_FB_MAX_WINDOW 16

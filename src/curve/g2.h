@@ -6,6 +6,7 @@
 #ifndef CUZK_CURVE_G2_H
 #define CUZK_CURVE_G2_H
 
+#include "common/pool.h"
 #include "field/fp2.h"
 #include "field/fr.h"
 
@@ -67,7 +68,6 @@ void g2_aff_to_uncompressed(uint8_t out[192], const g2_aff_t *p);
 
 /* ---- Fixed-base multiplication: one base, many scalars (fixed_base.c) ----------------------
  * As in g1.h, over G2: tables of g2_fb_table_len(w) affine points (w = 16: 96 MiB). */
-#include "common/pool.h"
 
 #define G2_FB_MIN_WINDOW 2
 #define G2_FB_MAX_WINDOW 16
