@@ -374,7 +374,7 @@ cuzk_err circ_synth_blank(cs_t *cs, circ_kind kind, uint64_t sector_bytes, uint3
         if (!circ_porep_cfg_for_sector(&cfg, sector_bytes)) {
             break;
         }
-        circ_porep_synth(cs, &cfg, NULL);
+        circ_porep_synth_pool(cs, &cfg, NULL, pool, NULL);
         return CUZK_OK;
     }
     case CIRC_WINNING_POST:

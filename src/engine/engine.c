@@ -3,8 +3,10 @@
  * DESIGN
  *  threads:  created by eng_start: one dispatcher "cuzk-sched" (sched.c), synth_workers
  *            "cuzk-synth-<i>" and prover_threads "cuzk-prove-<i>" (pipeline.c), plus the
- *            worker threads of two cz_pools ("cuzk-msm", "cuzk-srs"). API calls come from any
- *            thread (the gRPC shim's callback threads in the daemon).
+ *            worker threads of three cz_pools: "cuzk-msm" (proving), "cuzk-srs" (parameter
+ *            decoding) and "cuzk-synp" (synth_workers - 1 threads that a handler may use for
+ *            one partition's synthesis, plan.pool; the workers' calls queue on it). API calls
+ *            come from any thread (the gRPC shim's callback threads in the daemon).
  *  queues:   pending[prio]: submitted jobs not yet dispatched, FIFO per priority;
  *            active: dispatched jobs; their partitions move WAIT -> SYNTH -> READY -> PROVE ->
  *            DONE (the "queues" of the workers and provers are scans of this list);
@@ -545,6 +547,7 @@ cuzk_err eng_start(eng_t *eng, cz_diag *dg)
 
     CZ_TRY(err, cz_pool_new(&eng->prove_pool, eng->cfg.prover_pool_threads, "cuzk-msm", dg), done);
     CZ_TRY(err, cz_pool_new(&eng->load_pool, eng->cfg.srs_load_threads, "cuzk-srs", dg), done);
+    CZ_TRY(err, cz_pool_new(&eng->synth_pool, eng->cfg.synth_workers - 1, "cuzk-synp", dg), done);
     eng->workers = cz_calloc(eng->cfg.synth_workers, sizeof(pthread_t));
     eng->provers = cz_calloc(eng->cfg.prover_threads, sizeof(pthread_t));
     if (!eng->workers || !eng->provers) {
@@ -680,6 +683,7 @@ void eng_free(eng_t *eng)
     eng_srs_free_all(eng);
     cz_pool_free(eng->prove_pool);
     cz_pool_free(eng->load_pool);
+    cz_pool_free(eng->synth_pool);
     cz_free(eng->workers);
     cz_free(eng->provers);
     pthread_mutex_destroy(&eng->mu);

@@ -27,6 +27,7 @@
 #include <stdatomic.h>
 
 #include "common/common.h"
+#include "common/pool.h"
 #include "field/fr.h"
 #include "r1cs/r1cs.h"
 
@@ -123,6 +124,8 @@ typedef struct eng_plan {
     /* Set by the engine, read-only for the handler: */
     const char *job_id;
     const atomic_bool *cancelled; /* poll in long loops; stop with CUZK_E_CANCELLED */
+    cz_pool *pool; /* threads for one partition's synthesis, or NULL (synthesize on the calling
+                      thread); shared by every partition being synthesized: calls queue */
 } eng_plan_t;
 
 /** A proof kind's handler. Every function may run on any engine thread, several at once for

@@ -254,6 +254,7 @@ struct eng {
     bool sched_started;
     cz_pool *prove_pool;
     cz_pool *load_pool;
+    cz_pool *synth_pool;
 };
 
 /* Time: CLOCK_MONOTONIC nanoseconds; every engine condition variable uses that clock. */

@@ -10,10 +10,18 @@
  * parents from the graph, every path, label and column hash), so a C1 that cannot satisfy the
  * circuit fails with the partition, challenge and field at fault. Non-interactive PoRep is
  * refused: its output is a SnarkPack aggregate, not concatenated partition proofs.
+ *
+ * Synthesis spreads a partition's challenges over plan->pool (circ_porep_synth_pool; the
+ * result is identical to sequential synthesis). The pool needs what one challenge adds to the
+ * constraint system, the same for every partition of a sector size: counted once per size and
+ * process (a counter-backend synthesis of one challenge) and remembered in a small table that
+ * its mutex guards only while looking up and inserting; two threads may count the same size
+ * once each.
  */
 #include "engine/kind_filecoin.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "common/alloc.h"
@@ -76,6 +84,59 @@ fail:
     return err;
 }
 
+/* ---- challenge counts, per sector size ---------------------------------------------------- */
+
+#define CHALLENGE_MEMO_CAP 16 /* more than the supported sector sizes */
+
+static pthread_mutex_t challenge_memo_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    circ_porep_cfg_t cfg;
+    cs_counts_t counts;
+} challenge_memo[CHALLENGE_MEMO_CAP];
+static size_t challenge_memo_len;
+
+/* Same challenge shape (the challenge count does not matter). */
+static bool same_challenge_shape(const circ_porep_cfg_t *a, const circ_porep_cfg_t *b)
+{
+    return a->nodes == b->nodes && a->layers == b->layers &&
+           a->tree.base_arity == b->tree.base_arity && a->tree.sub_arity == b->tree.sub_arity &&
+           a->tree.top_arity == b->tree.top_arity && a->tree.base_levels == b->tree.base_levels &&
+           a->tree_d.base_arity == b->tree_d.base_arity &&
+           a->tree_d.base_levels == b->tree_d.base_levels;
+}
+
+static cuzk_err challenge_counts(cs_counts_t *out, const circ_porep_cfg_t *cfg, cz_diag *dg)
+{
+    bool found = false;
+
+    pthread_mutex_lock(&challenge_memo_mu);
+    for (size_t i = 0; i < challenge_memo_len && !found; i++) {
+        if (same_challenge_shape(&challenge_memo[i].cfg, cfg)) {
+            *out = challenge_memo[i].counts;
+            found = true;
+        }
+    }
+    pthread_mutex_unlock(&challenge_memo_mu);
+    if (found) {
+        return CUZK_OK;
+    }
+    cuzk_err err = circ_porep_challenge_counts(out, cfg, dg);
+    if (err != CUZK_OK) {
+        return err;
+    }
+    pthread_mutex_lock(&challenge_memo_mu);
+    for (size_t i = 0; i < challenge_memo_len; i++) {
+        found |= same_challenge_shape(&challenge_memo[i].cfg, cfg);
+    }
+    if (!found && challenge_memo_len < CHALLENGE_MEMO_CAP) {
+        challenge_memo[challenge_memo_len].cfg = *cfg;
+        challenge_memo[challenge_memo_len].counts = *out;
+        challenge_memo_len++;
+    }
+    pthread_mutex_unlock(&challenge_memo_mu);
+    return CUZK_OK;
+}
+
 static cuzk_err porep_synthesize(void *ctx, const eng_plan_t *plan, size_t k, cs_t *cs, cz_diag *dg)
 {
     const porep_state *st = plan->state;
@@ -90,7 +151,17 @@ static cuzk_err porep_synthesize(void *ctx, const eng_plan_t *plan, size_t k, cs
     if (err != CUZK_OK) {
         return err;
     }
-    circ_porep_synth(cs, &v.cfg, &v.w);
+    cs_counts_t each;
+    const cs_counts_t *counts = NULL;
+    if (plan->pool && cz_pool_width(plan->pool) > 1 && cs_has_values(cs)) {
+        err = challenge_counts(&each, &v.cfg, dg);
+        if (err != CUZK_OK) {
+            circ_porep_vanilla_clear(&v);
+            return err;
+        }
+        counts = &each;
+    }
+    circ_porep_synth_pool(cs, &v.cfg, &v.w, plan->pool, counts);
     circ_porep_vanilla_clear(&v);
     return cs_status(cs);
 }

@@ -79,6 +79,7 @@ static void run_prepare(eng_t *eng, eng_job *job, eng_defer *d)
     memset(&plan, 0, sizeof(plan));
     plan.job_id = job->id;
     plan.cancelled = &job->cancel;
+    plan.pool = eng->synth_pool;
     cz_diag_init(&dg);
     uint64_t t0 = eng_now_ns();
     cuzk_err err = slot->ops.parse(slot->ctx, &job->req, &plan, &dg);

@@ -58,6 +58,11 @@ static char *join_path(const char *prefix, size_t plen, const char *name)
     return s;
 }
 
+/* fmt, *ap: the label format and arguments of cs_enforcef, whose own format attribute checks
+ * them at the circuit's call site. */
+static void checker_enforce(cs_t *cs, cs_lc_t *a, cs_lc_t *b, cs_lc_t *c, const char *label,
+                            const char *fmt, va_list *ap) CZ_PRINTF(6, 0);
+
 static void checker_enforce(cs_t *cs, cs_lc_t *a, cs_lc_t *b, cs_lc_t *c, const char *label,
                             const char *fmt, va_list *ap)
 {

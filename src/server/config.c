@@ -3,11 +3,11 @@
  * --help and --print-config.
  *
  * Before inih sees the file, each line is left-trimmed (inih would read an indented line as a
- * continuation of the previous value), '#' comments outside strings are removed, and lines of
- * an array that spans several lines are joined; a map keeps the original line numbers for
- * messages. inih's limits remain: a line (after joining) must be shorter than 200 characters,
- * and " ;" inside a value starts an inih comment (the value parser then reports an unterminated
- * string rather than reading a wrong value).
+ * continuation of the previous value), '#' comments outside strings are removed, lines of an
+ * array that spans several lines are joined, and every value is moved aside: inih reads
+ * `key = N` and on_ini looks up value N's text. inih's limits (a line shorter than 200
+ * characters; " ;" starts a comment) therefore apply to section headers and keys only, never
+ * to values. A map keeps the original line numbers for messages.
  */
 #include "server/config.h"
 
@@ -814,12 +814,47 @@ void srv_config_clear(srv_config *cfg)
 
 #define INI_LINE_MAX 199 /* inih's INI_MAX_LINE (200) less the terminator */
 
+/* The text as inih sees it: every `key = value` line is rewritten to `key = N`, and value N's
+ * text is kept aside, so that inih never sees a value: neither its length nor a " ;" in a
+ * string (inih's inline comment) can reach inih's line reader. */
+typedef struct pre_text {
+    char *text;    /* the lines handed to inih */
+    size_t *lines; /* lines[i] = source line of inih's line i + 1 */
+    size_t nlines;
+    char *vbuf;   /* the values, each NUL-terminated */
+    size_t *voff; /* voff[k] = offset of value k in vbuf */
+    size_t nvals;
+} pre_text;
+
+static void pre_clear(pre_text *pt)
+{
+    cz_free(pt->text);
+    cz_free(pt->lines);
+    cz_free(pt->vbuf);
+    cz_free(pt->voff);
+    memset(pt, 0, sizeof(*pt));
+}
+
 typedef struct file_ctx {
     srv_config *cfg;
+    const pre_text *pt;
     bool seen[NENTRIES];
     char err[1024];
     bool failed;
 } file_ctx;
+
+/* The value text behind inih's value "N" (see pre_text); NULL when it is not such an index. */
+static const char *value_text(const pre_text *pt, const char *idx)
+{
+    size_t k = 0;
+    if (!idx[0] || strspn(idx, "0123456789") != strlen(idx) || strlen(idx) > 9) {
+        return NULL;
+    }
+    for (const char *p = idx; *p; p++) {
+        k = k * 10 + (size_t)(*p - '0');
+    }
+    return k < pt->nvals ? pt->vbuf + pt->voff[k] : NULL;
+}
 
 static int on_ini(void *user, const char *section, const char *name, const char *value)
 {
@@ -844,8 +879,15 @@ static int on_ini(void *user, const char *section, const char *name, const char 
         return 0;
     }
     fc->seen[idx] = true;
+    const char *text = value_text(fc->pt, value);
+    if (!text) {
+        /* inih read a line the preprocessor did not take for `key = value`. */
+        snprintf(fc->err, sizeof(fc->err), "%s: malformed line", key);
+        fc->failed = true;
+        return 0;
+    }
     cfg_val v;
-    if (!parse_file_value(value, &v, &pe)) {
+    if (!parse_file_value(text, &v, &pe)) {
         snprintf(fc->err, sizeof(fc->err), "%s: %s", key, msg);
         fc->failed = true;
         return 0;
@@ -860,32 +902,76 @@ static int on_ini(void *user, const char *section, const char *name, const char 
     return 1;
 }
 
-/* Rewrites the text for inih (see the file comment). lines[i] = source line of output line i+1. */
-static cuzk_err preprocess(const char *text, char **out, size_t **lines_out, size_t *nlines_out,
-                           size_t *bad_line, cz_diag *dg, const char *name)
+/* Where inih would split the line [s, end) into name and value: the first '=' or ':', unless a
+ * ';' after a blank (inih's inline comment) comes first. Returns NULL when it would not split. */
+static char *ini_separator(char *s, const char *end)
+{
+    bool was_space = false;
+    for (; s < end; s++) {
+        if (*s == '=' || *s == ':') {
+            return s;
+        }
+        if (was_space && *s == ';') {
+            return NULL;
+        }
+        was_space = isspace((unsigned char)*s) != 0;
+    }
+    return NULL;
+}
+
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
+}
+
+/* Appends n bytes to the growing buffer *buf (length *len, capacity *cap). */
+static bool text_append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+{
+    if (*len + n + 1 > *cap) {
+        size_t c = (*len + n + 1) * 2;
+        char *b = cz_realloc(*buf, c);
+        if (!b) {
+            return false;
+        }
+        *buf = b;
+        *cap = c;
+    }
+    memcpy(*buf + *len, s, n);
+    *len += n;
+    (*buf)[*len] = '\0';
+    return true;
+}
+
+/* Rewrites the text for inih (see the file comment and pre_text). */
+static cuzk_err preprocess(const char *text, pre_text *pt, cz_diag *dg, const char *name)
 {
     size_t len = strlen(text);
-    char *o = cz_malloc(len + 2);
-    size_t *lines = cz_calloc(len + 2, sizeof(size_t));
-    size_t on = 0, nl = 0, src = 1, line_start = 0;
+    char *o = cz_malloc(len + 2); /* the logical line being assembled */
+    size_t on = 0, nl = 0, vn = 0, vlen_total = 0, src = 1;
+    size_t tlen = 0, tcap = 0;
     int depth = 0;
     bool in_str = false, joining = false;
     char q = 0;
 
-    *bad_line = 0;
-    if (!o || !lines) {
-        cz_free(o);
-        cz_free(lines);
-        return cz_fail(dg, CUZK_E_NOMEM, "config text");
+    memset(pt, 0, sizeof(*pt));
+    pt->lines = cz_calloc(len + 2, sizeof(size_t));
+    pt->vbuf = cz_malloc(len + 2);
+    pt->voff = cz_calloc(len + 2, sizeof(size_t));
+    if (!o || !pt->lines || !pt->vbuf || !pt->voff ||
+        !text_append(&pt->text, &tlen, &tcap, "", 0)) {
+        goto nomem;
     }
     const char *p = text;
+    if ((unsigned char)p[0] == 0xef && (unsigned char)p[1] == 0xbb && (unsigned char)p[2] == 0xbf) {
+        p += 3; /* a UTF-8 byte order mark */
+    }
     while (*p) {
         if (!joining) {
-            line_start = on;
-            lines[nl] = src;
+            on = 0;
+            pt->lines[nl] = src;
         }
-        /* Left-trim. */
-        while (*p == ' ' || *p == '\t') {
+        /* Left-trim (inih would read an indented line as a continuation). */
+        while (is_blank(*p)) {
             p++;
         }
         for (; *p && *p != '\n'; p++) {
@@ -930,45 +1016,67 @@ static cuzk_err preprocess(const char *text, char **out, size_t **lines_out, siz
         }
         depth = 0;
         joining = false;
-        /* Right-trim and check inih's line limit. */
-        while (on > line_start && (o[on - 1] == ' ' || o[on - 1] == '\t')) {
+        while (on > 0 && is_blank(o[on - 1])) {
             on--;
         }
-        if (on - line_start > INI_LINE_MAX) {
-            *bad_line = lines[nl];
-            cz_free(o);
-            cz_free(lines);
-            return cz_fail(dg, CUZK_E_FORMAT, "%s:%zu: line longer than %d characters", name,
-                           *bad_line, INI_LINE_MAX);
+        /* A `key = value` line (not a [section] or ; comment): its value moves aside. */
+        char *sep = NULL;
+        if (on > 0 && o[0] != '[' && o[0] != ';') {
+            sep = ini_separator(o, o + on);
         }
-        o[on++] = '\n';
+        size_t keep = on;
+        char idx[24] = "";
+        if (sep) {
+            size_t vlen = on - (size_t)(sep + 1 - o);
+            memcpy(pt->vbuf + vlen_total, sep + 1, vlen);
+            pt->vbuf[vlen_total + vlen] = '\0';
+            pt->voff[vn] = vlen_total;
+            vlen_total += vlen + 1;
+            snprintf(idx, sizeof(idx), " %zu", vn++);
+            keep = (size_t)(sep + 1 - o);
+        }
+        if (keep + strlen(idx) > INI_LINE_MAX) {
+            cuzk_err err = cz_fail(dg, CUZK_E_FORMAT,
+                                   "%s:%zu: section header or key longer than %d characters", name,
+                                   pt->lines[nl], INI_LINE_MAX);
+            cz_free(o);
+            pre_clear(pt);
+            return err;
+        }
+        if (!text_append(&pt->text, &tlen, &tcap, o, keep) ||
+            !text_append(&pt->text, &tlen, &tcap, idx, strlen(idx)) ||
+            !text_append(&pt->text, &tlen, &tcap, "\n", 1)) {
+            goto nomem;
+        }
         nl++;
     }
-    o[on] = '\0';
-    *out = o;
-    *lines_out = lines;
-    *nlines_out = nl;
+    cz_free(o);
+    pt->nlines = nl;
+    pt->nvals = vn;
     return CUZK_OK;
+nomem:
+    cz_free(o);
+    pre_clear(pt);
+    return cz_fail(dg, CUZK_E_NOMEM, "config text");
 }
 
 cuzk_err srv_config_load_string(srv_config *cfg, const char *text, const char *name, cz_diag *dg)
 {
-    char *pre = NULL;
-    size_t *lines = NULL, nlines = 0, bad = 0;
-    cuzk_err err = preprocess(text, &pre, &lines, &nlines, &bad, dg, name);
+    pre_text pt;
+    cuzk_err err = preprocess(text, &pt, dg, name);
     if (err != CUZK_OK) {
         return err;
     }
     file_ctx *fc = cz_calloc(1, sizeof(*fc));
     if (!fc) {
-        cz_free(pre);
-        cz_free(lines);
+        pre_clear(&pt);
         return cz_fail(dg, CUZK_E_NOMEM, "config");
     }
     fc->cfg = cfg;
-    int r = ini_parse_string(pre, on_ini, fc);
+    fc->pt = &pt;
+    int r = ini_parse_string(pt.text, on_ini, fc);
     if (r != 0) {
-        size_t line = r > 0 && (size_t)r <= nlines ? lines[r - 1] : (size_t)(r > 0 ? r : 0);
+        size_t line = r > 0 && (size_t)r <= pt.nlines ? pt.lines[r - 1] : (size_t)(r > 0 ? r : 0);
         if (fc->failed) {
             err = cz_fail(dg, CUZK_E_INVAL, "%s:%zu: %s", name, line, fc->err);
         } else {
@@ -977,8 +1085,7 @@ cuzk_err srv_config_load_string(srv_config *cfg, const char *text, const char *n
         }
     }
     cz_free(fc);
-    cz_free(pre);
-    cz_free(lines);
+    pre_clear(&pt);
     return err;
 }
 

@@ -42,7 +42,7 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-static void die(const char *what, cuzk_err err, const cz_diag *dg)
+static _Noreturn void die(const char *what, cuzk_err err, const cz_diag *dg)
 {
     fprintf(stderr, "e2e_vanilla: %s: %s\n", what, dg && dg->msg[0] ? dg->msg : cuzk_strerror(err));
     exit(2);

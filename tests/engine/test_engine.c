@@ -963,8 +963,8 @@ TEST(metrics_exposition)
         "\ncuzk_queue_depth 0\n",
         "\ncuzk_running_jobs 0\n",
         "\ncuzk_stage_duration_seconds_count{proof_kind=\"porep_c2\",stage=\"total\"} 1\n",
-        "\ncuzk_stage_duration_seconds_bucket{proof_kind=\"porep_c2\",stage=\"prove\",le=\"+Inf\"} "
-        "1\n",
+        ("\ncuzk_stage_duration_seconds_bucket{proof_kind=\"porep_c2\",stage=\"prove\","
+         "le=\"+Inf\"} 1\n"),
         "\ncuzk_srs_bytes{circuit_id=\"test-cubic\",tier=\"hot\"} ",
         "# TYPE cuzk_stage_duration_seconds histogram\n",
     };

@@ -652,6 +652,14 @@ static void gen_config(out *o)
              "--listen\n127.0.0.1:9999\n--listen=unix:///tmp/cuzk.sock\n"
              "--scheduler-max-batch-size=4\n--jobs-retention\n90s\n--memory-total-budget\n"
              "64GiB\n--log-level=warn");
+    /* Reproducer of a fixed bug: --print-config wrote lines over inih's 200-character limit
+     * and strings holding " ;" (inih's inline comment), which --config then refused. */
+    emit_str(o, "config", "ok-flags-long-lines.txt",
+             "--listen=unix:///run/curio/cuzk-0 ;.sock\n--listen=unix:///run/curio/cuzk-1.sock\n"
+             "--listen=unix:///run/curio/cuzk-2.sock\n--listen=unix:///run/curio/cuzk-3.sock\n"
+             "--listen=unix:///run/curio/cuzk-4.sock\n--listen=unix:///run/curio/cuzk-5.sock\n"
+             "--param-cache\n/data/zk/params ;with a comment-like # part and = : [ ] '\"\n"
+             "--log-level=info");
     emit_str(o, "config", "size-512MiB.txt", "512MiB");
     emit_str(o, "config", "bad-unknown-key.toml", "[daemon]\nno_such_key = 1\n");
     emit_str(o, "config", "bad-wrong-type.toml", "[scheduler]\nmax_batch_size = \"four\"\n");

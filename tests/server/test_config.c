@@ -1,6 +1,7 @@
 /* test_config.c - the daemon's configuration: defaults, the TOML subset, flags, --help and
  * --print-config. Expected values are written out by hand below (sizes in bytes computed by
  * hand, e.g. 5 GiB = 5368709120), not derived from the code under test. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -204,10 +205,14 @@ TEST(file_errors)
     expect_error("[logging]\nlevel = \"loud\"\n", CUZK_E_INVAL, "unknown log level");
     expect_error("[scheduler]\nsort_by_type = 1\n", CUZK_E_INVAL, "expected true or false");
     expect_error("[daemon]\njust some words\n", CUZK_E_FORMAT, "cfg:2: syntax error");
-    /* inih's line limit is reported, not silently truncated. */
+    /* inih's line limit still applies to keys and section headers: reported, not truncated. */
     char longline[400];
-    snprintf(longline, sizeof(longline), "[srs]\nparam_cache = \"%0250d\"\n", 0);
-    expect_error(longline, CUZK_E_FORMAT, "cfg:2: line longer than");
+    snprintf(longline, sizeof(longline), "[srs]\nparam_cache%0250d = 1\n", 0);
+    expect_error(longline, CUZK_E_FORMAT, "cfg:2: section header or key longer than 199");
+    snprintf(longline, sizeof(longline), "[srs%0250d]\n", 0);
+    expect_error(longline, CUZK_E_FORMAT, "cfg:1: section header or key longer than 199");
+    /* ';' is no comment in TOML: text after a value is refused, not cut off by inih. */
+    expect_error("[jobs]\nmax_retained = 5 ; note\n", CUZK_E_INVAL, "unexpected text");
     /* Line numbers count the original lines of a joined array. */
     expect_error("[daemon]\nlisten = [\n\"a\",\n\"b\"\n]\nbogus = 2\n", CUZK_E_INVAL,
                  "cfg:6: unknown key daemon.bogus");
@@ -362,6 +367,113 @@ TEST(print_config_round_trip)
     CHECK_EQ_U64(b.max_retained, a.max_retained);
     CHECK_EQ_U64(b.retention_ms, a.retention_ms);
     free(buf);
+    srv_config_clear(&a);
+    srv_config_clear(&b);
+}
+
+/* Values inih alone could not carry: longer than its 200-character line, holding its inline
+ * comment " ;", or characters that mean something to inih or to the preprocessor. */
+TEST(hostile_values_load)
+{
+    char text[1200], path[600];
+    srv_config cfg;
+    cz_diag dg;
+
+    memset(path, 'p', 500);
+    path[0] = '/';
+    path[500] = '\0';
+    snprintf(text, sizeof(text), "[srs]\nparam_cache = \"%s\"\n[daemon]\nlisten = 'a ;b'\n", path);
+    init(&cfg);
+    cz_diag_init(&dg);
+    CHECK_MSG(srv_config_load_string(&cfg, text, "cfg", &dg) == CUZK_OK, "%s", dg.msg);
+    CHECK_STR_EQ(cfg.param_cache, path);
+    CHECK_EQ_U64(cfg.nlisten, 1);
+    CHECK_STR_EQ(cfg.listen[0], "a ;b");
+    srv_config_clear(&cfg);
+
+    init(&cfg);
+    cz_diag_init(&dg);
+    CHECK_MSG(srv_config_load_string(&cfg,
+                                     "\xef\xbb\xbf[srs]\n"
+                                     "param_cache = \" ;x\t; #y = z: [w] ;\" # comment ; here\n"
+                                     "[daemon]\n"
+                                     "listen = [\"1 ;\", # one\n"
+                                     "          '2\t;2',\n"
+                                     "          \"k = v\"]\n"
+                                     "[jobs]\nmax_retained=7\nretention:\"2m\"\n",
+                                     "cfg", &dg) == CUZK_OK,
+              "%s", dg.msg);
+    CHECK_STR_EQ(cfg.param_cache, " ;x\t; #y = z: [w] ;");
+    CHECK_EQ_U64(cfg.nlisten, 3);
+    CHECK_STR_EQ(cfg.listen[0], "1 ;");
+    CHECK_STR_EQ(cfg.listen[1], "2\t;2");
+    CHECK_STR_EQ(cfg.listen[2], "k = v");
+    CHECK_EQ_U64(cfg.max_retained, 7);
+    CHECK_EQ_U64(cfg.retention_ms, 120000);
+    srv_config_clear(&cfg);
+}
+
+/* srv_config_print of a configuration set by flags with hostile values loads back (from a
+ * file, as `cuzkd --print-config > f; cuzkd --config f` does) into the same settings, and
+ * prints identically. */
+TEST(print_config_round_trip_hostile)
+{
+    char longdir[400], socks[8][96];
+    char *argv[40];
+    int argc = 0;
+    srv_config a, b;
+    srv_cli_action act;
+    cz_diag dg;
+
+    memset(longdir, 'd', sizeof(longdir) - 1);
+    longdir[0] = '/';
+    longdir[sizeof(longdir) - 1] = '\0';
+    static const char odd[] = " ; #x\"\\'=:[]\t\n;";
+    memcpy(longdir + 100, odd, sizeof(odd) - 1);
+    argv[argc++] = "cuzkd";
+    for (int i = 0; i < 8; i++) { /* one print line of about 330 characters */
+        snprintf(socks[i], sizeof(socks[i]), "--listen=unix:///run/curio/cuzk-%d ;.sock", i);
+        argv[argc++] = socks[i];
+    }
+    argv[argc++] = "--param-cache";
+    argv[argc++] = longdir;
+    argv[argc++] = "--log-level=debug";
+    argv[argc] = NULL;
+    init(&a);
+    cz_diag_init(&dg);
+    CHECK_MSG(srv_config_from_args(&a, argc, argv, &act, &dg) == CUZK_OK, "%s", dg.msg);
+    CHECK_EQ_U64(a.nlisten, 8);
+    CHECK_STR_EQ(a.param_cache, longdir);
+
+    const char *path = test_bin_path("tests/test_config_printed.toml");
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    srv_config_print(f, &a);
+    CHECK(fclose(f) == 0);
+
+    char *cargv[] = {"cuzkd", "--config", (char *)path};
+    init(&b);
+    cz_diag_init(&dg);
+    CHECK_MSG(srv_config_from_args(&b, 3, cargv, &act, &dg) == CUZK_OK, "%s", dg.msg);
+    CHECK_EQ_U64(b.nlisten, 8);
+    for (size_t i = 0; i < 8; i++) {
+        CHECK_STR_EQ(b.listen[i], socks[i] + strlen("--listen="));
+    }
+    CHECK_STR_EQ(b.param_cache, longdir);
+    CHECK_STR_EQ(b.log_level, "debug");
+
+    char *t1 = NULL, *t2 = NULL;
+    size_t n1 = 0, n2 = 0;
+    f = open_memstream(&t1, &n1);
+    srv_config_print(f, &a);
+    fclose(f);
+    f = open_memstream(&t2, &n2);
+    srv_config_print(f, &b);
+    fclose(f);
+    CHECK_STR_EQ(t1, t2);
+    free(t1);
+    free(t2);
+    remove(path);
     srv_config_clear(&a);
     srv_config_clear(&b);
 }

@@ -381,6 +381,63 @@ TEST(gen_workdir_reuses_the_sector)
     tu_result_clear(&r);
 }
 
+/* --cc: one committed-capacity sector serves all four kinds (snap upgrades it); the kinds
+ * that want data refuse it without --cc, and --cc refuses a sector with data. */
+TEST(gen_cc_sector_shared_by_every_kind)
+{
+    static const char *const kinds[] = {"porep", "winning-post", "window-post", "snap"};
+    tu_result r;
+    char wd[512], out[512], sc[600], comm[4][80];
+
+    snprintf(wd, sizeof(wd), "%s", tu_path("cc-cache"));
+    for (size_t i = 0; i < ARRAY_LEN(kinds); i++) {
+        char *text;
+        snprintf(out, sizeof(out), "%s", tu_path(kinds[i]));
+        snprintf(out + strlen(out), sizeof(out) - strlen(out), "-cc.vp");
+        tu_bench(&r, "gen-vanilla", kinds[i], "--sector-size", "2KiB", "--cc", "--out", out,
+                 "--seed", "c0ffee", "--workdir", wd, NULL);
+        CHECK_MSG(r.status == 0, "%s: %s", kinds[i], r.err);
+        /* the first kind seals, the others load */
+        CHECK_MSG((strstr(r.err, "using the sector in") != NULL) == (i > 0), "%s: %s", kinds[i],
+                  r.err);
+        tu_result_clear(&r);
+        tu_bench(&r, "check-vanilla", "--type", kinds[i], "--vanilla", out, "--native", NULL);
+        CHECK_MSG(r.status == 0, "%s: %s%s", kinds[i], r.out, r.err);
+        tu_result_clear(&r);
+        snprintf(sc, sizeof(sc), "%s.json", out);
+        text = (char *)tu_read(sc, NULL);
+        CHECK(text);
+        /* the sealed sector's comm_r (snap: the sector key's, comm_r_old) */
+        CHECK(tu_json_str(text, i == 3 ? "comm_r_old" : "comm_r", comm[i], sizeof(comm[i])));
+        free(text);
+        if (i > 0) {
+            CHECK_STR_EQ(comm[i], comm[0]);
+        }
+    }
+    /* porep without --cc wants data: the cached CC sector is refused */
+    tu_bench(&r, "gen-vanilla", "porep", "--sector-size", "2KiB", "--out", tu_path("cc-x.json"),
+             "--seed", "c0ffee", "--workdir", wd, NULL);
+    CHECK_EQ_U64(r.status, 2);
+    CHECK(strstr(r.err, "committed-capacity (all-zero) sector: give --cc") != NULL);
+    tu_result_clear(&r);
+    /* --cc on a sector with data is refused */
+    snprintf(wd, sizeof(wd), "%s", tu_path("data-cache"));
+    tu_bench(&r, "gen-vanilla", "window-post", "--sector-size", "2KiB", "--out",
+             tu_path("data-post.bin"), "--seed", "c0ffee", "--workdir", wd, NULL);
+    CHECK_EQ_U64(r.status, 0);
+    tu_result_clear(&r);
+    tu_bench(&r, "gen-vanilla", "snap", "--sector-size", "2KiB", "--cc", "--out",
+             tu_path("data-snap.vp"), "--seed", "c0ffee", "--workdir", wd, NULL);
+    CHECK_EQ_U64(r.status, 2);
+    CHECK(strstr(r.err, "--cc needs another --workdir") != NULL);
+    tu_result_clear(&r);
+    /* --cc excludes --synthetic */
+    tu_bench(&r, "gen-vanilla", "porep", "--sector-size", "2KiB", "--cc", "--synthetic", "--out",
+             tu_path("cc-y.json"), NULL);
+    CHECK_EQ_U64(r.status, 2);
+    tu_result_clear(&r);
+}
+
 /* ---- a changed byte is found, precisely ------------------------------------------------------ */
 
 TEST(flipped_post_bytes_fail_precisely)

@@ -12,15 +12,18 @@
  * that records the circuit's counts and bellpepper shape digest and the sizes of the files.
  *
  * Up to date: when the stamp exists, its counts and digest equal the circuit's (a counter and a
- * digest pass, much cheaper than the setup) and the three files have the sizes the stamp names,
- * nothing is written ("up to date"). Files under the official names WITHOUT a stamp of ours are
- * taken to be published parameters and are never overwritten unless --force is given.
+ * digest pass, much cheaper than the setup), it names this setup implementation (see
+ * setup_impl_id) and the three files have the sizes the stamp names, nothing is written ("up to
+ * date"). A stamp of another format or setup implementation is stale: the files are made again.
+ * Files under the official names WITHOUT a stamp of ours are taken to be published parameters
+ * and are never overwritten unless --force is given.
  *
  * `setup` with --r1cs keeps its circom meaning (cmd_groth16.c): this command hands over to it.
  *
- * Stamp file (text, one "key value" per line): "format cuzk-setup-1", proof, sector_size,
- * inputs (ONE included), aux, constraints (without the input constraints), digest (hex), domain,
- * params_bytes, vk_bytes, meta_bytes, seed ("random" or the hex seed).
+ * Stamp file (text, one "key value" per line): "format cuzk-setup-2", setup (the
+ * implementation, "<SETUP_IMPL_VERSION>-<probe>"), proof, sector_size, inputs (ONE included),
+ * aux, constraints (without the input constraints), digest (hex), domain, params_bytes,
+ * vk_bytes, meta_bytes, seed ("random" or the hex seed). Format 1 had no setup line.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,19 +31,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "circuits/circuits.h"
 #include "common/alloc.h"
 #include "groth16/groth16.h"
+#include "hash/hash.h"
 #include "r1cs/r1cs.h"
 
 #define STAMP_EXT    ".cuzk-setup"
-#define STAMP_FORMAT "cuzk-setup-1"
+#define STAMP_PREFIX "cuzk-setup-" /* every format of ours */
+#define STAMP_FORMAT "cuzk-setup-2"
 #define PATH_CAP     4096
+
+/* The setup implementation. Bump SETUP_IMPL_VERSION whenever g16_setup, g16_params_write or
+ * g16_vk_write may write other bytes for the same circuit and seed: parameters cached under
+ * another version are then made again. The stamp also records a probe of the implementation
+ * (setup_impl_id), which catches a forgotten bump whenever the change shows on a small
+ * circuit. */
+#define SETUP_IMPL_VERSION 1
 
 /* The stamp's content. */
 typedef struct fil_stamp {
+    char setup[48]; /* setup_impl_id */
     char proof[32];
     uint64_t sector_size;
     cs_counts_t counts;
@@ -143,15 +157,19 @@ static void copy_str(char *dst, size_t cap, const char *src)
     }
 }
 
-static bool stamp_read(fil_stamp *st, const char *path)
+typedef enum { STAMP_NONE, STAMP_OTHER_FORMAT, STAMP_CURRENT } stamp_state;
+
+/* NONE: no stamp of ours (no file, or not written by this command); OTHER_FORMAT: ours, from
+ * another format (stale). */
+static stamp_state stamp_read(fil_stamp *st, const char *path)
 {
     FILE *f = fopen(path, "r");
     char line[256], key[64], val[128];
-    bool format_ok = false;
+    stamp_state state = STAMP_NONE;
 
     memset(st, 0, sizeof(*st));
     if (!f) {
-        return false;
+        return STAMP_NONE;
     }
     while (fgets(line, sizeof(line), f)) {
         if (sscanf(line, "%63s %127s", key, val) != 2) {
@@ -159,7 +177,11 @@ static bool stamp_read(fil_stamp *st, const char *path)
         }
         unsigned long long u = strtoull(val, NULL, 10);
         if (strcmp(key, "format") == 0) {
-            format_ok = strcmp(val, STAMP_FORMAT) == 0;
+            state = strcmp(val, STAMP_FORMAT) == 0                          ? STAMP_CURRENT
+                    : strncmp(val, STAMP_PREFIX, strlen(STAMP_PREFIX)) == 0 ? STAMP_OTHER_FORMAT
+                                                                            : STAMP_NONE;
+        } else if (strcmp(key, "setup") == 0) {
+            copy_str(st->setup, sizeof(st->setup), val);
         } else if (strcmp(key, "proof") == 0) {
             copy_str(st->proof, sizeof(st->proof), val);
         } else if (strcmp(key, "sector_size") == 0) {
@@ -185,7 +207,7 @@ static bool stamp_read(fil_stamp *st, const char *path)
         }
     }
     fclose(f);
-    return format_ok;
+    return state;
 }
 
 static cuzk_err stamp_write(const fil_stamp *st, const char *path, cz_diag *dg)
@@ -197,12 +219,12 @@ static cuzk_err stamp_write(const fil_stamp *st, const char *path, cz_diag *dg)
         return cz_fail(dg, CUZK_E_IO, "%s: %s", tmp, strerror(errno));
     }
     fprintf(f,
-            "format %s\nproof %s\nsector_size %" PRIu64 "\ninputs %zu\naux %zu\nconstraints %zu\n"
-            "digest %s\ndomain %" PRIu64 "\nparams_bytes %" PRIu64 "\nvk_bytes %" PRIu64
-            "\nmeta_bytes %" PRIu64 "\nseed %s\n",
-            STAMP_FORMAT, st->proof, st->sector_size, st->counts.num_inputs, st->counts.num_aux,
-            st->counts.num_constraints, st->digest, st->domain, st->params_bytes, st->vk_bytes,
-            st->meta_bytes, st->seed);
+            "format %s\nsetup %s\nproof %s\nsector_size %" PRIu64
+            "\ninputs %zu\naux %zu\nconstraints %zu\ndigest %s\ndomain %" PRIu64
+            "\nparams_bytes %" PRIu64 "\nvk_bytes %" PRIu64 "\nmeta_bytes %" PRIu64 "\nseed %s\n",
+            STAMP_FORMAT, st->setup, st->proof, st->sector_size, st->counts.num_inputs,
+            st->counts.num_aux, st->counts.num_constraints, st->digest, st->domain,
+            st->params_bytes, st->vk_bytes, st->meta_bytes, st->seed);
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
         int e = errno;
         remove(tmp);
@@ -282,11 +304,105 @@ static bool parse_hex_u64(uint64_t *out, const char *s)
     return n > 0;
 }
 
-/* True when the stamp describes this circuit and the files it names are in place. */
+/* The probe circuit of setup_impl_id: one input x and a chain of 60 constraints
+ * (a_i + i + 1) * x = a_{i+1}, 62 rows with the input constraints (domain 64). */
+#define PROBE_CONSTRAINTS 60
+
+static cuzk_err probe_r1cs(cs_r1cs_t *out, cz_diag *dg)
+{
+    cs_t *cs = NULL;
+    cs_var_t x, a, next;
+    cuzk_err err = cs_new_recorder(&cs, dg);
+
+    if (err != CUZK_OK) {
+        return err;
+    }
+    (void)cs_alloc_input(cs, &x, NULL);
+    (void)cs_alloc(cs, &a, NULL);
+    for (uint64_t i = 0; i < PROBE_CONSTRAINTS; i++) {
+        fr_t k;
+        fr_from_u64(&k, i + 1);
+        (void)cs_alloc(cs, &next, NULL);
+        cs_lc_t A = cs_lc_of(cs, a), B = cs_lc_of(cs, x), C = cs_lc_of(cs, next);
+        cs_lc_add(cs, &A, &k, CS_ONE);
+        (void)cs_enforce(cs, &A, &B, &C, "probe");
+        a = next;
+    }
+    err = cs_finish(cs, dg); /* reports any sticky error of the calls above */
+    if (err == CUZK_OK) {
+        err = cs_take_r1cs(cs, out, dg);
+    }
+    cs_free(cs);
+    return err;
+}
+
+/* This setup implementation: "<SETUP_IMPL_VERSION>-<probe>", probe = the first 8 bytes (hex)
+ * of the SHA-256 of the .params file (which holds the verifying key) of a setup of the probe
+ * circuit with seed 1. A few milliseconds. */
+static cuzk_err setup_impl_id(char *out, size_t cap, cz_diag *dg)
+{
+    const uint64_t seed = 1;
+    const char *tmpdir = getenv("TMPDIR");
+    char path[PATH_CAP];
+    cs_r1cs_t r1cs;
+    g16_params_t *params = NULL;
+    uint8_t digest[SHA256_DIGEST_BYTES];
+    cuzk_err err;
+    int fd;
+
+    memset(&r1cs, 0, sizeof(r1cs));
+    snprintf(path, sizeof(path), "%s/cuzk-setup-probe-XXXXXX",
+             tmpdir && tmpdir[0] ? tmpdir : "/tmp");
+    fd = mkstemp(path);
+    if (fd < 0) {
+        return cz_fail(dg, CUZK_E_IO, "%s: %s", path, strerror(errno));
+    }
+    close(fd);
+    err = probe_r1cs(&r1cs, dg);
+    if (err == CUZK_OK) {
+        err = g16_setup(&params, &r1cs, &seed, NULL, dg);
+    }
+    if (err == CUZK_OK) {
+        err = g16_params_write(params, path, NULL, dg);
+    }
+    if (err == CUZK_OK) {
+        FILE *f = fopen(path, "rb");
+        uint8_t buf[4096];
+        size_t n;
+        sha256_ctx_t h;
+        if (!f) {
+            err = cz_fail(dg, CUZK_E_IO, "%s: %s", path, strerror(errno));
+        } else {
+            sha256_init(&h);
+            while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+                sha256_update(&h, buf, n);
+            }
+            if (ferror(f)) {
+                err = cz_fail(dg, CUZK_E_IO, "reading %s", path);
+            }
+            fclose(f);
+            sha256_final(&h, digest);
+        }
+    }
+    remove(path);
+    g16_params_free(params);
+    cs_r1cs_clear(&r1cs);
+    if (err == CUZK_OK) {
+        int k = snprintf(out, cap, "%d-", SETUP_IMPL_VERSION);
+        for (size_t i = 0; i < 8 && k > 0 && (size_t)k + 2 < cap; i++) {
+            k += snprintf(out + k, cap - (size_t)k, "%02x", digest[i]);
+        }
+    }
+    return err;
+}
+
+/* True when the stamp describes this circuit and setup implementation, and the files it names
+ * are in place. */
 static bool up_to_date(const fil_stamp *have, const fil_stamp *want, const fil_paths *p)
 {
     uint64_t ps, vs, ms;
-    return strcmp(have->proof, want->proof) == 0 && have->sector_size == want->sector_size &&
+    return strcmp(have->setup, want->setup) == 0 && strcmp(have->proof, want->proof) == 0 &&
+           have->sector_size == want->sector_size &&
            have->counts.num_inputs == want->counts.num_inputs &&
            have->counts.num_aux == want->counts.num_aux &&
            have->counts.num_constraints == want->counts.num_constraints &&
@@ -301,9 +417,10 @@ static int setup_filecoin(int argc, char **argv)
         "Generates Groth16 test parameters for one Filecoin circuit (one partition) and writes\n"
         "them under the OFFICIAL file names into DIR: v28-<id>.params, .vk and .meta, as\n"
         "rust-fil-proofs' parameter cache names them, plus a stamp (.cuzk-setup) recording the\n"
-        "circuit's counts and shape digest. Run cuzkd with --param-cache DIR (or\n"
-        "FIL_PROOFS_PARAMETER_CACHE=DIR) to prove with them. When the stamp matches the circuit\n"
-        "and the files are in place nothing is done (\"up to date\"). Files under those names\n"
+        "circuit's counts and shape digest and the setup implementation. Run cuzkd with\n"
+        "--param-cache DIR (or FIL_PROOFS_PARAMETER_CACHE=DIR) to prove with them. When the\n"
+        "stamp matches the circuit and this setup, and the files are in place, nothing is done\n"
+        "(\"up to date\"). Files under those names\n"
         "without our stamp (published parameters) are never replaced unless --force.\n"
         "The toxic waste comes from the OS CSPRNG and is wiped; --seed makes reproducible,\n"
         "INSECURE test fixtures. With --r1cs instead of --proof: a circom circuit (see below).";
@@ -372,8 +489,11 @@ static int setup_filecoin(int argc, char **argv)
         snprintf(want.seed, sizeof(want.seed), "random");
     }
 
-    /* Shape of the circuit: counts, then the streamed digest. */
-    err = blank_counts(&want.counts, kind, sec->bytes, pool, &dg);
+    /* This setup implementation, the shape of the circuit: counts, then the streamed digest. */
+    err = setup_impl_id(want.setup, sizeof(want.setup), &dg);
+    if (err == CUZK_OK) {
+        err = blank_counts(&want.counts, kind, sec->bytes, pool, &dg);
+    }
     if (err == CUZK_OK) {
         err = blank_digest(want.digest, &want.counts, kind, sec->bytes, &dg);
     }
@@ -384,17 +504,18 @@ static int setup_filecoin(int argc, char **argv)
     t_check = cli_now_ms() - t0;
     {
         uint64_t ignored;
-        bool have_stamp = stamp_read(&have, paths.stamp);
+        stamp_state have_stamp = stamp_read(&have, paths.stamp);
         bool have_files = file_size(paths.params, &ignored) || file_size(paths.vk, &ignored);
-        if (!force && have_stamp && up_to_date(&have, &want, &paths)) {
+        if (!force && have_stamp == STAMP_CURRENT && up_to_date(&have, &want, &paths)) {
             printf("setup: up to date proof=%s sector_size=%" PRIu64
-                   " inputs=%zu aux=%zu constraints=%zu digest=%s params=%s check_ms=%.1f\n",
+                   " inputs=%zu aux=%zu constraints=%zu digest=%s setup=%s params=%s "
+                   "check_ms=%.1f\n",
                    want.proof, want.sector_size, want.counts.num_inputs, want.counts.num_aux,
-                   want.counts.num_constraints, want.digest, paths.params, t_check);
+                   want.counts.num_constraints, want.digest, want.setup, paths.params, t_check);
             rc = CLI_EXIT_OK;
             goto done;
         }
-        if (!force && have_files && !have_stamp) {
+        if (!force && have_files && have_stamp == STAMP_NONE) {
             cli_error(cmd,
                       "%s exists without a cuzk-setup stamp (published parameters?); not "
                       "replacing it (use --force to regenerate)",
@@ -478,11 +599,11 @@ static int setup_filecoin(int argc, char **argv)
     }
     t_write = cli_now_ms() - t1;
     printf("setup: ok proof=%s sector_size=%" PRIu64 " inputs=%zu aux=%zu constraints=%zu "
-           "domain=%" PRIu64 " digest=%s params=%s params_bytes=%" PRIu64 " check_ms=%.1f "
+           "domain=%" PRIu64 " digest=%s setup=%s params=%s params_bytes=%" PRIu64 " check_ms=%.1f "
            "record_ms=%.1f setup_ms=%.1f write_ms=%.1f total_ms=%.1f\n",
            want.proof, want.sector_size, want.counts.num_inputs, want.counts.num_aux,
-           want.counts.num_constraints, want.domain, want.digest, paths.params, want.params_bytes,
-           t_check, t_record, t_setup, t_write, cli_now_ms() - t0);
+           want.counts.num_constraints, want.domain, want.digest, want.setup, paths.params,
+           want.params_bytes, t_check, t_record, t_setup, t_write, cli_now_ms() - t0);
     rc = CLI_EXIT_OK;
 done:
     g16_params_free(params);

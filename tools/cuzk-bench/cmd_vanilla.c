@@ -1549,7 +1549,7 @@ typedef struct gen_opts {
     cli_proof_kind kind;
     uint64_t sector_size;
     const char *out, *data_path, *workdir;
-    bool synthetic, curio_wrapper;
+    bool synthetic, curio_wrapper, cc;
     uint64_t registered_proof, miner_id, sector_number, sectors;
     bool has_registered_proof;
     cz_prng prng;
@@ -1603,9 +1603,20 @@ static bool dir_has_sector(const char *dir)
     return file_exists(path);
 }
 
+/* True when the loaded sector holds committed capacity: all-zero data, every column sealed. */
+static bool sector_is_cc(const seal_sector *s, const seal_porep_config *cfg)
+{
+    uint8_t zero[32];
+    seal_zero_comm_d(zero, cfg->shape.log2_nodes);
+    return !seal_sector_get_info(s)->sparse &&
+           memcmp(seal_sector_get_info(s)->comm_d, zero, 32) == 0;
+}
+
 /* Seals (or loads from o->workdir when `cache` and it holds one) the sector `ids` of `cfg`.
  * porep_seed: for a synthetic PoRep sector, the seed whose challenges are materialised.
- * cc: all-zero data (the sector key of a SnapDeals update). */
+ * cc: all-zero data (the sector key of a SnapDeals update, or --cc). A cached sector must be
+ * committed capacity when --cc asks for it, and must not be when the kind wants data (porep
+ * and PoSt without --cc); a snap sector key may hold data. */
 static bool obtain_sector(const char *cmd, const gen_opts *o, const seal_porep_config *cfg,
                           const seal_ids *ids, const uint8_t *porep_seed, bool cc, bool cache,
                           seal_sector **out)
@@ -1629,6 +1640,15 @@ static bool obtain_sector(const char *cmd, const gen_opts *o, const seal_porep_c
                       "%s holds a sector of another registered proof, miner or sector number "
                       "(or ticket: give the same --seed)",
                       o->workdir);
+            seal_sector_free(*out);
+            *out = NULL;
+            return false;
+        }
+        bool have_cc = sector_is_cc(*out, cfg);
+        if ((o->cc && !have_cc) || (!cc && have_cc)) {
+            cli_error(cmd, "%s holds a %s sector: %s", o->workdir,
+                      have_cc ? "committed-capacity (all-zero)" : "non-committed-capacity",
+                      have_cc ? "give --cc to use it" : "--cc needs another --workdir");
             seal_sector_free(*out);
             *out = NULL;
             return false;
@@ -1762,7 +1782,7 @@ static int gen_porep(const char *cmd, gen_opts *o, sidecar_out *sc)
     random_node(ids.ticket, &o->prng);
     cz_prng_bytes(&o->prng, seed, 32);
     seed[31] &= 0x3f;
-    if (!obtain_sector(cmd, o, &cfg, &ids, seed, false, true, &s)) {
+    if (!obtain_sector(cmd, o, &cfg, &ids, seed, o->cc, true, &s)) {
         return CLI_EXIT_ERROR;
     }
     err = vp_gen_porep_c1(&c1, s, seed, o->pool, &dg);
@@ -1844,7 +1864,7 @@ static int gen_post(const char *cmd, gen_opts *o, int size_idx, sidecar_out *sc)
         } else {
             random_node(ids.ticket, &o->prng);
         }
-        if (!obtain_sector(cmd, o, &cfg, &ids, NULL, false, made == 0, &s)) {
+        if (!obtain_sector(cmd, o, &cfg, &ids, NULL, o->cc, made == 0, &s)) {
             goto done;
         }
         if (made == 0) {
@@ -1976,7 +1996,9 @@ int cmd_gen_vanilla(int argc, char **argv)
         "proofs); snap Curio's snap-vproof.json (an upgrade of a CC sector). Beside it,\n"
         "FILE.json holds what a request needs besides the proof (registered proof, miner,\n"
         "sector number, randomness, commitments). Sectors are sealed in memory unless\n"
-        "--workdir names a sector cache (loaded if it holds the same sector, else written).\n"
+        "--workdir names a sector cache (loaded if it holds the same sector, else written):\n"
+        "with the same --seed every kind names the same sector, and with --cc (a committed-\n"
+        "capacity, all-zero sector, which snap upgrades) all four kinds can share one.\n"
         "--synthetic seals an all-zero sector with only the challenged columns (32 GiB in\n"
         "seconds). Values are drawn from --seed (printed when random), so runs can be replayed.";
     const char *type = NULL, *size = NULL, *seed_hex = NULL;
@@ -2004,6 +2026,10 @@ int cmd_gen_vanilla(int argc, char **argv)
         CLI_OPT("workdir", CLI_STR, &o.workdir, "DIR", "sector cache directory", false),
         CLI_OPT("synthetic", CLI_FLAG, &o.synthetic, NULL,
                 "all-zero sector with only the challenged columns materialised", false),
+        CLI_OPT("cc", CLI_FLAG, &o.cc, NULL,
+                "seal a committed-capacity (all-zero) sector, fully; snap's sector key always is "
+                "one (snap: new data still random or --data)",
+                false),
         CLI_OPT_GIVEN("registered-proof", CLI_U64, &o.registered_proof, "N",
                       "abi id (default: V1_1 seal / Winning V1 / Window V1_1 / Update V1)", false,
                       &o.has_registered_proof),
@@ -2056,6 +2082,10 @@ int cmd_gen_vanilla(int argc, char **argv)
     }
     if (o.synthetic && o.data_path) {
         return cli_error(CMD, "--synthetic seals an all-zero sector: no --data");
+    }
+    if (o.cc && (o.synthetic || (o.data_path && o.kind != CLI_PROOF_SNAP))) {
+        return cli_error(CMD, "--cc seals an all-zero sector: no --%s",
+                         o.synthetic ? "synthetic" : "data");
     }
     if (!o.has_registered_proof) {
         static const uint64_t base[] = {0, 5, 0, 10, 0}; /* by cli_proof_kind */
