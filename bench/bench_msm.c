@@ -1,9 +1,10 @@
 /* bench_msm.c - G1 and G2 multi-scalar multiplication.
- * Cases: G1 at 2^16, 2^18, 2^20 and G2 at 2^16, 2^18; scalars uniformly random ("rand") or 90%
- * in {0, 1} with the rest random ("bits"); single-threaded ("1t") and with a pool of
- * cz_cpu_count() - 1 workers plus the caller ("mt"). The "xyzz" and "ba" cases force the bucket
- * accumulation method (the default chooses). Bases are [a]G + i D (one addition each, then one
- * batch inversion per block), not random scalar multiples.
+ * Cases: G1 at 2^15 (random only), 2^16, 2^18, 2^20 and G2 at 2^15 (random only), 2^16, 2^18;
+ * scalars uniformly random ("rand") or 90% in {0, 1} with the rest random ("bits");
+ * single-threaded ("1t") and with a pool of cz_cpu_count() - 1 workers plus the caller ("mt").
+ * The "xyzz" and "ba" cases force the bucket accumulation method (the default chooses). Bases
+ * are [a]G + i D (one addition each, then one batch inversion per block), not random scalar
+ * multiples. The header line names the field kernels (msm_impl_name()).
  * Usage: bench_msm [filter...]   e.g. bench_msm g1_msm_rand_1t
  */
 #include <stdio.h>
@@ -137,6 +138,7 @@ typedef struct bench_case_def {
 } bench_case_def;
 
 static const bench_case_def CASES[] = {
+    {1, 15, false, false, MSM_ACCUM_AUTO}, {1, 15, false, true, MSM_ACCUM_AUTO},
     {1, 16, false, false, MSM_ACCUM_AUTO}, {1, 16, true, false, MSM_ACCUM_AUTO},
     {1, 16, false, true, MSM_ACCUM_AUTO},  {1, 16, true, true, MSM_ACCUM_AUTO},
     {1, 18, false, false, MSM_ACCUM_AUTO}, {1, 18, true, false, MSM_ACCUM_AUTO},
@@ -145,6 +147,7 @@ static const bench_case_def CASES[] = {
     {1, 20, false, true, MSM_ACCUM_AUTO},  {1, 20, true, true, MSM_ACCUM_AUTO},
     {1, 16, false, false, MSM_ACCUM_XYZZ}, {1, 16, false, false, MSM_ACCUM_BATCH_AFFINE},
     {1, 18, false, false, MSM_ACCUM_XYZZ}, {1, 18, false, false, MSM_ACCUM_BATCH_AFFINE},
+    {2, 15, false, false, MSM_ACCUM_AUTO}, {2, 15, false, true, MSM_ACCUM_AUTO},
     {2, 16, false, false, MSM_ACCUM_AUTO}, {2, 16, true, false, MSM_ACCUM_AUTO},
     {2, 16, false, true, MSM_ACCUM_AUTO},  {2, 16, true, true, MSM_ACCUM_AUTO},
     {2, 18, false, false, MSM_ACCUM_AUTO}, {2, 18, true, false, MSM_ACCUM_AUTO},
@@ -161,11 +164,14 @@ int main(int argc, char **argv)
     size_t maxn1 = 0, maxn2 = 0;
     char name[64];
 
-    /* for tuning: BENCH_MSM_WINDOW=c forces the window, BENCH_MSM_LG=k runs every case at 2^k */
+    /* for tuning: BENCH_MSM_WINDOW=c forces the window, BENCH_MSM_LG=k runs every case at 2^k,
+     * BENCH_MSM_NOSIMD=1 keeps to the scalar field arithmetic (msm_opts.no_simd) */
     const char *ws = getenv("BENCH_MSM_WINDOW");
     if (ws) {
         window = (unsigned)atoi(ws);
     }
+    const char *ns = getenv("BENCH_MSM_NOSIMD");
+    bool no_simd = ns && atoi(ns) != 0;
     const char *ls = getenv("BENCH_MSM_LG");
     unsigned lg_override = ls ? (unsigned)atoi(ls) : 0;
     if (cz_pool_new(&pool, cores > 1 ? cores - 1 : 0, "bench-msm", NULL) != CUZK_OK) {
@@ -174,7 +180,8 @@ int main(int argc, char **argv)
     }
     cz_prng_seed(&g, 42);
     bench_header();
-    printf("# cores=%u fp_impl=%s\n", cores, fp_impl_name());
+    printf("# cores=%u fp_impl=%s msm_impl=%s\n", cores, fp_impl_name(),
+           no_simd ? "scalar" : msm_impl_name());
 
     /* which sizes are needed */
     for (size_t i = 0; i < ARRAY_LEN(CASES); i++) {
@@ -208,7 +215,7 @@ int main(int argc, char **argv)
 
     for (size_t i = 0; i < ARRAY_LEN(CASES); i++) {
         const bench_case_def *d = &CASES[i];
-        msm_opts opts = {window, d->accum, false};
+        msm_opts opts = {window, d->accum, false, no_simd};
         snprintf(name, sizeof(name), "g%d_msm_%s_%s%s", d->group, d->bits ? "bits" : "rand",
                  d->mt ? "mt" : "1t",
                  d->accum == MSM_ACCUM_XYZZ           ? "_xyzz"

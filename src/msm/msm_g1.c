@@ -19,5 +19,8 @@
 #define JAC             g1_t
 #define AFF_IS_IDENTITY g1_aff_is_identity
 #define MSM_FN(suffix)  msm_g1##suffix
+#define XYZZ            msm_xyzz_g1_t
+#define MSM_VEC_FLUSH   msm_vec_flush_g1
+#define MSM_VEC_SUMS    msm_vec_bucket_sums_g1
 
 #include "msm/msm_impl.h"

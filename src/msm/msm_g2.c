@@ -19,5 +19,8 @@
 #define JAC             g2_t
 #define AFF_IS_IDENTITY g2_aff_is_identity
 #define MSM_FN(suffix)  msm_g2##suffix
+#define XYZZ            msm_xyzz_g2_t
+#define MSM_VEC_FLUSH   msm_vec_flush_g2
+#define MSM_VEC_SUMS    msm_vec_bucket_sums_g2
 
 #include "msm/msm_impl.h"

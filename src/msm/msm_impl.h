@@ -5,6 +5,8 @@
  *   AFF, JAC                  affine and Jacobian point types (members x, y / x, y, z)
  *   AFF_IS_IDENTITY(p)        identity test of an affine point
  *   MSM_FN(suffix)            the public name, e.g. msm_g1##suffix
+ *   XYZZ                      the group's XYZZ point type, msm_xyzz_g1_t or msm_xyzz_g2_t
+ *   MSM_VEC_FLUSH, MSM_VEC_SUMS   the group's eight-lane kernels (msm_vec_flush_g1, ...)
  * Everything here is static except the five MSM_FN functions.
  *
  * Flow of one call (see msm.h for the method):
@@ -15,210 +17,17 @@
  *   3. units of (window, bucket range, chunk range), in parallel: scan the tail, add every term
  *      whose digit falls in the range into its bucket, reduce the buckets by a running sum;
  *   4. combine: Horner over windows (c doublings between them), plus the chunks' ones-sums.
- * The work split depends on the pool width, the result (as a group element) does not.
+ * The work split depends on the pool width, the result (as a group element) does not. With the
+ * vector kernels (msm_uses_vec) the batches of affine additions and the bucket sums run eight at
+ * a time (msm_vec_impl.h); anything they do not handle (a doubling or cancellation inside a
+ * batch, a batch of fewer than MSM_VEC_MIN_BATCH) stays on the scalar code below.
  */
 
 #include <string.h>
 
-/* ---- XYZZ coordinates: x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2; identity iff ZZ = 0. ---- */
-
-typedef struct xyzz {
-    FE x, y, zz, zzz;
-} xyzz_t;
+#include "msm/msm_xyzz.h"
 
 static const msm_sizes group_sizes = {sizeof(FE), sizeof(AFF), sizeof(xyzz_t)};
-
-static inline bool xyzz_is_inf(const xyzz_t *p)
-{
-    return FE_IS_ZERO(&p->zz);
-}
-
-static inline void xyzz_set_inf(xyzz_t *p)
-{
-    memset(p, 0, sizeof(*p));
-}
-
-static inline void xyzz_set_aff(xyzz_t *p, const AFF *a, bool neg)
-{
-    p->x = a->x;
-    if (neg) {
-        FE_NEG(&p->y, &a->y);
-    } else {
-        p->y = a->y;
-    }
-    p->zz = FE_ONE;
-    p->zzz = FE_ONE;
-}
-
-/* p = [2](x, y) for an affine point (EFD mdbl-2008-s-1, a = 0). y = 0 gives the identity. */
-static void xyzz_set_dbl_aff(xyzz_t *p, const FE *x, const FE *y)
-{
-    FE u, v, w, s, m, t;
-
-    FE_DBL(&u, y);      /* U = 2 Y1 */
-    FE_SQR(&v, &u);     /* V = U^2 */
-    FE_MUL(&w, &u, &v); /* W = U V */
-    FE_MUL(&s, x, &v);  /* S = X1 V */
-    FE_SQR(&m, x);
-    FE_DBL(&t, &m);
-    FE_ADD(&m, &m, &t); /* M = 3 X1^2 */
-    FE_SQR(&t, &m);
-    FE_SUB(&t, &t, &s);
-    FE_SUB(&t, &t, &s); /* X3 = M^2 - 2 S */
-    FE_SUB(&s, &s, &t);
-    FE_MUL(&s, &m, &s); /* M (S - X3) */
-    FE_MUL(&u, &w, y);
-    FE_SUB(&p->y, &s, &u); /* Y3 = M (S - X3) - W Y1 */
-    p->x = t;
-    p->zz = v;  /* ZZ3 = V */
-    p->zzz = w; /* ZZZ3 = W */
-}
-
-/* p = [2]p (EFD dbl-2008-s-1, a = 0). */
-static void xyzz_dbl(xyzz_t *p)
-{
-    FE u, v, w, s, m, t;
-
-    if (xyzz_is_inf(p)) {
-        return;
-    }
-    FE_DBL(&u, &p->y);     /* U = 2 Y1 */
-    FE_SQR(&v, &u);        /* V = U^2 */
-    FE_MUL(&w, &u, &v);    /* W = U V */
-    FE_MUL(&s, &p->x, &v); /* S = X1 V */
-    FE_SQR(&m, &p->x);
-    FE_DBL(&t, &m);
-    FE_ADD(&m, &m, &t); /* M = 3 X1^2 */
-    FE_SQR(&t, &m);
-    FE_SUB(&t, &t, &s);
-    FE_SUB(&t, &t, &s); /* X3 = M^2 - 2 S */
-    FE_SUB(&s, &s, &t);
-    FE_MUL(&s, &m, &s); /* M (S - X3) */
-    FE_MUL(&u, &w, &p->y);
-    FE_SUB(&p->y, &s, &u); /* Y3 = M (S - X3) - W Y1 */
-    p->x = t;
-    FE_MUL(&p->zz, &p->zz, &v);   /* ZZ3 = V ZZ1 */
-    FE_MUL(&p->zzz, &p->zzz, &w); /* ZZZ3 = W ZZZ1 */
-}
-
-/* p += (x2, neg ? -y : y) for a non-identity affine point (EFD madd-2008-s). */
-static void xyzz_madd(xyzz_t *p, const AFF *a, bool neg)
-{
-    FE y2, u2, s2, pp, ppp, q, r, t;
-
-    if (neg) {
-        FE_NEG(&y2, &a->y);
-    } else {
-        y2 = a->y;
-    }
-    if (xyzz_is_inf(p)) {
-        p->x = a->x;
-        p->y = y2;
-        p->zz = FE_ONE;
-        p->zzz = FE_ONE;
-        return;
-    }
-    FE_MUL(&u2, &a->x, &p->zz); /* U2 = X2 ZZ1 */
-    FE_MUL(&s2, &y2, &p->zzz);  /* S2 = Y2 ZZZ1 */
-    FE_SUB(&u2, &u2, &p->x);    /* P = U2 - X1 */
-    FE_SUB(&r, &s2, &p->y);     /* R = S2 - Y1 */
-    if (FE_IS_ZERO(&u2)) {
-        if (FE_IS_ZERO(&r)) {
-            xyzz_set_dbl_aff(p, &a->x, &y2);
-        } else {
-            xyzz_set_inf(p);
-        }
-        return;
-    }
-    FE_SQR(&pp, &u2);       /* PP = P^2 */
-    FE_MUL(&ppp, &u2, &pp); /* PPP = P PP */
-    FE_MUL(&q, &p->x, &pp); /* Q = X1 PP */
-    FE_SQR(&t, &r);
-    FE_SUB(&t, &t, &ppp);
-    FE_SUB(&t, &t, &q);
-    FE_SUB(&t, &t, &q); /* X3 = R^2 - PPP - 2 Q */
-    FE_SUB(&q, &q, &t);
-    FE_MUL(&q, &r, &q); /* R (Q - X3) */
-    FE_MUL(&s2, &p->y, &ppp);
-    FE_SUB(&p->y, &q, &s2); /* Y3 = R (Q - X3) - Y1 PPP */
-    p->x = t;
-    FE_MUL(&p->zz, &p->zz, &pp);    /* ZZ3 = ZZ1 PP */
-    FE_MUL(&p->zzz, &p->zzz, &ppp); /* ZZZ3 = ZZZ1 PPP */
-}
-
-/* p += q (EFD add-2008-s). */
-static void xyzz_add(xyzz_t *p, const xyzz_t *q)
-{
-    FE u1, u2, s1, s2, pp, ppp, qq, r, t;
-
-    if (xyzz_is_inf(q)) {
-        return;
-    }
-    if (xyzz_is_inf(p)) {
-        *p = *q;
-        return;
-    }
-    FE_MUL(&u1, &p->x, &q->zz);  /* U1 = X1 ZZ2 */
-    FE_MUL(&u2, &q->x, &p->zz);  /* U2 = X2 ZZ1 */
-    FE_MUL(&s1, &p->y, &q->zzz); /* S1 = Y1 ZZZ2 */
-    FE_MUL(&s2, &q->y, &p->zzz); /* S2 = Y2 ZZZ1 */
-    FE_SUB(&u2, &u2, &u1);       /* P = U2 - U1 */
-    FE_SUB(&r, &s2, &s1);        /* R = S2 - S1 */
-    if (FE_IS_ZERO(&u2)) {
-        if (FE_IS_ZERO(&r)) {
-            xyzz_dbl(p);
-        } else {
-            xyzz_set_inf(p);
-        }
-        return;
-    }
-    FE_SQR(&pp, &u2);       /* PP = P^2 */
-    FE_MUL(&ppp, &u2, &pp); /* PPP = P PP */
-    FE_MUL(&qq, &u1, &pp);  /* Q = U1 PP */
-    FE_SQR(&t, &r);
-    FE_SUB(&t, &t, &ppp);
-    FE_SUB(&t, &t, &qq);
-    FE_SUB(&t, &t, &qq); /* X3 = R^2 - PPP - 2 Q */
-    FE_SUB(&qq, &qq, &t);
-    FE_MUL(&qq, &r, &qq); /* R (Q - X3) */
-    FE_MUL(&s1, &s1, &ppp);
-    FE_SUB(&p->y, &qq, &s1); /* Y3 = R (Q - X3) - S1 PPP */
-    p->x = t;
-    FE_MUL(&p->zz, &p->zz, &q->zz);
-    FE_MUL(&p->zz, &p->zz, &pp); /* ZZ3 = ZZ1 ZZ2 PP */
-    FE_MUL(&p->zzz, &p->zzz, &q->zzz);
-    FE_MUL(&p->zzz, &p->zzz, &ppp); /* ZZZ3 = ZZZ1 ZZZ2 PPP */
-}
-
-/* p = [k]p for a small k (double-and-add). */
-static void xyzz_mul_small(xyzz_t *p, uint64_t k)
-{
-    xyzz_t r;
-
-    xyzz_set_inf(&r);
-    for (int bit = 63; bit >= 0; bit--) {
-        xyzz_dbl(&r);
-        if ((k >> bit) & 1) {
-            xyzz_add(&r, p);
-        }
-    }
-    *p = r;
-}
-
-/* Jacobian (X', Y', Z') = (X ZZ ZZZ^2, Y ZZ^3 ZZZ^2, ZZ ZZZ): X'/Z'^2 = X/ZZ, Y'/Z'^3 = Y/ZZZ,
- * without relying on ZZ^3 = ZZZ^2. The identity maps to Z' = 0. */
-static void xyzz_to_jac(JAC *out, const xyzz_t *p)
-{
-    FE a, t;
-
-    FE_SQR(&t, &p->zzz);    /* ZZZ^2 */
-    FE_MUL(&a, &p->zz, &t); /* ZZ ZZZ^2 */
-    FE_MUL(&out->x, &p->x, &a);
-    FE_SQR(&t, &p->zz); /* ZZ^2 */
-    FE_MUL(&t, &t, &a); /* ZZ^3 ZZZ^2 */
-    FE_MUL(&out->y, &p->y, &t);
-    FE_MUL(&out->z, &p->zz, &p->zzz);
-}
 
 /* ---- Bucket accumulator: affine buckets with batched inversions, XYZZ overflow. ----
  *
@@ -230,9 +39,9 @@ static void xyzz_to_jac(JAC *out, const xyzz_t *p)
  * empties the bucket. In direct mode every addition goes to the XYZZ slot (no batching).
  * A bucket's value is its affine point (if META_AFF) plus its XYZZ slot (if META_OVF). */
 
-enum { META_AFF = 1, META_OVF = 2, META_BUSY = 4 };
+enum { META_AFF = MSM_META_AFF, META_OVF = MSM_META_OVF, META_BUSY = 4 };
 enum { KIND_ADD, KIND_DBL, KIND_CANCEL };
-#define PREF_NEG 0x80000000u /* point reference: base index | PREF_NEG for -P */
+#define PREF_NEG MSM_PREF_NEG /* point reference: base index | PREF_NEG for -P */
 
 typedef struct acc {
     const AFF *points;
@@ -248,15 +57,15 @@ typedef struct acc {
     uint32_t *qb, *qp; /* conflict queue */
     size_t qcap, qlen;
     bool direct;
+    bool vec; /* flush through MSM_VEC_FLUSH (msm_vec_available()) */
 } acc_t;
 
 /* Carves a batch slot of msm_batch_bytes(cap, qcap, sizeof(FE)) bytes. */
 static void acc_carve_batch(acc_t *A, uint8_t *slot, size_t cap, size_t qcap)
 {
     A->prod = (FE *)(void *)slot;
-    slot += msm_align64(cap * sizeof(FE));
-    A->den = (FE *)(void *)slot;
-    slot += msm_align64(cap * sizeof(FE));
+    A->den = (FE *)(void *)(slot + msm_align64(cap * sizeof(FE)));
+    slot += msm_batch_work_bytes(cap, sizeof(FE));
     A->eb = (uint32_t *)(void *)slot;
     slot += msm_align64(cap * 4);
     A->ep = (uint32_t *)(void *)slot;
@@ -334,12 +143,32 @@ static inline void acc_add(acc_t *A, uint32_t b, uint32_t pref)
     }
 }
 
+/* Ends a flush: the batch is empty again and the queue is retried; qcap < cap, so this cannot
+ * flush again. */
+static void acc_flush_done(acc_t *A)
+{
+    A->len = 0;
+    size_t q = A->qlen;
+    A->qlen = 0;
+    for (size_t j = 0; j < q; j++) {
+        acc_add(A, A->qb[j], A->qp[j]);
+    }
+}
+
 static void acc_flush(acc_t *A)
 {
     size_t n = A->len;
     FE y2, inv, li, lam, t;
 
     if (n == 0) {
+        return;
+    }
+    if (A->vec && n >= MSM_VEC_MIN_BATCH &&
+        MSM_VEC_FLUSH(A->aff, A->points, A->eb, A->ep, n, A->prod)) {
+        for (size_t i = 0; i < n; i++) {
+            A->meta[A->eb[i]] &= (uint8_t)~META_BUSY;
+        }
+        acc_flush_done(A);
         return;
     }
     /* forward: denominators and their prefix products */
@@ -421,13 +250,7 @@ static void acc_flush(acc_t *A)
         b->x = t;
         A->meta[bi] &= (uint8_t)~META_BUSY;
     }
-    A->len = 0;
-    /* retry the queue; qcap < cap, so this cannot flush again */
-    size_t q = A->qlen;
-    A->qlen = 0;
-    for (size_t j = 0; j < q; j++) {
-        acc_add(A, A->qb[j], A->qp[j]);
-    }
+    acc_flush_done(A);
 }
 
 /* Applies everything pending. */
@@ -459,15 +282,16 @@ static void add_times(xyzz_t *T, const xyzz_t *R, size_t e)
     xyzz_add(T, &t);
 }
 
-/* T = sum_b (b + 1) bucket_b and R = sum_b bucket_b (running sum from the top bucket: after
- * bucket b, R holds the buckets >= b and each is added into T once per bucket at or below it). */
-static void acc_running_sum(const acc_t *A, xyzz_t *T, xyzz_t *R)
+/* Over buckets [b0, b0 + nb): T = sum_b (b - b0 + 1) bucket_b and R = sum_b bucket_b (running
+ * sum from the top bucket: after bucket b, R holds the buckets >= b and each is added into T
+ * once per bucket at or below it). */
+static void acc_running_sum(const acc_t *A, size_t b0, size_t nb, xyzz_t *T, xyzz_t *R)
 {
     size_t empty = 0; /* buckets passed since the last non-empty one: T still owes [empty] R */
 
     xyzz_set_inf(T);
     xyzz_set_inf(R);
-    for (size_t b = A->nb; b-- > 0;) {
+    for (size_t b = b0 + nb; b-- > b0;) {
         uint8_t m = A->meta[b];
         if (!(m & (META_AFF | META_OVF))) {
             empty++;
@@ -486,11 +310,26 @@ static void acc_running_sum(const acc_t *A, xyzz_t *T, xyzz_t *R)
     add_times(T, R, empty);
 }
 
-/* R = sum_b bucket_b. */
-static void acc_plain_sum(const acc_t *A, xyzz_t *R)
+/* R = sum of buckets [b0, b0 + nb); with the vector kernels in eight segments when nb is a
+ * multiple of 8 and large enough. */
+static void acc_plain_sum(const acc_t *A, size_t b0, size_t nb, xyzz_t *R)
 {
+    if (A->vec && nb % 8 == 0 && nb >= 8 * MSM_VEC_MIN_SEGMENT) {
+        xyzz_t Rs[8];
+        size_t s0[8], len[8];
+        for (unsigned l = 0; l < 8; l++) {
+            s0[l] = b0 + l * (nb / 8);
+            len[l] = nb / 8;
+        }
+        MSM_VEC_SUMS(NULL, Rs, A->aff, A->ovf, A->meta, s0, len, 8);
+        *R = Rs[0];
+        for (unsigned l = 1; l < 8; l++) {
+            xyzz_add(R, &Rs[l]);
+        }
+        return;
+    }
     xyzz_set_inf(R);
-    for (size_t b = 0; b < A->nb; b++) {
+    for (size_t b = b0; b < b0 + nb; b++) {
         uint8_t m = A->meta[b];
         if (m & META_AFF) {
             xyzz_madd(R, &A->aff[b], false);
@@ -501,15 +340,82 @@ static void acc_plain_sum(const acc_t *A, xyzz_t *R)
     }
 }
 
+/* acc_running_sum over [b0, b0 + nb), nb a power of two: with the vector kernels, as eight
+ * segments of L = nb / 8 buckets at once, each giving T_l (weights 1 .. L from its own start)
+ * and R_l; then T = sum_l T_l + [L] sum_l l R_l, the last sum by a running sum over l. */
+static void acc_reduce(const acc_t *A, size_t b0, size_t nb, xyzz_t *T, xyzz_t *R)
+{
+    if (!A->vec || nb < 8 * MSM_VEC_MIN_SEGMENT) {
+        acc_running_sum(A, b0, nb, T, R);
+        return;
+    }
+    size_t L = nb / 8, s0[8], len[8];
+    xyzz_t Ts[8], Rs[8], S, U;
+    CZ_CHECK(L * 8 == nb);
+    for (unsigned l = 0; l < 8; l++) {
+        s0[l] = b0 + l * L;
+        len[l] = L;
+    }
+    MSM_VEC_SUMS(Ts, Rs, A->aff, A->ovf, A->meta, s0, len, 8);
+    xyzz_set_inf(&S);
+    xyzz_set_inf(&U);
+    for (unsigned l = 8; l-- > 1;) {
+        xyzz_add(&S, &Rs[l]); /* S = sum_{j >= l} R_j */
+        xyzz_add(&U, &S);     /* after the loop, U = sum_j j R_j */
+    }
+    xyzz_mul_small(&U, L);
+    *T = U;
+    *R = S;
+    xyzz_add(R, &Rs[0]);
+    for (unsigned l = 0; l < 8; l++) {
+        xyzz_add(T, &Ts[l]);
+    }
+}
+
+/* Like acc_reduce for a window whose bucket g has ncopy copies in slots [b0 + g ncopy,
+ * b0 + (g + 1) ncopy): C_g = the sum of the copies (eight digits at a time with the vector
+ * kernels), then the running sum over the C_g. */
+static void acc_copy_reduce(const acc_t *A, size_t b0, size_t nb, size_t ncopy, xyzz_t *T,
+                            xyzz_t *R)
+{
+    xyzz_t C[8];
+    size_t s0[8], len[8];
+
+    xyzz_set_inf(T);
+    xyzz_set_inf(R);
+    for (size_t g = nb; g > 0;) {
+        unsigned k = g < 8 ? (unsigned)g : 8u;
+        g -= k;
+        if (A->vec && ncopy >= MSM_VEC_MIN_SEGMENT) {
+            for (unsigned l = 0; l < k; l++) {
+                s0[l] = b0 + (g + l) * ncopy;
+                len[l] = ncopy;
+            }
+            MSM_VEC_SUMS(NULL, C, A->aff, A->ovf, A->meta, s0, len, k);
+        } else {
+            for (unsigned l = 0; l < k; l++) {
+                acc_plain_sum(A, b0 + (g + l) * ncopy, ncopy, &C[l]);
+            }
+        }
+        for (unsigned l = k; l-- > 0;) {
+            xyzz_add(R, &C[l]);
+            xyzz_add(T, R);
+        }
+    }
+}
+
 /* ---- One MSM call. ---- */
 
 /* A unit adds the tail terms of chunks [ch0, ch1) whose digit in window w falls in buckets
  * [g0, g1) (bucket g holds digit magnitude g + 1), into bucket slots starting at `slot` of the
- * window's region. Windows with few buckets (the top one) split by chunks instead of buckets,
- * each piece in its own slots. */
+ * window's region; its result is piece `piece` of window w. Windows with few buckets (the top
+ * one) split by chunks instead of buckets, each piece in its own slots; its terms are spread over
+ * ncopy copies of each bucket (digit g + 1 of term j in slot g ncopy + j mod ncopy). A unit of
+ * nw > 1 windows w .. w + nw - 1 takes every term and bucket of each (g0 = 0, slot = 0): their
+ * regions are contiguous, so its batches draw on nw times more buckets. */
 typedef struct unit {
-    unsigned w, ch0, ch1;
-    uint32_t g0, g1, slot;
+    unsigned w, nw, ch0, ch1, piece;
+    uint32_t g0, g1, slot, ncopy;
 } unit_t;
 
 #define MAX_UNITS 256 /* nwin * kmax <= 256 for every c (c = 1: 256 windows, 1 range) */
@@ -535,9 +441,12 @@ typedef struct job {
 
     msm_plan plan;
     bool ba_forced; /* MSM_ACCUM_BATCH_AFFINE asked for: batch even tiny bucket sets (tests) */
+    bool vec;       /* batches go through the vector kernels */
     unsigned nunits;
     unit_t units[MAX_UNITS];
-    xyzz_t *unit_res;
+    xyzz_t *unit_res;            /* piece p of window w at w * kmax + p */
+    size_t unit_off[MAX_UNITS];  /* byte offset of each unit's batch arrays in unit_batch */
+    unsigned npieces[MAX_UNITS]; /* per window (nwin <= MAX_UNITS) */
 } job_t;
 
 enum { SC_ZERO, SC_ONE, SC_OTHER };
@@ -614,6 +523,7 @@ static void do_chunk(job_t *J, unsigned ch)
     ones += msm_align64(MSM_ONES_K);
     S.ones.nb = MSM_ONES_K;
     S.ones.ovf = NULL;
+    S.ones.vec = J->vec;
     acc_carve_batch(&S.ones, ones, MSM_ONES_K, 0);
     memset(S.ones.meta, 0, MSM_ONES_K);
     S.slot = 0;
@@ -641,7 +551,7 @@ static void do_chunk(job_t *J, unsigned ch)
     CZ_CHECK(S.k - J->ch_k0[ch] == J->ch_npts[ch]);
     J->ch_tail[ch] = S.t - J->ch_k0[ch];
     acc_finish(&S.ones);
-    acc_plain_sum(&S.ones, &J->chunk_res[ch]);
+    acc_plain_sum(&S.ones, 0, S.ones.nb, &J->chunk_res[ch]);
 }
 
 static void chunk_task(void *ctx, size_t begin, size_t end, unsigned worker)
@@ -652,54 +562,105 @@ static void chunk_task(void *ctx, size_t begin, size_t end, unsigned worker)
     }
 }
 
+/* Bucket slots of a unit (see unit_t). */
+static size_t unit_slots(const msm_layout *L, const unit_t *U)
+{
+    return U->nw > 1 ? U->nw * L->nbw : (size_t)(U->g1 - U->g0) * U->ncopy;
+}
+
+/* Copies of each bucket that a window of nb buckets spreads its terms over, with `slots` bucket
+ * slots to itself: 1 for a full window; a small one (the top window) with batch-affine buckets
+ * takes every slot, so that its batches do not keep meeting the same few buckets. */
+static size_t window_copies(const job_t *J, size_t nb, size_t slots)
+{
+    size_t k = 1;
+    if (J->plan.batch_affine) {
+        while (2 * k * nb <= slots) {
+            k *= 2;
+        }
+    }
+    return k;
+}
+
 static void do_unit(job_t *J, unsigned u)
 {
     const unit_t *U = &J->units[u];
     const msm_layout *L = &J->L;
     unsigned c = L->c, w = U->w;
-    size_t g0 = U->g0, nb = U->g1 - U->g0;
     size_t first = (size_t)w * L->nbw + U->slot;
+    size_t total; /* bucket slots of the unit */
     acc_t A;
     xyzz_t T, R;
+    struct {
+        size_t base, g0, nb, ncopy; /* slots [base, base + nb ncopy) hold digits g0 + 1 .. */
+    } win[MAX_UNITS];
 
+    if (U->nw > 1) {
+        for (unsigned i = 0; i < U->nw; i++) {
+            win[i].base = i * L->nbw;
+            win[i].g0 = 0;
+            win[i].nb = msm_win_buckets(w + i, c);
+            win[i].ncopy = window_copies(J, win[i].nb, L->nbw);
+        }
+    } else {
+        win[0].base = 0;
+        win[0].g0 = U->g0;
+        win[0].nb = U->g1 - U->g0;
+        win[0].ncopy = U->ncopy;
+    }
+    total = unit_slots(L, U);
     memset(&A, 0, sizeof(A));
     A.points = J->points;
     A.aff = (AFF *)(void *)(J->scratch + L->win_aff) + first;
     A.ovf = (xyzz_t *)(void *)(J->scratch + L->win_ovf) + first;
     A.meta = J->scratch + L->win_meta + first;
-    A.nb = nb;
+    A.nb = total;
     /* a batch needs distinct buckets: with few of them it cannot fill, so add directly */
-    size_t cap = msm_batch_cap(nb);
-    A.direct = !J->plan.batch_affine || (!J->ba_forced && nb < MSM_BA_MIN_BUCKETS);
-    CZ_CHECK(cap <= L->batch_cap);
-    acc_carve_batch(&A, J->scratch + L->unit_batch + (size_t)u * L->batch_size, cap, cap / 2);
-    memset(A.meta, 0, nb);
+    size_t cap = msm_unit_cap(total, L->cap_limit, J->vec);
+    A.direct = !J->plan.batch_affine || (!J->ba_forced && total < MSM_BA_MIN_BUCKETS);
+    A.vec = J->vec;
+    acc_carve_batch(&A, J->scratch + L->unit_batch + J->unit_off[u], cap, cap / 2);
+    memset(A.meta, 0, total);
 
     for (unsigned ch = U->ch0; ch < U->ch1; ch++) {
         size_t j0 = J->ch_k0[ch], j1 = j0 + J->ch_tail[ch];
         for (size_t j = j0; j < j1; j++) {
-            int d = msm_digit(&J->tail_sc[j], w, c);
-            if (d == 0) {
-                continue;
+            const fr_repr_t *s = &J->tail_sc[j];
+            uint32_t idx = J->tail_idx[j];
+            for (unsigned i = 0; i < U->nw; i++) {
+                int d = msm_digit(s, w + i, c);
+                if (d == 0) {
+                    continue;
+                }
+                size_t g = (size_t)(d < 0 ? -d : d) - 1 - win[i].g0; /* wraps below the range */
+                if (g >= win[i].nb) {
+                    continue;
+                }
+                /* copies of a digit's bucket take consecutive terms in turn */
+                size_t slot = win[i].base + g * win[i].ncopy + (j & (win[i].ncopy - 1));
+                acc_add(&A, (uint32_t)slot, idx | (d < 0 ? PREF_NEG : 0));
             }
-            uint32_t neg = d < 0 ? PREF_NEG : 0;
-            size_t g = (size_t)(d < 0 ? -d : d) - 1 - g0; /* wraps when below the range */
-            if (g >= nb) {
-                continue;
-            }
-            acc_add(&A, (uint32_t)g, J->tail_idx[j] | neg);
         }
     }
     acc_finish(&A);
-    /* sum_{g in [g0, g1)} (g + 1) B_g = sum (g - g0 + 1) B_g + g0 sum B_g = T + [g0] R */
-    acc_running_sum(&A, &T, &R);
-    xyzz_mul_small(&R, g0);
-    xyzz_add(&T, &R);
-    J->unit_res[u] = T;
+    for (unsigned i = 0; i < U->nw; i++) {
+        if (win[i].ncopy > 1) {
+            acc_copy_reduce(&A, win[i].base, win[i].nb, win[i].ncopy, &T, &R);
+        } else {
+            acc_reduce(&A, win[i].base, win[i].nb, &T, &R);
+        }
+        /* sum_{g in [g0, g1)} (g + 1) B_g = sum (g - g0 + 1) B_g + g0 sum B_g = T + [g0] R */
+        if (win[i].g0 > 0) {
+            xyzz_mul_small(&R, win[i].g0);
+            xyzz_add(&T, &R);
+        }
+        J->unit_res[(size_t)(w + i) * L->kmax + U->piece] = T;
+    }
 }
 
 /* Splits window w into at most k units: by bucket ranges of at least MSM_MIN_RANGE buckets,
- * then, where that gives fewer than k, by chunk ranges with separate bucket slots. */
+ * then, where that gives fewer than k, by chunk ranges with separate bucket slots (each piece
+ * of a small window spreads its terms over copies of its buckets in its share of the slots). */
 static void plan_window(job_t *J, unsigned w, unsigned k)
 {
     const msm_layout *L = &J->L;
@@ -712,18 +673,38 @@ static void plan_window(job_t *J, unsigned w, unsigned k)
     pw = pw < copies ? pw : copies;
     pw = pw < J->nch ? pw : J->nch;
     pw = pw ? pw : 1;
+    J->npieces[w] = (unsigned)(pw * kw);
+    CZ_CHECK(pw * kw <= L->kmax);
+    size_t ncopy = kw == 1 ? window_copies(J, nbw, L->nbw / pw) : 1;
     for (size_t p = 0; p < pw; p++) {
         for (size_t r = 0; r < kw; r++) {
             CZ_CHECK(J->nunits < MAX_UNITS && J->nunits < L->nwin * L->kmax);
-            unit_t *U = &J->units[J->nunits++];
+            unit_t *U = &J->units[J->nunits];
+            U->piece = (unsigned)(p * kw + r);
+            J->nunits++;
             U->w = w;
+            U->nw = 1;
             U->ch0 = (unsigned)(J->nch * p / pw);
             U->ch1 = (unsigned)(J->nch * (p + 1) / pw);
             U->g0 = (uint32_t)(nbw * r / kw);
             U->g1 = (uint32_t)(nbw * (r + 1) / kw);
-            U->slot = (uint32_t)(p * nbw + U->g0);
+            U->ncopy = (uint32_t)ncopy;
+            U->slot = (uint32_t)(p * nbw * ncopy + U->g0);
         }
     }
+}
+
+/* Windows per unit: enough for MSM_GROUP_BUCKETS bucket slots per batch-affine unit, while
+ * leaving at least three units per worker (1 = one window per unit, split by plan_window). */
+static unsigned group_size(const msm_layout *L, bool batch_affine, unsigned width)
+{
+    if (!batch_affine || L->nbw >= MSM_GROUP_BUCKETS) {
+        return 1;
+    }
+    size_t gs = MSM_GROUP_BUCKETS / L->nbw;
+    size_t lim = L->nwin / (3 * (size_t)width);
+    gs = gs < lim ? gs : lim;
+    return gs > 1 ? (unsigned)gs : 1u;
 }
 
 static void unit_task(void *ctx, size_t begin, size_t end, unsigned worker)
@@ -746,6 +727,7 @@ static void msm_run(JAC *out, job_t *J, void *scratch, cz_pool *pool, const msm_
     J->scratch = scratch;
     J->split01 = !(opts && opts->no_split01);
     J->ba_forced = opts && opts->accum == MSM_ACCUM_BATCH_AFFINE;
+    J->vec = msm_uses_vec(opts);
 
     /* 1. chunks; the layout for c = 1 gives the offsets that do not depend on c */
     msm_layout_for(&J->L, J->npoints, 1, &group_sizes);
@@ -794,7 +776,7 @@ static void msm_run(JAC *out, job_t *J, void *scratch, cz_pool *pool, const msm_
     }
     xyzz_set_inf(&acc);
     if (m > 0) {
-        J->plan = msm_plan_for(m, opts);
+        J->plan = msm_plan_for(m, opts, J->vec);
         msm_layout_for(&J->L, J->npoints, J->plan.c, &group_sizes);
         CZ_CHECK(J->L.total <= bound);
         const msm_layout *L = &J->L;
@@ -806,21 +788,44 @@ static void msm_run(JAC *out, job_t *J, void *scratch, cz_pool *pool, const msm_
         }
         J->unit_res = (xyzz_t *)(void *)(J->scratch + L->unit_res);
         J->nunits = 0;
-        for (unsigned w = 0; w < L->nwin; w++) {
-            plan_window(J, w, k);
+        unsigned gs = group_size(L, J->plan.batch_affine, width);
+        unsigned step = gs > 1 ? gs : 1;
+        for (unsigned w = 0; w < L->nwin; w += step) {
+            if (gs > 1) {
+                unit_t *U = &J->units[J->nunits++];
+                memset(U, 0, sizeof(*U));
+                U->w = w;
+                U->nw = L->nwin - w < gs ? L->nwin - w : gs;
+                U->ch1 = J->nch;
+                U->g1 = (uint32_t)L->nbw;
+                U->ncopy = 1; /* per window, see do_unit */
+                for (unsigned i = 0; i < U->nw; i++) {
+                    J->npieces[w + i] = 1;
+                }
+            } else {
+                plan_window(J, w, k);
+            }
         }
+
+        /* batch arrays: each unit's, packed (msm_layout_for bounds their sum) */
+        size_t off = 0;
+        for (unsigned u = 0; u < J->nunits; u++) {
+            J->unit_off[u] = off;
+            size_t cap = msm_unit_cap(unit_slots(L, &J->units[u]), L->cap_limit, J->vec);
+            off += msm_unit_batch_bytes(cap, sizeof(FE));
+        }
+        CZ_CHECK(off <= L->batch_area);
 
         /* 3. units */
         cz_pool_for(pool, J->nunits, 1, unit_task, J);
 
         /* 4. windows, top first: acc = 2^c acc + W_w */
-        unsigned u = J->nunits;
         for (unsigned w = L->nwin; w-- > 0;) {
             for (unsigned i = 0; i < L->c; i++) {
                 xyzz_dbl(&acc);
             }
-            while (u > 0 && J->units[u - 1].w == w) {
-                xyzz_add(&acc, &J->unit_res[--u]);
+            for (unsigned p = 0; p < J->npieces[w]; p++) {
+                xyzz_add(&acc, &J->unit_res[(size_t)w * L->kmax + p]);
             }
         }
     }

@@ -13,6 +13,8 @@
 #include "common/pool.h"
 #include "curve/g1.h"
 #include "curve/g2.h"
+#include "field/bls12_381_consts.h"
+#include "field/fp.h"
 #include "field/fr.h"
 #include "harness/test.h"
 #include "msm/msm.h"
@@ -125,14 +127,18 @@ static void run_g2(g2_t *out, const g2_aff_t *pts, const fr_repr_t *sc, size_t n
     scratch_free(scr, sz);
 }
 
-/* Configurations every small case runs under. */
+/* Configurations every small case runs under (fields: window, accumulation, no_split01,
+ * no_simd); the last ones keep to the scalar field arithmetic where the others may take the
+ * AVX-512 IFMA kernels. */
 static const msm_opts CONFIGS[] = {
-    {0, MSM_ACCUM_AUTO, false},          {0, MSM_ACCUM_XYZZ, false},
-    {0, MSM_ACCUM_BATCH_AFFINE, false},  {0, MSM_ACCUM_AUTO, true},
-    {1, MSM_ACCUM_XYZZ, false},          {2, MSM_ACCUM_BATCH_AFFINE, false},
-    {3, MSM_ACCUM_BATCH_AFFINE, true},   {4, MSM_ACCUM_XYZZ, true},
-    {5, MSM_ACCUM_BATCH_AFFINE, false},  {8, MSM_ACCUM_BATCH_AFFINE, false},
-    {11, MSM_ACCUM_BATCH_AFFINE, false}, {13, MSM_ACCUM_XYZZ, false},
+    {0, MSM_ACCUM_AUTO, false, false},          {0, MSM_ACCUM_XYZZ, false, false},
+    {0, MSM_ACCUM_BATCH_AFFINE, false, false},  {0, MSM_ACCUM_AUTO, true, false},
+    {1, MSM_ACCUM_XYZZ, false, false},          {2, MSM_ACCUM_BATCH_AFFINE, false, false},
+    {3, MSM_ACCUM_BATCH_AFFINE, true, false},   {4, MSM_ACCUM_XYZZ, true, false},
+    {5, MSM_ACCUM_BATCH_AFFINE, false, false},  {8, MSM_ACCUM_BATCH_AFFINE, false, false},
+    {11, MSM_ACCUM_BATCH_AFFINE, false, false}, {13, MSM_ACCUM_XYZZ, false, false},
+    {0, MSM_ACCUM_AUTO, false, true},           {8, MSM_ACCUM_BATCH_AFFINE, false, true},
+    {11, MSM_ACCUM_BATCH_AFFINE, true, true},
 };
 
 static cz_pool *test_pool(unsigned threads)
@@ -354,7 +360,7 @@ TEST(msm_g1_random_sizes)
         CHECK_MSG(g1_eq(&got, &expect), "n=%zu", n);
         run_g1(&got, pts, sc, n, pool, NULL);
         CHECK_MSG(g1_eq(&got, &expect), "n=%zu pool", n);
-        msm_opts o = {0, MSM_ACCUM_BATCH_AFFINE, false};
+        msm_opts o = {0, MSM_ACCUM_BATCH_AFFINE, false, false};
         run_g1(&got, pts, sc, n, pool, &o);
         CHECK_MSG(g1_eq(&got, &expect), "n=%zu batch-affine", n);
         o.accum = MSM_ACCUM_XYZZ;
@@ -384,7 +390,7 @@ TEST(msm_g1_edge_scalars_every_window)
     g1_naive(&expect, pts, sc, N);
     for (unsigned c = 1; c <= 16; c++) {
         for (int m = 0; m < 2; m++) {
-            msm_opts o = {c, m ? MSM_ACCUM_BATCH_AFFINE : MSM_ACCUM_XYZZ, c % 3 == 0};
+            msm_opts o = {c, m ? MSM_ACCUM_BATCH_AFFINE : MSM_ACCUM_XYZZ, c % 3 == 0, false};
             run_g1(&got, pts, sc, N, (c + (unsigned)m) % 2 ? pool : NULL, &o);
             CHECK_MSG(g1_eq(&got, &expect), "c=%u method=%d", c, m);
         }
@@ -525,9 +531,10 @@ TEST(msm_g1_large_pool_invariance)
     g1_expected_from_logs(&expect, dlog, sc, N);
     const unsigned threads[] = {0, 1, 3, 23};
     const msm_opts opts[] = {
-        {0, MSM_ACCUM_AUTO, false},
-        {12, MSM_ACCUM_BATCH_AFFINE, false},
-        {11, MSM_ACCUM_XYZZ, true},
+        {0, MSM_ACCUM_AUTO, false, false},
+        {12, MSM_ACCUM_BATCH_AFFINE, false, false},
+        {11, MSM_ACCUM_XYZZ, true, false},
+        {10, MSM_ACCUM_BATCH_AFFINE, false, true},
     };
     run_g1(&got, pts, sc, N, NULL, NULL);
     CHECK(g1_eq(&got, &expect));
@@ -583,7 +590,7 @@ TEST(msm_g1_split01_invariant)
     g1_aff_t *pts = malloc(sizeof(g1_aff_t) * N);
     fr_repr_t *sc = malloc(sizeof(fr_repr_t) * N), *tail = malloc(sizeof(fr_repr_t) * N);
     g1_t ones, rest, split, plain, auto_res, naive;
-    msm_opts nosplit = {0, MSM_ACCUM_AUTO, true};
+    msm_opts nosplit = {0, MSM_ACCUM_AUTO, true, false};
     CHECK(pts && sc && tail);
     g1_random_points(pts, N, g);
     g1_set_identity(&ones);
@@ -680,9 +687,9 @@ TEST(msm_g1_density)
                 g1_naive(&naive, pts, compact, pop);
                 CHECK(g1_eq(&naive, &expect));
             }
-            for (int variant = 0; variant < 3; variant++) {
+            for (int variant = 0; variant < 4; variant++) {
                 msm_opts o = {variant == 2 ? 6 : 0, variant == 1 ? MSM_ACCUM_XYZZ : MSM_ACCUM_AUTO,
-                              variant == 2};
+                              variant == 2, variant == 3};
                 size_t sz = msm_g1_scratch_sizeof_opts(pop, &o);
                 void *scr = scratch_new(sz);
                 msm_g1_density(&got, pts, pop, asg, bits, nvars, scr, variant ? pool : NULL, &o);
@@ -718,14 +725,16 @@ TEST(msm_scratch_bound_covers_every_tail)
     const msm_accum modes[] = {MSM_ACCUM_AUTO, MSM_ACCUM_XYZZ, MSM_ACCUM_BATCH_AFFINE};
     for (size_t gi = 0; gi < 2; gi++) {
         for (size_t mi = 0; mi < ARRAY_LEN(modes); mi++) {
-            msm_opts o = {0, modes[mi], false};
+            msm_opts o = {0, modes[mi], false, false};
             for (size_t n = 0; n < ((size_t)1 << 31); n += n / 8 + 1) {
                 size_t bound = msm_scratch_bytes(n, &o, &sizes[gi]);
                 for (size_t m = 1; m <= n; m += m / 4 + 1) {
-                    msm_layout L;
-                    msm_plan plan = msm_plan_for(m, &o);
-                    msm_layout_for(&L, n, plan.c, &sizes[gi]);
-                    CHECK_MSG(L.total <= bound, "n=%zu m=%zu c=%u", n, m, plan.c);
+                    for (int vec = 0; vec < 2; vec++) { /* both cost models */
+                        msm_layout L;
+                        msm_plan plan = msm_plan_for(m, &o, vec);
+                        msm_layout_for(&L, n, plan.c, &sizes[gi]);
+                        CHECK_MSG(L.total <= bound, "n=%zu m=%zu c=%u vec=%d", n, m, plan.c, vec);
+                    }
                 }
             }
         }
@@ -824,7 +833,7 @@ TEST(msm_g2_against_naive)
         }
         if (n == N) {
             for (unsigned c = 1; c <= 16; c++) {
-                msm_opts o = {c, c % 2 ? MSM_ACCUM_BATCH_AFFINE : MSM_ACCUM_XYZZ, false};
+                msm_opts o = {c, c % 2 ? MSM_ACCUM_BATCH_AFFINE : MSM_ACCUM_XYZZ, false, false};
                 run_g2(&got, pts, sc, n, pool, &o);
                 CHECK_MSG(g2_eq(&got, &expect), "c=%u", c);
             }
@@ -865,4 +874,236 @@ TEST(msm_g2_density)
     free(asg);
     free(compact);
     free(pts);
+}
+
+/* ---------------------------------------------------------------- vector kernels */
+
+/* a + b and a - b on 6-word little-endian integers (no overflow: values below 2^383) */
+static void words_add(uint64_t out[6], const uint64_t a[6], const uint64_t b[6])
+{
+    unsigned carry = 0;
+    for (int i = 0; i < 6; i++) {
+        uint64_t s = a[i] + b[i];
+        unsigned c1 = s < a[i];
+        uint64_t t = s + carry;
+        carry = c1 | (t < s);
+        out[i] = t;
+    }
+}
+
+static bool words_less(const uint64_t a[6], const uint64_t b[6])
+{
+    for (int i = 5; i >= 0; i--) {
+        if (a[i] != b[i]) {
+            return a[i] < b[i];
+        }
+    }
+    return false;
+}
+
+static void words_sub(uint64_t out[6], const uint64_t a[6], const uint64_t b[6])
+{
+    unsigned borrow = 0;
+    for (int i = 0; i < 6; i++) {
+        uint64_t d = a[i] - b[i];
+        unsigned b1 = a[i] < b[i];
+        uint64_t t = d - borrow;
+        borrow = b1 | (d < borrow);
+        out[i] = t;
+    }
+}
+
+/* Inputs of the lazy range [0, 2p): edges of the range and of the 52-bit limbs, then random. */
+static void vec_input(uint64_t out[6], cz_prng *g, unsigned which)
+{
+    uint64_t p2[6], one[6] = {1, 0, 0, 0, 0, 0};
+    words_add(p2, FP_MODULUS, FP_MODULUS);
+    memset(out, 0, 6 * sizeof(uint64_t));
+    switch (which % 24) {
+    case 0:
+        break; /* 0 */
+    case 1:
+        out[0] = 1;
+        break;
+    case 2:
+        words_sub(out, FP_MODULUS, one); /* p - 1 */
+        break;
+    case 3:
+        memcpy(out, FP_MODULUS, sizeof(FP_MODULUS)); /* p: 0 in the lazy range */
+        break;
+    case 4:
+        words_add(out, FP_MODULUS, one); /* p + 1 */
+        break;
+    case 5:
+        words_sub(out, p2, one); /* 2p - 1 */
+        break;
+    case 6:
+        memcpy(out, FP_ONE.l, sizeof(FP_ONE.l)); /* R mod p */
+        break;
+    case 7:
+        for (int i = 0; i < 6; i++) {
+            out[i] = ~0ull;
+        }
+        out[5] = (1ull << 61) - 1; /* 2^381 - 1 < 2p */
+        break;
+    default:
+        if (which % 24 < 15) {
+            /* 2^(52k) - 1, k = 1..7: every limb below the top full */
+            unsigned bits = 52 * (which % 24 - 7);
+            for (unsigned i = 0; i < bits / 64; i++) {
+                out[i] = ~0ull;
+            }
+            if (bits % 64) {
+                out[bits / 64] = (1ull << (bits % 64)) - 1;
+            }
+            break;
+        }
+        do {
+            for (int i = 0; i < 6; i++) {
+                out[i] = cz_prng_u64(g);
+            }
+            out[5] &= (1ull << 62) - 1;
+        } while (!words_less(out, p2));
+        break;
+    }
+}
+
+TEST(msm_vec_fp_arith)
+{
+    /* the eight-lane IFMA kernels against fp_add, fp_sub, fp_mul and fp_sqr, with inputs
+     * anywhere in the kernels' lazy range [0, 2p) */
+    cz_prng *g = test_prng();
+    uint64_t a[8][6], b[8][6], out[8][6];
+    if (!msm_vec_available()) {
+        test_skip("no AVX-512 IFMA kernels on this CPU or in this build");
+    }
+    for (unsigned it = 0; it < 4000; it++) {
+        for (unsigned l = 0; l < 8; l++) {
+            /* first every pair of input kinds (24 x 24 over 72 iterations), then random kinds */
+            unsigned q = it * 8 + l;
+            unsigned wa = q < 576 ? q / 24 : (unsigned)cz_prng_below(g, 24);
+            unsigned wb = q < 576 ? q % 24 : (unsigned)cz_prng_below(g, 24);
+            vec_input(a[l], g, wa);
+            vec_input(b[l], g, wb);
+        }
+        for (unsigned op = 0; op < 4; op++) {
+            CHECK(msm_vec_fp_apply(out, (const uint64_t(*)[6])a, (const uint64_t(*)[6])b, op));
+            for (unsigned l = 0; l < 8; l++) {
+                fp_t x, y, r;
+                memcpy(x.l, a[l], sizeof(x.l));
+                memcpy(y.l, b[l], sizeof(y.l));
+                if (!words_less(x.l, FP_MODULUS)) {
+                    words_sub(x.l, x.l, FP_MODULUS);
+                }
+                if (!words_less(y.l, FP_MODULUS)) {
+                    words_sub(y.l, y.l, FP_MODULUS);
+                }
+                switch (op) {
+                case 0:
+                    fp_add(&r, &x, &y);
+                    break;
+                case 1:
+                    fp_sub(&r, &x, &y);
+                    break;
+                case 2:
+                    fp_mul(&r, &x, &y);
+                    break;
+                default:
+                    fp_sqr(&r, &x);
+                    break;
+                }
+                CHECK_MSG(memcmp(r.l, out[l], sizeof(r.l)) == 0, "it=%u op=%u lane=%u", it, op, l);
+            }
+        }
+    }
+}
+
+TEST(msm_g1_vec_matches_scalar)
+{
+    /* The IFMA kernels (the default where the CPU has them) and the scalar field arithmetic
+     * against the known logs, at sizes where the bucket sums go to the vector kernel, narrow
+     * windows share units and the top window spreads over copies of its buckets; with 0/1
+     * scalars (the ones-sums batch too), identity bases and repeated bases. */
+    cz_prng *g = test_prng();
+    enum { N = 40000 };
+    g1_aff_t *pts = malloc(sizeof(g1_aff_t) * N);
+    fr_t *dlog = malloc(sizeof(fr_t) * N);
+    fr_repr_t *sc = malloc(sizeof(fr_repr_t) * N);
+    const size_t sizes[] = {20, 700, 5000, N};
+    const msm_opts opts[] = {
+        {0, MSM_ACCUM_AUTO, false, false},          {0, MSM_ACCUM_AUTO, false, true},
+        {9, MSM_ACCUM_BATCH_AFFINE, false, false},  {12, MSM_ACCUM_BATCH_AFFINE, true, false},
+        {15, MSM_ACCUM_BATCH_AFFINE, false, false}, {10, MSM_ACCUM_BATCH_AFFINE, false, true},
+    };
+    g1_t expect, got;
+    cz_pool *pool = test_pool(1);
+    CHECK(pts && dlog && sc);
+    g1_points_with_logs(pts, dlog, N, g);
+    for (size_t si = 0; si < ARRAY_LEN(sizes); si++) {
+        size_t n = sizes[si];
+        for (size_t i = 0; i < n; i++) {
+            unsigned kind = (unsigned)cz_prng_below(g, 16);
+            if (kind < 3) {
+                sc[i] = repr_u64(kind & 1);
+            } else if (kind < 5) {
+                edge_scalar(&sc[i], g, (unsigned)cz_prng_below(g, 16));
+            } else {
+                rand_scalar(&sc[i], g);
+            }
+        }
+        if (n > 100) {
+            g1_aff_set_identity(&pts[17]);
+            dlog[17] = FR_ZERO;
+            pts[40] = pts[39];
+            dlog[40] = dlog[39];
+            sc[40] = sc[39]; /* meets it in every window's bucket: doublings */
+        }
+        g1_expected_from_logs(&expect, dlog, sc, n);
+        for (size_t o = 0; o < ARRAY_LEN(opts); o++) {
+            run_g1(&got, pts, sc, n, o % 2 ? pool : NULL, &opts[o]);
+            CHECK_MSG(g1_eq(&got, &expect), "n=%zu opts=%zu", n, o);
+        }
+    }
+    cz_pool_free(pool);
+    free(pts);
+    free(dlog);
+    free(sc);
+}
+
+TEST(msm_g2_vec_matches_scalar)
+{
+    /* as msm_g1_vec_matches_scalar, over G2 against the naive sum */
+    cz_prng *g = test_prng();
+    enum { N = 6000 };
+    g2_aff_t *pts = malloc(sizeof(g2_aff_t) * N);
+    fr_repr_t *sc = malloc(sizeof(fr_repr_t) * N);
+    const msm_opts opts[] = {
+        {0, MSM_ACCUM_AUTO, false, false},
+        {0, MSM_ACCUM_AUTO, false, true},
+        {11, MSM_ACCUM_BATCH_AFFINE, false, false},
+        {9, MSM_ACCUM_BATCH_AFFINE, true, false},
+    };
+    g2_t expect, got;
+    cz_pool *pool = test_pool(1);
+    CHECK(pts && sc);
+    g2_random_points(pts, N, g);
+    for (size_t i = 0; i < N; i++) {
+        unsigned kind = (unsigned)cz_prng_below(g, 16);
+        if (kind < 3) {
+            sc[i] = repr_u64(kind & 1);
+        } else {
+            rand_scalar(&sc[i], g);
+        }
+    }
+    g2_aff_set_identity(&pts[5]);
+    pts[8] = pts[7];
+    sc[8] = sc[7];
+    g2_naive(&expect, pts, sc, N);
+    for (size_t o = 0; o < ARRAY_LEN(opts); o++) {
+        run_g2(&got, pts, sc, N, o % 2 ? pool : NULL, &opts[o]);
+        CHECK_MSG(g2_eq(&got, &expect), "opts=%zu", o);
+    }
+    cz_pool_free(pool);
+    free(pts);
+    free(sc);
 }
