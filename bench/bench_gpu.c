@@ -10,7 +10,8 @@
  * a base), which takes another window size and another code path through the buckets.
  * Options: case-name filters; --min-lg N and --max-lg N (sizes 2^N, 20 and 27 by default),
  * --g2-max-lg N (24), --window C (MSM window; 0 = automatic), --ntt-minb B (NTT pass kernel
- * built for 1 or 2 blocks per SM; 0 = default).
+ * built for 1 or 2 blocks per SM; 0 = default). The NTT and MSM setups are skipped when none
+ * of their cases is selected.
  */
 #include "bench.h"
 
@@ -81,20 +82,41 @@ static void run_quotient(void *vctx)
     TRY(gpu_quotient_h_buf(dev, &top, c->buf, c->b, c->c, (size_t)1 << c->lg, c->lg, DG));
 }
 
+/* Whether a case named what_2^lg is selected for some size. */
+static int any_size_selected(int argc, char **argv, const char *what)
+{
+    char name[64];
+    for (unsigned lg = min_lg; lg <= max_lg; lg++) {
+        snprintf(name, sizeof(name), "%s_2^%u", what, lg);
+        if (bench_selected(argc, argv, name)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static void bench_ntt(int argc, char **argv)
 {
     const size_t nmax = (size_t)1 << max_lg;
-    fr_t *host = xmalloc(nmax * sizeof(fr_t)), *back;
+    fr_t *host, *back;
     struct ntt_ctx c;
     cz_prng g;
     char name[64];
+    const int want_ntt = any_size_selected(argc, argv, "gpu_ntt_fwd") ||
+                         any_size_selected(argc, argv, "gpu_ntt_coset_inv");
+    const int want_q = any_size_selected(argc, argv, "gpu_quotient");
 
+    if (!want_ntt && !want_q) {
+        return;
+    }
+    host = xmalloc(nmax * sizeof(fr_t));
     cz_prng_seed(&g, 1);
     for (size_t i = 0; i < nmax; i++) {
         uint64_t v[4] = {cz_prng_u64(&g), cz_prng_u64(&g), cz_prng_u64(&g),
                          cz_prng_u64(&g) & 0x0fffffffffffffffULL};
         memcpy(&host[i], v, 32); /* < 2^252 < r: a valid Montgomery value */
     }
+    memset(&c, 0, sizeof(c));
     TRY(gpu_buf_new(&c.buf, dev, nmax * 32, DG));
     TRY(gpu_buf_upload(c.buf, 0, host, nmax * 32, DG));
     for (unsigned lg = min_lg; lg <= max_lg; lg++) {
@@ -111,8 +133,8 @@ static void bench_ntt(int argc, char **argv)
             bench_case(name, (size_t)1 << lg, iters, 1, BENCH_MS, run_ntt, &c);
         }
     }
-    /* check: forward then inverse returns the input (largest size) */
-    if (bench_selected(argc, argv, "gpu_ntt")) {
+    /* check: coset forward then inverse returns the input (largest size) */
+    if (want_ntt) {
         back = xmalloc(nmax * sizeof(fr_t));
         TRY(gpu_buf_upload(c.buf, 0, host, nmax * 32, DG));
         TRY(gpu_ntt_buf(dev, c.buf, 0, max_lg, GPU_NTT_COSET_FWD, DG));
@@ -122,8 +144,7 @@ static void bench_ntt(int argc, char **argv)
                memcmp(back, host, nmax * 32) == 0 ? "ok" : "FAIL");
         free(back);
     }
-    snprintf(name, sizeof(name), "gpu_quotient");
-    if (bench_selected(argc, argv, name)) {
+    if (want_q) {
         TRY(gpu_buf_new(&c.b, dev, nmax * 32, DG));
         TRY(gpu_buf_new(&c.c, dev, nmax * 32, DG));
         TRY(gpu_buf_upload(c.b, 0, host, nmax * 32, DG));
@@ -131,11 +152,13 @@ static void bench_ntt(int argc, char **argv)
         for (unsigned lg = min_lg; lg <= max_lg; lg++) {
             c.lg = lg;
             snprintf(name, sizeof(name), "gpu_quotient_2^%u", lg);
-            bench_case(name, (size_t)1 << lg, lg <= 24 ? 10 : 4, 1, BENCH_MS, run_quotient, &c);
+            if (bench_selected(argc, argv, name)) {
+                bench_case(name, (size_t)1 << lg, lg <= 24 ? 10 : 4, 1, BENCH_MS, run_quotient, &c);
+            }
         }
-        gpu_buf_free(c.b);
-        gpu_buf_free(c.c);
     }
+    gpu_buf_free(c.b);
+    gpu_buf_free(c.c);
     gpu_buf_free(c.buf);
     free(host);
     TRY(gpu_dev_trim(dev, DG));
@@ -264,6 +287,24 @@ static void g2_points(g2_aff_t *out, size_t n)
     free(scr);
 }
 
+/* Whether any case of bench_msm(g2) is selected (its setup is long: skip it otherwise). */
+static int any_msm_selected(int argc, char **argv, int g2)
+{
+    const unsigned top = g2 ? g2_max_lg : max_lg;
+    char name[64];
+    for (int zero_one = 0; zero_one <= 1; zero_one++) {
+        for (unsigned lg = min_lg; lg <= top; lg++) {
+            snprintf(name, sizeof(name), "gpu_msm_%s_%s_2^%u", g2 ? "g2" : "g1",
+                     zero_one ? "01" : "dense", lg);
+            if (bench_selected(argc, argv, name)) {
+                return 1;
+            }
+        }
+    }
+    snprintf(name, sizeof(name), "gpu_msm_g1_dense_hostsc_2^%u", top);
+    return !g2 && bench_selected(argc, argv, name);
+}
+
 static void bench_msm(int argc, char **argv, int g2)
 {
     const unsigned top = g2 ? g2_max_lg : max_lg;
@@ -279,6 +320,12 @@ static void bench_msm(int argc, char **argv, int g2)
     char name[64];
     double t0 = bench_now();
 
+    if (!any_msm_selected(argc, argv, g2)) {
+        free(pts);
+        free(chunk);
+        free(fold);
+        return;
+    }
     memset(&c, 0, sizeof(c));
     c.g2 = g2;
     c.opts.window_bits = window;

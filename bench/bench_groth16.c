@@ -7,6 +7,12 @@
  * g16_2^k circuits fill their domain (2^k - 1 constraints); g16_porep2k has the scale of a
  * 2 KiB PoRep partition (2.2 million constraints in a domain of 2^22). The *_cpu lines give
  * the process CPU time, steadier than the wall clock on a shared machine.
+ * GPU (device 0; skipped without one), at 2^16, 2^20, 2^22 and porep2k: *_gpu_upload makes the
+ * parameters resident (g16_gpu_params_new, once), then GPU_ITERS proofs after one warm-up, end
+ * to end from the host assignment to the affine proof (*_gpu_wall, measured around the call)
+ * and by stage (*_gpu_prep ... *_gpu_total, from g16_prove_stats_t; prep includes the uploads
+ * of a, b, c, inputs and aux). The last GPU proof must verify and, when the CPU proof of the
+ * same size ran too, equal it byte for byte.
  * Circuits look like Filecoin's: half the constraints are booleanity checks of fresh bits,
  * a third multiply two earlier variables, the rest pack 8 bits into a number; so most aux
  * values are 0 or 1, A is nearly dense and B is sparse.
@@ -23,14 +29,16 @@
 #include "bench.h"
 #include "common/pool.h"
 #include "common/rand.h"
+#include "gpu/gpu.h"
 #include "groth16/groth16.h"
-#include "groth16/internal.h"
 #include "r1cs/r1cs.h"
 
 #define NUM_PUBLIC 4
 #define ITERS      3
 #define NSTAGES    10
 #define NONCE      9
+#define GPU_ITERS  5
+#define GPU_NCASES 11
 
 /* Synthesizes ncons constraints (and as many aux variables) after NUM_PUBLIC inputs. */
 static void synth(cs_t *cs, size_t ncons, uint64_t seed)
@@ -135,23 +143,45 @@ static const char *const PROVE_STAGES[NSTAGES] = {"prep",  "quotient", "msm_h", 
                                                   "msm_a", "msm_b_g1", "msm_b_g2", "assemble",
                                                   "total", "total_cpu"};
 
-/* Times g16_prove_ex (after one warm-up proof when iters > 1) and checks the last proof. */
+/* The fixed randomizers of every benchmark proof (CPU and GPU proofs are then comparable). */
+static void bench_rs(fr_t *r, fr_t *s)
+{
+    fr_from_u64(r, 12345);
+    fr_from_u64(s, 67890);
+}
+
+static void check_verifies(const g16_params_t *p, const cs_assignment_t *asg,
+                           const g16_proof_t *proof, const char *what)
+{
+    g16_pvk_t pvk;
+    bool valid = false;
+    cz_diag dg;
+
+    cz_diag_init(&dg);
+    g16_pvk_init(&pvk, &p->vk);
+    if (g16_verify(&pvk, &valid, proof, asg->inputs + 1, asg->num_inputs - 1, &dg) != CUZK_OK ||
+        !valid) {
+        fprintf(stderr, "bench_groth16: the %s benchmark proof does not verify\n", what);
+        exit(1);
+    }
+}
+
+/* Times g16_prove_ex (after one warm-up proof when iters > 1) and checks the last proof, which
+ * it leaves in *last. */
 static void bench_prove(const char *prefix, size_t n, unsigned iters, const g16_params_t *p,
-                        const cs_assignment_t *asg, cz_pool *pool, int argc, char **argv)
+                        const cs_assignment_t *asg, cz_pool *pool, g16_proof_t *last, int argc,
+                        char **argv)
 {
     char name[64];
     g16_proof_t proof;
-    g16_pvk_t pvk;
     g16_prove_stats_t st;
     double t[NSTAGES][ITERS], c0;
     fr_t r, s;
-    bool valid = false;
     cz_diag dg;
     cuzk_err err;
 
     cz_diag_init(&dg);
-    fr_from_u64(&r, 12345);
-    fr_from_u64(&s, 67890);
+    bench_rs(&r, &s);
     if (iters > 1 && (err = g16_prove(p, &proof, asg, &r, &s, pool, &dg)) != CUZK_OK) {
         die("prove", err, &dg); /* warm-up */
     }
@@ -171,12 +201,8 @@ static void bench_prove(const char *prefix, size_t n, unsigned iters, const g16_
         t[8][it] = st.total_ms;
         t[9][it] = cpu_ms() - c0;
     }
-    g16_pvk_init(&pvk, &p->vk);
-    if (g16_verify(&pvk, &valid, &proof, asg->inputs + 1, asg->num_inputs - 1, &dg) != CUZK_OK ||
-        !valid) {
-        fprintf(stderr, "bench_groth16: the benchmark proof does not verify\n");
-        exit(1);
-    }
+    check_verifies(p, asg, &proof, "CPU");
+    *last = proof;
     for (size_t i = 0; i < NSTAGES; i++) {
         snprintf(name, sizeof(name), "%s_%s", prefix, PROVE_STAGES[i]);
         if (bench_selected(argc, argv, name)) {
@@ -185,9 +211,81 @@ static void bench_prove(const char *prefix, size_t n, unsigned iters, const g16_
     }
 }
 
-/* One circuit of ncons constraints in a domain of 2^lg (checked), cases named prefix_*. */
-static void bench_size(const char *prefix, size_t ncons, unsigned lg, cz_pool *pool, int argc,
-                       char **argv)
+/* GPU cases: the resident parameters once, then each prover stage and the wall clock of the
+ * whole call, per proof. */
+static const char *const GPU_CASES[GPU_NCASES] = {
+    "gpu_upload",   "gpu_prep",     "gpu_quotient", "gpu_msm_h", "gpu_msm_l", "gpu_msm_a",
+    "gpu_msm_b_g1", "gpu_msm_b_g2", "gpu_assemble", "gpu_total", "gpu_wall"};
+
+/* Makes p resident on dev, times GPU_ITERS proofs after a warm-up, checks the last one (against
+ * `cpu` when non-NULL) and frees the device copy. */
+static void bench_prove_gpu(const char *prefix, size_t n, gpu_dev *dev, const g16_params_t *p,
+                            const cs_assignment_t *asg, const g16_proof_t *cpu, cz_pool *pool,
+                            int argc, char **argv)
+{
+    char name[64];
+    g16_gpu_params *gp = NULL;
+    g16_prove_opts_t opts = {0};
+    g16_prove_stats_t st;
+    g16_proof_t proof;
+    uint8_t a[G16_PROOF_NBYTES], b[G16_PROOF_NBYTES];
+    double t[GPU_NCASES][GPU_ITERS], t0;
+    fr_t r, s;
+    cz_diag dg;
+    cuzk_err err;
+
+    cz_diag_init(&dg);
+    bench_rs(&r, &s);
+    t0 = bench_now();
+    if ((err = g16_gpu_params_new(&gp, p, dev, NULL, pool, &dg)) != CUZK_OK) {
+        die("gpu_params_new", err, &dg);
+    }
+    t[0][0] = (bench_now() - t0) * 1e3;
+    printf("# %s: gpu resident device_bytes=%zu pinned_bytes=%zu\n", prefix,
+           g16_gpu_params_device_bytes(gp), g16_gpu_params_pinned_bytes(gp));
+    opts.gpu = gp;
+    if ((err = g16_prove_ex(p, &proof, asg, &r, &s, &opts, NULL, pool, &dg)) != CUZK_OK) {
+        die("gpu prove", err, &dg); /* warm-up: device scratch, twiddles */
+    }
+    for (unsigned it = 0; it < GPU_ITERS; it++) {
+        t0 = bench_now();
+        if ((err = g16_prove_ex(p, &proof, asg, &r, &s, &opts, &st, pool, &dg)) != CUZK_OK) {
+            die("gpu prove", err, &dg);
+        }
+        t[10][it] = (bench_now() - t0) * 1e3;
+        t[1][it] = st.prep_ms;
+        t[2][it] = st.quotient_ms;
+        t[3][it] = st.msm_h_ms;
+        t[4][it] = st.msm_l_ms;
+        t[5][it] = st.msm_a_ms;
+        t[6][it] = st.msm_b_g1_ms;
+        t[7][it] = st.msm_b_g2_ms;
+        t[8][it] = st.assemble_ms;
+        t[9][it] = st.total_ms;
+    }
+    check_verifies(p, asg, &proof, "GPU");
+    if (cpu) {
+        g16_proof_to_bytes(a, cpu);
+        g16_proof_to_bytes(b, &proof);
+        if (memcmp(a, b, sizeof(a)) != 0) {
+            fprintf(stderr, "bench_groth16: %s: the GPU proof differs from the CPU proof\n",
+                    prefix);
+            exit(1);
+        }
+    }
+    g16_gpu_params_free(gp);
+    for (size_t i = 0; i < GPU_NCASES; i++) {
+        snprintf(name, sizeof(name), "%s_%s", prefix, GPU_CASES[i]);
+        if (bench_selected(argc, argv, name)) {
+            report(name, n, t[i], i == 0 ? 1 : GPU_ITERS);
+        }
+    }
+}
+
+/* One circuit of ncons constraints in a domain of 2^lg (checked), cases named prefix_*; the GPU
+ * cases too when `dev` is non-NULL. */
+static void bench_size(const char *prefix, size_t ncons, unsigned lg, gpu_dev *dev, cz_pool *pool,
+                       int argc, char **argv)
 {
     static const char *const once[NONCE] = {"setup",     "setup_cpu",    "setup_check",
                                             "setup_qap", "setup_tables", "setup_g1",
@@ -199,9 +297,10 @@ static void bench_size(const char *prefix, size_t ncons, unsigned lg, cz_pool *p
     cs_assignment_t asg;
     g16_params_t *p = NULL, *q = NULL;
     g16_setup_stats_t sst;
+    g16_proof_t cpu_proof;
     double t_once[NONCE], t0, c0;
     uint64_t seed = 1;
-    bool any = false, want_prove = false, want_file = false;
+    bool any = false, want_prove = false, want_file = false, want_gpu = false;
     cz_diag dg;
     cuzk_err err;
 
@@ -209,7 +308,11 @@ static void bench_size(const char *prefix, size_t ncons, unsigned lg, cz_pool *p
         snprintf(name, sizeof(name), "%s_%s", prefix, PROVE_STAGES[i]);
         want_prove |= bench_selected(argc, argv, name) != 0;
     }
-    any = want_prove;
+    for (size_t i = 0; dev && i < GPU_NCASES; i++) {
+        snprintf(name, sizeof(name), "%s_%s", prefix, GPU_CASES[i]);
+        want_gpu |= bench_selected(argc, argv, name) != 0;
+    }
+    any = want_prove || want_gpu;
     for (size_t i = 0; i < NONCE; i++) {
         snprintf(name, sizeof(name), "%s_%s", prefix, once[i]);
         any |= bench_selected(argc, argv, name) != 0;
@@ -244,7 +347,7 @@ static void bench_size(const char *prefix, size_t ncons, unsigned lg, cz_pool *p
 
     c0 = cpu_ms();
     t0 = bench_now();
-    if ((err = g16_setup_ex(&p, NULL, &sst, &r1cs, &seed, pool, &dg)) != CUZK_OK) {
+    if ((err = g16_setup_timed(&p, &sst, &r1cs, &seed, pool, &dg)) != CUZK_OK) {
         die("setup", err, &dg);
     }
     t_once[0] = (bench_now() - t0) * 1e3;
@@ -286,7 +389,10 @@ static void bench_size(const char *prefix, size_t ncons, unsigned lg, cz_pool *p
     }
 
     if (want_prove) {
-        bench_prove(prefix, n, lg >= 20 ? 1 : ITERS, p, &asg, pool, argc, argv);
+        bench_prove(prefix, n, lg >= 20 ? 1 : ITERS, p, &asg, pool, &cpu_proof, argc, argv);
+    }
+    if (want_gpu) {
+        bench_prove_gpu(prefix, n, dev, p, &asg, want_prove ? &cpu_proof : NULL, pool, argc, argv);
     }
     g16_params_free(p);
     cs_assignment_clear(&asg);
@@ -295,6 +401,8 @@ static void bench_size(const char *prefix, size_t ncons, unsigned lg, cz_pool *p
 int main(int argc, char **argv)
 {
     cz_pool *pool = NULL;
+    gpu_dev *dev = NULL;
+    gpu_dev_info info;
     cz_diag dg;
     unsigned cores = cz_cpu_count();
 
@@ -304,15 +412,26 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("# cores=%u (pool of %u threads + caller)\n", cores, cores > 1 ? cores - 1 : 0);
+    if (gpu_count() > 0 && gpu_dev_open(&dev, 0, &dg) == CUZK_OK &&
+        gpu_dev_get_info(dev, &info, &dg) == CUZK_OK) {
+        printf("# gpu: device 0: %s, %zu MiB\n", info.name, info.total_mem >> 20);
+    } else {
+        printf("# gpu: none (%s): the *_gpu_* cases are skipped\n",
+               dg.msg[0] ? dg.msg : "no device");
+        gpu_dev_close(dev);
+        dev = NULL;
+    }
     bench_header();
     for (unsigned lg = 12; lg <= 22; lg += 2) {
         char prefix[32];
         snprintf(prefix, sizeof(prefix), "g16_2^%u", lg);
         /* m = 2^lg - 1 with the input constraints */
-        bench_size(prefix, ((size_t)1 << lg) - NUM_PUBLIC - 2, lg, pool, argc, argv);
+        bench_size(prefix, ((size_t)1 << lg) - NUM_PUBLIC - 2, lg,
+                   lg == 16 || lg >= 20 ? dev : NULL, pool, argc, argv);
     }
     /* the scale of a 2 KiB PoRep partition: about 2.2 million constraints, domain 2^22 */
-    bench_size("g16_porep2k", 2200000, 22, pool, argc, argv);
+    bench_size("g16_porep2k", 2200000, 22, dev, pool, argc, argv);
+    gpu_dev_close(dev);
     cz_pool_free(pool);
     return 0;
 }

@@ -2,8 +2,9 @@
  *
  * DESIGN
  *  threads:  created by eng_start: one dispatcher "cuzk-sched" (sched.c), synth_workers
- *            "cuzk-synth-<i>" and prover_threads "cuzk-prove-<i>" (pipeline.c), plus the
- *            worker threads of three cz_pools: "cuzk-msm" (proving), "cuzk-srs" (parameter
+ *            "cuzk-synth-<i>" (pipeline.c), the provers: one "cuzk-gpu<ordinal>" per device
+ *            opened (gpu.c) or, without one, prover_threads "cuzk-prove-<i>" (pipeline.c),
+ *            plus the worker threads of three cz_pools: "cuzk-msm" (proving), "cuzk-srs" (parameter
  *            decoding) and "cuzk-synp" (synth_workers - 1 threads that a handler may use for
  *            one partition's synthesis, plan.pool; the workers' calls queue on it). API calls
  *            come from any thread (the gRPC shim's callback threads in the daemon).
@@ -451,6 +452,34 @@ void eng_config_default(eng_config_t *cfg)
     cfg->retention_ms = 3600u * 1000u;
     cfg->max_retained = 10000;
     cfg->verify_proofs = true;
+    cfg->gpu_mode = ENG_GPU_AUTO;
+    cfg->n_gpu_devices = 0;
+    cfg->gpu_mem_limit_bytes = 0;
+}
+
+/* An ENG_GPU_LIST must name 1 .. ENG_MAX_GPUS distinct ordinals. */
+static cuzk_err check_gpu_config(const eng_config_t *cfg, cz_diag *dg)
+{
+    if (cfg->gpu_mode != ENG_GPU_AUTO && cfg->gpu_mode != ENG_GPU_NONE &&
+        cfg->gpu_mode != ENG_GPU_LIST) {
+        return cz_fail(dg, CUZK_E_INVAL, "engine config: gpu_mode %d", (int)cfg->gpu_mode);
+    }
+    if (cfg->gpu_mode != ENG_GPU_LIST) {
+        return CUZK_OK;
+    }
+    if (cfg->n_gpu_devices == 0 || cfg->n_gpu_devices > ENG_MAX_GPUS) {
+        return cz_fail(dg, CUZK_E_INVAL, "engine config: %zu GPU ordinals listed (1 .. %d)",
+                       cfg->n_gpu_devices, ENG_MAX_GPUS);
+    }
+    for (size_t i = 0; i < cfg->n_gpu_devices; i++) {
+        for (size_t j = 0; j < i; j++) {
+            if (cfg->gpu_devices[i] == cfg->gpu_devices[j]) {
+                return cz_fail(dg, CUZK_E_INVAL, "engine config: GPU %u is listed twice",
+                               cfg->gpu_devices[i]);
+            }
+        }
+    }
+    return CUZK_OK;
 }
 
 cuzk_err eng_new(eng_t **out, const eng_config_t *cfg, cz_diag *dg)
@@ -461,6 +490,10 @@ cuzk_err eng_new(eng_t **out, const eng_config_t *cfg, cz_diag *dg)
         return cz_fail(dg, CUZK_E_INVAL,
                        "engine config: param_cache, synth_workers, prover_threads, "
                        "max_active_jobs, max_batch_size and mem_budget_bytes must be set");
+    }
+    cuzk_err err = check_gpu_config(cfg, dg);
+    if (err != CUZK_OK) {
+        return err;
     }
     eng_t *eng = cz_calloc(1, sizeof(*eng));
     if (!eng) {
@@ -548,8 +581,10 @@ cuzk_err eng_start(eng_t *eng, cz_diag *dg)
     CZ_TRY(err, cz_pool_new(&eng->prove_pool, eng->cfg.prover_pool_threads, "cuzk-msm", dg), done);
     CZ_TRY(err, cz_pool_new(&eng->load_pool, eng->cfg.srs_load_threads, "cuzk-srs", dg), done);
     CZ_TRY(err, cz_pool_new(&eng->synth_pool, eng->cfg.synth_workers - 1, "cuzk-synp", dg), done);
+    CZ_TRY(err, eng_gpu_open_all(eng, dg), done);
+    unsigned cpu_provers = eng->n_gpus ? 0 : eng->cfg.prover_threads;
     eng->workers = cz_calloc(eng->cfg.synth_workers, sizeof(pthread_t));
-    eng->provers = cz_calloc(eng->cfg.prover_threads, sizeof(pthread_t));
+    eng->provers = cz_calloc(cpu_provers ? cpu_provers : 1, sizeof(pthread_t));
     if (!eng->workers || !eng->provers) {
         err = cz_fail(dg, CUZK_E_NOMEM, "engine threads");
         goto done;
@@ -561,15 +596,21 @@ cuzk_err eng_start(eng_t *eng, cz_diag *dg)
         CZ_TRY(err, start_thread(&eng->workers[i], eng_worker_main, eng, name, dg), done);
         eng->n_workers = i + 1;
     }
-    for (unsigned i = 0; i < eng->cfg.prover_threads; i++) {
+    for (unsigned i = 0; i < cpu_provers; i++) {
         snprintf(name, sizeof(name), "cuzk-prove-%u", i % 1000u);
         CZ_TRY(err, start_thread(&eng->provers[i], eng_prover_main, eng, name, dg), done);
         eng->n_provers = i + 1;
     }
+    for (unsigned i = 0; i < eng->n_gpus; i++) {
+        eng_gpu *g = &eng->gpus[i];
+        snprintf(name, sizeof(name), "cuzk-gpu%u", g->ordinal % 10000u);
+        CZ_TRY(err, start_thread(&g->thread, eng_gpu_main, g, name, dg), done);
+        g->started = true;
+    }
     CZ_LOG(CZ_LOG_INFO,
-           "engine=started synth_workers=%u prover_threads=%u msm_threads=%u budget_bytes=%llu "
-           "max_active_jobs=%u max_batch_size=%u",
-           eng->cfg.synth_workers, eng->cfg.prover_threads, eng->cfg.prover_pool_threads,
+           "engine=started synth_workers=%u prover_threads=%u gpus=%u msm_threads=%u "
+           "budget_bytes=%llu max_active_jobs=%u max_batch_size=%u",
+           eng->cfg.synth_workers, cpu_provers, eng->n_gpus, eng->cfg.prover_pool_threads,
            (unsigned long long)eng->cfg.mem_budget_bytes, eng->cfg.max_active_jobs,
            eng->cfg.max_batch_size);
 done:
@@ -650,6 +691,11 @@ void eng_free(eng_t *eng)
     for (unsigned i = 0; i < eng->n_provers; i++) {
         pthread_join(eng->provers[i], NULL);
     }
+    for (unsigned i = 0; i < eng->n_gpus; i++) {
+        if (eng->gpus[i].started) {
+            pthread_join(eng->gpus[i].thread, NULL);
+        }
+    }
     if (eng->sched_started) {
         pthread_join(eng->sched_thread, NULL);
     }
@@ -680,6 +726,7 @@ void eng_free(eng_t *eng)
     pthread_mutex_unlock(&eng->mu);
     eng_defer_run(eng, &d);
 
+    eng_gpu_close_all(eng); /* device copies first: they retain host parameters */
     eng_srs_free_all(eng);
     cz_pool_free(eng->prove_pool);
     cz_pool_free(eng->load_pool);
@@ -1029,12 +1076,36 @@ cuzk_err eng_get_status(eng_t *eng, eng_status_info_t *out, cz_diag *dg)
             e->ref_count = s->refs;
         }
     }
+    if (eng->n_gpus) {
+        out->gpus = cz_calloc(eng->n_gpus, sizeof(*out->gpus));
+        if (!out->gpus) {
+            pthread_mutex_unlock(&eng->mu);
+            eng_status_clear(out);
+            return cz_fail(dg, CUZK_E_NOMEM, "status");
+        }
+        for (unsigned i = 0; i < eng->n_gpus; i++) {
+            const eng_gpu *g = &eng->gpus[i];
+            eng_gpu_info_t *e = &out->gpus[out->n_gpus++];
+            e->ordinal = g->ordinal;
+            snprintf(e->name, sizeof(e->name), "%s", g->name);
+            e->total_bytes = g->total_bytes;
+            e->free_bytes = g->free_bytes;
+            e->resident_bytes = g->res_bytes;
+            e->n_resident = g->n_res;
+            snprintf(e->current_job_id, sizeof(e->current_job_id), "%s", g->cur_job);
+            e->current_kind = g->cur_kind;
+            e->proofs = g->proofs;
+            e->cpu_fallbacks = g->cpu_fallbacks;
+            e->usable = g->usable;
+        }
+    }
     pthread_mutex_unlock(&eng->mu);
     return CUZK_OK;
 }
 
 void eng_status_clear(eng_status_info_t *st)
 {
+    cz_free(st->gpus);
     cz_free(st->srs);
     memset(st, 0, sizeof(*st));
 }

@@ -14,6 +14,13 @@
  * Memory: one budget (bytes) covers hot parameters and partition working sets; a partition is
  * synthesized only when its estimate fits, unused parameters are demoted (LRU) to make room,
  * parameters in use never are.
+ * GPUs: the devices of eng_config_t.gpu_mode are opened by eng_start (one that cannot be opened
+ * is skipped with a warning); each gets one prover thread, which proves partitions on its
+ * device with the parameters made resident there on first use (kept per device, least
+ * recently used first out when device memory runs short, dropped when the parameters leave the
+ * hot tier). A partition that cannot use the device (its parameters do not fit, or the device
+ * fails) is proved on the CPU by the same thread; every proof is verified either way. Without a
+ * usable device, prover_threads CPU threads prove.
  * Threads: every function may be called from any thread. Callbacks (eng_await_fn,
  * eng_preload_fn) run on an engine thread, or on the caller's thread when the answer is
  * immediate; they must not block and must not call eng_free.
@@ -171,6 +178,16 @@ CZ_MUST_USE cuzk_err eng_register_builtin_kinds(eng_t *eng, cz_diag *dg);
  * Engine lifecycle
  * ------------------------------------------------------------------------------------------- */
 
+/** Which devices prove (eng_config_t.gpu_mode). */
+typedef enum eng_gpu_mode {
+    ENG_GPU_AUTO = 0, /* every device gpu_count() reports; none: the CPU */
+    ENG_GPU_NONE,     /* the CPU only */
+    ENG_GPU_LIST      /* the ordinals in gpu_devices (those that do not open are skipped) */
+} eng_gpu_mode;
+
+/** Most devices an engine uses. */
+#define ENG_MAX_GPUS 64
+
 typedef struct eng_config {
     const char *param_cache;       /* directory of .params files (copied) */
     uint64_t mem_budget_bytes;     /* hot parameters + partition working sets */
@@ -188,17 +205,28 @@ typedef struct eng_config {
     bool verify_proofs;            /* verify every partition proof before returning (default on) */
     bool timing;                   /* log one line per stage of every partition (engine/timing.h;
                                       default off: costs nothing then) */
+    eng_gpu_mode gpu_mode;         /* which devices prove (default ENG_GPU_AUTO) */
+    unsigned gpu_devices[ENG_MAX_GPUS]; /* ENG_GPU_LIST: device ordinals, no duplicates */
+    size_t n_gpu_devices;               /* ENG_GPU_LIST: 1 .. ENG_MAX_GPUS */
+    uint64_t gpu_mem_limit_bytes;       /* per device: most bytes of resident parameters (as
+                                           g16_gpu_params_device_bytes counts them); 0 = no
+                                           limit but the device's free memory */
 } eng_config_t;
 
 /** Defaults: budget 4 GiB, one worker per CPU, 1 prover thread with a pool of (CPUs - 1),
- *  4 active jobs, batch 1 / 10000 ms, sort_by_type on, retention 1 h / 10000 jobs, verify on. */
+ *  4 active jobs, batch 1 / 10000 ms, sort_by_type on, retention 1 h / 10000 jobs, verify on,
+ *  every GPU (ENG_GPU_AUTO) without a memory limit. */
 void eng_config_default(eng_config_t *cfg);
 
-/** Creates an engine (no threads yet). Out: returns owned (eng_free). Errors: CUZK_E_INVAL
- *  (bad config), CUZK_E_NOMEM. */
+/** Creates an engine (no threads yet, no device opened). Out: returns owned (eng_free).
+ *  Errors: CUZK_E_INVAL (bad config: also an ENG_GPU_LIST that is empty, too long or lists an
+ *  ordinal twice), CUZK_E_NOMEM. */
 CZ_MUST_USE cuzk_err eng_new(eng_t **out, const eng_config_t *cfg, cz_diag *dg);
 
-/** Starts the threads. Errors: CUZK_E_NOMEM (thread creation). */
+/** Opens the devices of cfg.gpu_mode and starts the threads: one prover thread per opened
+ *  device ("cuzk-gpu<ordinal>"), or cfg.prover_threads CPU provers when none opened. A listed
+ *  ordinal that does not exist or whose device fails to open is logged (warn) and skipped; the
+ *  engine then proves with the others, or on the CPU. Errors: CUZK_E_NOMEM (thread creation). */
 CZ_MUST_USE cuzk_err eng_start(eng_t *eng, cz_diag *dg);
 
 /** Stops accepting submissions (they then fail with CUZK_E_CANCELLED) and waits up to
@@ -292,6 +320,21 @@ typedef struct eng_queue_info {
     uint32_t in_progress; /* dispatched, not finished */
 } eng_queue_info_t;
 
+/** A device in use (eng_status_info_t.gpus). */
+typedef struct eng_gpu_info {
+    unsigned ordinal;
+    char name[128];
+    uint64_t total_bytes;            /* device memory */
+    uint64_t free_bytes;             /* free as the device's thread last read it */
+    uint64_t resident_bytes;         /* held by resident parameters */
+    uint32_t n_resident;             /* circuits whose parameters are resident */
+    char current_job_id[ENG_ID_MAX]; /* the job of the partition being proved; "" when idle */
+    eng_kind current_kind;           /* its kind; ENG_KIND_UNSPECIFIED when idle */
+    uint64_t proofs;                 /* partitions proved on the device */
+    uint64_t cpu_fallbacks;          /* partitions its thread proved on the CPU instead */
+    bool usable;                     /* false after repeated device errors: CPU only */
+} eng_gpu_info_t;
+
 /** A consistent snapshot (taken under the engine lock). */
 typedef struct eng_status_info {
     eng_queue_info_t queues[ENG_KIND_COUNT - 1]; /* kinds 1..4 in order */
@@ -300,6 +343,8 @@ typedef struct eng_status_info {
     uint64_t mem_used_bytes, mem_budget_bytes;
     eng_srs_info_t *srs; /* hot and warm entries; owned, free with eng_status_clear */
     size_t n_srs;
+    eng_gpu_info_t *gpus; /* the devices in use, in opening order; owned like srs */
+    size_t n_gpus;
 } eng_status_info_t;
 
 CZ_MUST_USE cuzk_err eng_get_status(eng_t *eng, eng_status_info_t *out, cz_diag *dg);

@@ -14,6 +14,7 @@
 #include "engine/engine.h"
 
 #include "common/pool.h"
+#include "gpu/gpu.h"
 #include "groth16/groth16.h"
 
 /* ---------------------------------------------------------------------------------------------
@@ -47,6 +48,7 @@ typedef struct eng_metrics {
     uint64_t completed[ENG_KIND_COUNT], failed[ENG_KIND_COUNT], cancelled[ENG_KIND_COUNT];
     uint64_t submitted[ENG_KIND_COUNT];
     uint64_t verify_failures, verify_retries;
+    uint64_t cpu_proofs; /* partition proofs computed on the CPU (fallbacks included) */
     uint64_t srs_loads, srs_evictions, batches, batched_jobs;
     eng_hist stage[ENG_KIND_COUNT][ENG_STAGE_COUNT];
 } eng_metrics;
@@ -204,6 +206,80 @@ typedef struct eng_defer {
 } eng_defer;
 
 /* ---------------------------------------------------------------------------------------------
+ * Devices (gpu.c)
+ * ------------------------------------------------------------------------------------------- */
+
+/* Host parameters of a demoted entry, kept until every device copy made from them is freed
+ * (a g16_gpu_params retains its host parameters). */
+typedef struct eng_gpu_hold {
+    g16_params_t *params;
+    unsigned copies; /* device copies not yet freed */
+} eng_gpu_hold;
+
+/* One circuit's parameters resident on one device. The list links are guarded by eng->mu; gp
+ * itself is used (and freed) only by the device's thread. */
+typedef struct eng_gpu_res {
+    char id[ENG_CIRCUIT_ID_MAX]; /* the circuit (for logs) */
+    eng_srs *srs;                /* the hot entry it mirrors; NULL once the entry was demoted */
+    const g16_params_t *params;  /* the host parameters gp retains */
+    g16_gpu_params *gp;
+    uint64_t bytes;        /* g16_gpu_params_device_bytes */
+    uint64_t last_used_ns; /* LRU clock */
+    bool freeing;          /* the device's thread is freeing it (still listed) */
+    eng_gpu_hold *hold;    /* set by the demotion: release on free */
+    struct eng_gpu_res *next;
+} eng_gpu_res;
+
+/* A device in use and its prover thread. After eng_start only that thread calls gpu_* on dev
+ * (gpu.h: one thread at a time); the fields below dev are guarded by eng->mu. */
+typedef struct eng_gpu {
+    eng_t *eng;
+    unsigned ordinal;
+    gpu_dev *dev;
+    char name[128];
+    uint64_t total_bytes, free_bytes; /* gpu_dev_get_info, refreshed by the thread */
+    eng_gpu_res *res;
+    uint64_t res_bytes;
+    unsigned n_res;
+    char cur_job[ENG_ID_MAX]; /* partition being proved: its job, "" when idle */
+    eng_kind cur_kind;
+    unsigned errors_in_row; /* device failures since the last good device proof */
+    bool usable;            /* false: too many failures in a row, the thread proves on the CPU */
+    uint64_t proofs, cpu_fallbacks, errors, uploads, evictions;
+    pthread_t thread;
+    bool started;
+} eng_gpu;
+
+/** Opens the devices of eng->cfg (eng_start; logs skipped ones); fills eng->gpus. Errors:
+ *  CUZK_E_NOMEM. */
+CZ_MUST_USE cuzk_err eng_gpu_open_all(eng_t *eng, cz_diag *dg);
+/** Frees every resident copy and hold and closes the devices (eng_free, threads joined). */
+void eng_gpu_close_all(eng_t *eng);
+/** The device thread's entry: eng_prover_run with its device. */
+void *eng_gpu_main(void *arg);
+/** Device housekeeping between proofs, called by the device's thread with mu held: frees one
+ *  copy whose entry was demoted (dropping and retaking mu). Returns true if it did something
+ *  (the caller then re-examines the state). */
+bool eng_gpu_housekeep_locked(eng_t *eng, eng_gpu *g, eng_defer *d);
+/** The copy of srs's parameters (params, those of the partition being proved; the caller holds
+ *  a reference on srs) on g's device, made resident first if needed: device memory is freed
+ *  least recently used first to make room. NULL: prove on the CPU (the reason is logged).
+ *  *upload_ns receives the time spent making the copy (0 when it existed). Called by the
+ *  device's thread without mu. */
+g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
+                                 const g16_params_t *params, uint64_t *upload_ns);
+/** Records a failed device proof (err: CUZK_E_GPU, CUZK_E_NOMEM or CUZK_E_NO_GPU; dg says
+ *  what): logs it and frees the copy that was used (made again next time), or, after repeated
+ *  failures, stops using the device. Called by the device's thread without mu. */
+void eng_gpu_proof_failed(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
+                          cuzk_err err, const cz_diag *dg);
+/** Re-reads the device's free memory for the status (device thread, without mu). */
+void eng_gpu_refresh(eng_t *eng, eng_gpu *g);
+/** srs is being demoted (mu held): its device copies are marked for their threads to free, and
+ *  its host parameters are freed after the last one (now, through d, when there is none). */
+void eng_gpu_srs_demoted_locked(eng_t *eng, eng_srs *s, g16_params_t *params, eng_defer *d);
+
+/* ---------------------------------------------------------------------------------------------
  * The engine
  * ------------------------------------------------------------------------------------------- */
 
@@ -251,6 +327,8 @@ struct eng {
     pthread_t sched_thread;
     pthread_t *workers, *provers;
     unsigned n_workers, n_provers;
+    eng_gpu *gpus; /* the devices in use (eng_gpu_open_all), each with its prover thread */
+    unsigned n_gpus;
     bool sched_started;
     cz_pool *prove_pool;
     cz_pool *load_pool;
@@ -284,6 +362,9 @@ void *eng_sched_main(void *arg);
 /* Workers and provers (pipeline.c). */
 void *eng_worker_main(void *arg);
 void *eng_prover_main(void *arg);
+/** A prover thread's loop: proves READY partitions until the engine stops, on g's device when
+ *  g is not NULL (falling back to the CPU), else on the CPU. */
+void eng_prover_run(eng_t *eng, eng_gpu *g);
 
 /* Parameters and budget (srs.c), with mu held unless said otherwise. */
 eng_srs *eng_srs_find_locked(eng_t *eng, const char *id);

@@ -90,6 +90,88 @@ static void per_kind(sbuf *b, const char *name, const char *type, const char *he
     }
 }
 
+/* One line per device in use of a per-device value. */
+typedef uint64_t (*gpu_value_fn)(const eng_gpu *g);
+
+static void per_gpu(sbuf *b, const eng_t *eng, const char *name, const char *type, const char *help,
+                    gpu_value_fn value)
+{
+    family(b, name, type, help);
+    for (unsigned i = 0; i < eng->n_gpus; i++) {
+        sb_printf(b, "%s{gpu=\"%u\"} %llu\n", name, eng->gpus[i].ordinal,
+                  (unsigned long long)value(&eng->gpus[i]));
+    }
+}
+
+static uint64_t gv_proofs(const eng_gpu *g)
+{
+    return g->proofs;
+}
+static uint64_t gv_fallbacks(const eng_gpu *g)
+{
+    return g->cpu_fallbacks;
+}
+static uint64_t gv_errors(const eng_gpu *g)
+{
+    return g->errors;
+}
+static uint64_t gv_uploads(const eng_gpu *g)
+{
+    return g->uploads;
+}
+static uint64_t gv_evictions(const eng_gpu *g)
+{
+    return g->evictions;
+}
+static uint64_t gv_res_bytes(const eng_gpu *g)
+{
+    return g->res_bytes;
+}
+static uint64_t gv_res_count(const eng_gpu *g)
+{
+    return g->n_res;
+}
+static uint64_t gv_total(const eng_gpu *g)
+{
+    return g->total_bytes;
+}
+static uint64_t gv_free(const eng_gpu *g)
+{
+    return g->free_bytes;
+}
+static uint64_t gv_usable(const eng_gpu *g)
+{
+    return g->usable;
+}
+
+/* The device families (mu held). */
+static void gpu_metrics(sbuf *b, const eng_t *eng)
+{
+    family(b, "cuzk_gpus", "gauge", "Devices in use (each with its prover thread)");
+    sb_printf(b, "cuzk_gpus %u\n", eng->n_gpus);
+    per_gpu(b, eng, "cuzk_gpu_proofs_total", "counter", "Partition proofs computed on the device",
+            gv_proofs);
+    per_gpu(b, eng, "cuzk_gpu_cpu_fallbacks_total", "counter",
+            "Partitions the device's thread proved on the CPU instead", gv_fallbacks);
+    per_gpu(b, eng, "cuzk_gpu_errors_total", "counter",
+            "Device failures (runtime errors, device memory, proofs that did not verify)",
+            gv_errors);
+    per_gpu(b, eng, "cuzk_gpu_uploads_total", "counter",
+            "Parameter sets made resident on the device", gv_uploads);
+    per_gpu(b, eng, "cuzk_gpu_evictions_total", "counter",
+            "Resident parameter sets freed to make room (least recently used)", gv_evictions);
+    per_gpu(b, eng, "cuzk_gpu_resident_bytes", "gauge", "Device memory held by resident parameters",
+            gv_res_bytes);
+    per_gpu(b, eng, "cuzk_gpu_resident_circuits", "gauge",
+            "Circuits whose parameters are resident on the device", gv_res_count);
+    per_gpu(b, eng, "cuzk_gpu_memory_total_bytes", "gauge", "Device memory", gv_total);
+    per_gpu(b, eng, "cuzk_gpu_memory_free_bytes", "gauge",
+            "Free device memory as last read by the device's thread", gv_free);
+    per_gpu(b, eng, "cuzk_gpu_usable", "gauge",
+            "1 while the device proves; 0 after repeated failures (its thread proves on the CPU)",
+            gv_usable);
+}
+
 cuzk_err eng_metrics_text(eng_t *eng, char **out, cz_diag *dg)
 {
     sbuf b = {.cap = 8192};
@@ -168,6 +250,10 @@ cuzk_err eng_metrics_text(eng_t *eng, char **out, cz_diag *dg)
     sb_printf(&b, "cuzk_verify_failures_total %llu\n", (unsigned long long)m->verify_failures);
     family(&b, "cuzk_verify_retries_total", "counter", "Partitions re-proved after a bad proof");
     sb_printf(&b, "cuzk_verify_retries_total %llu\n", (unsigned long long)m->verify_retries);
+    family(&b, "cuzk_cpu_proofs_total", "counter",
+           "Partition proofs computed on the CPU (device fallbacks included)");
+    sb_printf(&b, "cuzk_cpu_proofs_total %llu\n", (unsigned long long)m->cpu_proofs);
+    gpu_metrics(&b, eng);
     family(&b, "cuzk_batches_total", "counter", "Dispatch units of more than one job");
     sb_printf(&b, "cuzk_batches_total %llu\n", (unsigned long long)m->batches);
     family(&b, "cuzk_batched_jobs_total", "counter", "Jobs dispatched in batches");

@@ -5,8 +5,10 @@
  *  threads:  synth_workers "cuzk-synth-<i>" (eng_worker_main) run PreloadSRS requests first,
  *            then the best stage among active jobs: PREPARE (handler parse, parameter file
  *            lookup) or SYNTHESIZE(k) (loading the parameters first when they are not hot).
- *            prover_threads "cuzk-prove-<i>" (eng_prover_main) prove READY partitions with the
- *            MSM pool (cz_pool "cuzk-msm"), then verify them.
+ *            Provers prove READY partitions, then verify them: one "cuzk-gpu<ordinal>" per
+ *            device in use (gpu.c; eng_prover_run with the device, which falls back to the CPU
+ *            per partition), or, without devices, prover_threads "cuzk-prove-<i>"
+ *            (eng_prover_main) on the CPU; CPU proofs use the MSM pool (cz_pool "cuzk-msm").
  *  order:    "best" = highest priority, then earliest dispatched unit, then earliest
  *            submitted job, then lowest partition: a CRITICAL job's partitions overtake the
  *            remaining partitions of NORMAL jobs already running.
@@ -27,7 +29,13 @@
  *            calls eng_job_maybe_finish_locked; no further stage of the job starts.
  *  verify:   every partition proof is checked with the pairing verifier against public inputs
  *            the handler computes from the request; an invalid proof is re-proved once with
- *            fresh randomness, then the job fails (never returns a bad proof).
+ *            fresh randomness (on the CPU when the invalid one came from a device), then the
+ *            job fails (never returns a bad proof).
+ *  devices:  a device thread proves on its device with the circuit's resident parameters
+ *            (eng_gpu_resident); when they cannot be made resident, or the device fails
+ *            (CUZK_E_GPU, CUZK_E_NOMEM, CUZK_E_NO_GPU), the same partition is proved on the CPU
+ *            with the same r and s, so the job still completes. Between two proofs the thread
+ *            frees copies whose parameters were demoted (eng_gpu_housekeep_locked).
  *  timing:   with cfg.timing every stage, the prover's included, is logged (timing.h).
  */
 #include "engine/internal.h"
@@ -391,50 +399,87 @@ typedef struct prove_out {
     cz_diag dg;
     g16_proof_t proof;
     uint64_t prove_ns, verify_ns;
+    uint64_t upload_ns; /* making parameters resident on the device (counted as srs_load) */
     unsigned retries;
     bool bad_proof;
+    unsigned gpu_proofs, cpu_proofs; /* proofs computed (retries included) per backend */
+    bool cpu_fallback;               /* a device thread proved on the CPU (once or more) */
+    bool last_on_gpu;                /* the proof returned came from the device */
 } prove_out;
 
-/* g16_prove_random with the prover's stages logged (timing on): the same draws of r and s. */
-static cuzk_err prove_timed(eng_t *eng, const eng_job *job, size_t k, const g16_params_t *params,
-                            g16_proof_t *proof, const cs_assignment_t *asg, cz_diag *dg)
+/* One proof of partition k with fresh r and s: on g's device when g is not NULL and use_gpu
+ * (the parameters made resident first), else, or when the device cannot, on the CPU.
+ * *on_gpu: the proof came from the device. Runs without the lock. */
+static cuzk_err prove_once(eng_t *eng, eng_gpu *g, bool use_gpu, const eng_job *job, size_t k,
+                           eng_srs *srs, const g16_params_t *params, prove_out *o, bool *on_gpu)
 {
     eng_timing_prover_ctx tc = {.eng = eng, .job = job, .k = k};
+    const cs_assignment_t *asg = &job->parts[k].asg;
     g16_prove_opts_t opts;
     fr_t r, s;
     cuzk_err err = CUZK_OK;
 
+    *on_gpu = false;
     memset(&opts, 0, sizeof(opts));
-    opts.on_stage = eng_timing_prover_stage;
-    opts.on_stage_ctx = &tc;
-    CZ_TRY(err, g16_fr_random(&r, dg), done);
-    CZ_TRY(err, g16_fr_random(&s, dg), done);
-    err = g16_prove_ex(params, proof, asg, &r, &s, &opts, NULL, eng->prove_pool, dg);
+    if (eng->cfg.timing) {
+        opts.on_stage = eng_timing_prover_stage;
+        opts.on_stage_ctx = &tc;
+    }
+    CZ_TRY(err, g16_fr_random(&r, &o->dg), done);
+    CZ_TRY(err, g16_fr_random(&s, &o->dg), done);
+    if (g && use_gpu) {
+        uint64_t up = 0;
+        opts.gpu = eng_gpu_resident(eng, g, job, k, srs, params, &up);
+        o->upload_ns += up;
+        if (opts.gpu) {
+            cz_diag gdg;
+            cz_diag_init(&gdg);
+            err = g16_prove_ex(params, &o->proof, asg, &r, &s, &opts, NULL, eng->prove_pool, &gdg);
+            if (err == CUZK_OK) {
+                *on_gpu = true;
+                o->gpu_proofs++;
+                goto done;
+            }
+            if (err != CUZK_E_GPU && err != CUZK_E_NOMEM && err != CUZK_E_NO_GPU) {
+                o->dg = gdg; /* the CPU would fail the same way (e.g. CUZK_E_UNSAT) */
+                goto done;
+            }
+            eng_gpu_proof_failed(eng, g, job, k, srs, err, &gdg);
+            opts.gpu = NULL;
+        }
+    }
+    o->cpu_fallback = g != NULL; /* a device thread proving on the CPU */
+    err = g16_prove_ex(params, &o->proof, asg, &r, &s, &opts, NULL, eng->prove_pool, &o->dg);
+    if (err == CUZK_OK) {
+        o->cpu_proofs++;
+    }
 done:
     cz_memzero(&r, sizeof(r));
     cz_memzero(&s, sizeof(s));
     return err;
 }
 
-/* Proves partition k and verifies the proof; runs without the lock. */
-static void prove_partition(eng_t *eng, eng_job *job, size_t k, const g16_params_t *params,
-                            const g16_pvk_t *pvk, prove_out *o)
+/* Proves partition k (on g's device when g is not NULL) and verifies the proof; runs without
+ * the lock. A proof that does not verify is proved again once, on the CPU when the bad one came
+ * from the device; if the CPU's proof then verifies, the device is blamed. */
+static void prove_partition(eng_t *eng, eng_gpu *g, eng_job *job, size_t k, eng_srs *srs,
+                            const g16_params_t *params, const g16_pvk_t *pvk, prove_out *o)
 {
     const cs_assignment_t *asg = &job->parts[k].asg;
     const eng_kind_slot *slot = job->slot;
     fr_t *x = NULL;
     size_t n = pvk->ic_len - 1;
+    bool use_gpu = true, gpu_bad = false;
 
     cz_diag_init(&o->dg);
     for (unsigned attempt = 0; attempt < 2; attempt++) {
+        bool on_gpu = false;
+        uint64_t up0 = o->upload_ns;
         uint64_t t0 = eng_now_ns();
-        if (eng->cfg.timing) {
-            o->err = prove_timed(eng, job, k, params, &o->proof, asg, &o->dg);
-        } else {
-            o->err = g16_prove_random(params, &o->proof, asg, eng->prove_pool, &o->dg);
-        }
+        o->err = prove_once(eng, g, use_gpu, job, k, srs, params, o, &on_gpu);
+        o->last_on_gpu = on_gpu;
         uint64_t t1 = eng_now_ns();
-        o->prove_ns += t1 - t0;
+        o->prove_ns += (t1 - t0) - (o->upload_ns - up0);
         if (o->err != CUZK_OK || !eng->cfg.verify_proofs) {
             break;
         }
@@ -465,13 +510,23 @@ static void prove_partition(eng_t *eng, eng_job *job, size_t k, const g16_params
             eng_timing_stage(eng, job, k, "verify", NULL, t1, t2);
         }
         if (o->err != CUZK_OK || valid) {
+            if (valid && gpu_bad && !on_gpu) {
+                cz_diag bad;
+                cz_diag_init(&bad);
+                cuzk_err e = cz_fail(&bad, CUZK_E_GPU,
+                                     "the device's proof did not verify, the CPU's proof did");
+                eng_gpu_proof_failed(eng, g, job, k, srs, e, &bad);
+            }
             break;
         }
         o->bad_proof = true;
         if (attempt == 0) {
             o->retries++;
-            CZ_LOG(CZ_LOG_WARN, "job=%s stage=verify k=%zu event=invalid_proof action=retry",
-                   job->id, k);
+            gpu_bad = on_gpu;
+            use_gpu = !on_gpu;
+            CZ_LOG(CZ_LOG_WARN,
+                   "job=%s stage=verify k=%zu event=invalid_proof backend=%s action=retry%s",
+                   job->id, k, on_gpu ? "gpu" : "cpu", on_gpu ? "_on_cpu" : "");
         } else {
             o->err = cz_fail(&o->dg, CUZK_E_UNSAT,
                              "the proof does not verify against the public inputs (proved twice)");
@@ -480,13 +535,16 @@ static void prove_partition(eng_t *eng, eng_job *job, size_t k, const g16_params
     cz_free(x);
 }
 
-void *eng_prover_main(void *arg)
+void eng_prover_run(eng_t *eng, eng_gpu *g)
 {
-    eng_t *eng = arg;
     eng_defer d = {0};
 
     pthread_mutex_lock(&eng->mu);
     while (!eng->stopping) {
+        if (g && eng_gpu_housekeep_locked(eng, g, &d)) {
+            eng_defer_flush_locked(eng, &d);
+            continue;
+        }
         size_t k;
         eng_job *job = pick_ready_locked(eng, &k);
         if (!job) {
@@ -495,16 +553,35 @@ void *eng_prover_main(void *arg)
         }
         job->parts[k].state = PART_PROVE;
         job->running++;
-        const g16_params_t *params = job->srs->params;
-        g16_pvk_t pvk = job->srs->pvk;
+        eng_srs *srs = job->srs;
+        const g16_params_t *params = srs->params;
+        g16_pvk_t pvk = srs->pvk;
+        if (g) {
+            snprintf(g->cur_job, sizeof(g->cur_job), "%s", job->id);
+            g->cur_kind = job->kind;
+        }
         pthread_mutex_unlock(&eng->mu);
 
         prove_out o;
         memset(&o, 0, sizeof(o));
-        prove_partition(eng, job, k, params, &pvk, &o);
+        prove_partition(eng, g, job, k, srs, params, &pvk, &o);
+        if (g && o.gpu_proofs) {
+            eng_gpu_refresh(eng, g); /* the status's free device memory */
+        }
 
         pthread_mutex_lock(&eng->mu);
+        if (g) {
+            g->cur_job[0] = '\0';
+            g->cur_kind = ENG_KIND_UNSPECIFIED;
+            g->proofs += o.gpu_proofs;
+            g->cpu_fallbacks += o.cpu_fallback;
+            if (o.gpu_proofs && !o.bad_proof) {
+                g->errors_in_row = 0;
+            }
+        }
+        eng->m.cpu_proofs += o.cpu_proofs;
         job->running--;
+        job->ns[ENG_STAGE_SRS_LOAD] += o.upload_ns;
         job->ns[ENG_STAGE_PROVE] += o.prove_ns;
         job->ns[ENG_STAGE_VERIFY] += o.verify_ns;
         eng->m.verify_retries += o.retries;
@@ -517,8 +594,9 @@ void *eng_prover_main(void *arg)
             g16_proof_to_bytes(job->proof + k * G16_PROOF_NBYTES, &o.proof);
             job->parts[k].state = PART_DONE;
             job->parts_done++;
-            CZ_LOG(CZ_LOG_DEBUG, "job=%s stage=prove k=%zu prove_ms=%.1f verify_ms=%.1f", job->id,
-                   k, (double)o.prove_ns / 1e6, (double)o.verify_ns / 1e6);
+            CZ_LOG(CZ_LOG_DEBUG, "job=%s stage=prove k=%zu backend=%s prove_ms=%.1f verify_ms=%.1f",
+                   job->id, k, o.last_on_gpu ? "gpu" : "cpu", (double)o.prove_ns / 1e6,
+                   (double)o.verify_ns / 1e6);
         }
         eng_part_release_locked(eng, job, k, &d);
         pthread_cond_broadcast(&eng->work_cv);
@@ -527,5 +605,10 @@ void *eng_prover_main(void *arg)
     }
     pthread_mutex_unlock(&eng->mu);
     eng_defer_run(eng, &d);
+}
+
+void *eng_prover_main(void *arg)
+{
+    eng_prover_run(arg, NULL);
     return NULL;
 }

@@ -17,6 +17,11 @@
  *           that does not fit demotes unused hot entries; if it still does not fit the caller
  *           waits (work_cv; memory is released by provers and loads) or, when the request is
  *           larger than the whole budget, fails.
+ *  devices: a hot entry may also be resident on devices (gpu.c, accounted per device against
+ *           device memory, not this budget). Demotion (pressure or EvictSRS) drops those copies
+ *           too; the decoded parameters are freed once the last copy is gone, which its
+ *           device's thread does between two proofs (until then they outlive the budget's
+ *           count by at most one device proof).
  */
 #include "engine/internal.h"
 
@@ -88,11 +93,11 @@ bool eng_srs_resolve(eng_t *eng, const char *id, char *path, size_t cap)
     return false;
 }
 
-/* Moves a hot, unused entry to WARM; its decoded parameters are freed after the lock. */
+/* Moves a hot, unused entry to WARM; its decoded parameters are freed after the lock, or, when
+ * devices hold copies of them, after the last copy is freed by its device's thread (gpu.c). */
 static void demote_locked(eng_t *eng, eng_srs *s, eng_defer *d)
 {
-    eng_defer_item it = {.kind = DEFER_FREE_PARAMS, .params = s->params};
-    eng_defer_add(d, &it);
+    eng_gpu_srs_demoted_locked(eng, s, s->params, d);
     s->params = NULL;
     memset(&s->pvk, 0, sizeof(s->pvk));
     s->tier = s->map ? ENG_TIER_WARM : ENG_TIER_COLD;

@@ -1,7 +1,7 @@
 /* gpu.h - the GPU backend behind a plain-C interface (STYLE.md section 9): device discovery,
  * device and pinned host memory, streams and events, the Fr NTT and the Groth16 quotient H
- * (spec groth16.md 1.4, 4.5, 5.4), and G1/G2 multi-scalar multiplication with bases resident in
- * device memory (spec 4.6, 5.5).
+ * (spec groth16.md 1.4, 4.5, 5.4), G1/G2 multi-scalar multiplication with bases resident in
+ * device memory (spec 4.6, 5.5), and the density compaction of MSM scalars (spec 4.6).
  * Representation: the same in-memory types as the CPU code: fr_t (Montgomery), fr_repr_t
  * (canonical), g1_aff_t / g2_aff_t (affine, Montgomery, all-zero identity), g1_t / g2_t
  * (Jacobian results). They appear here as `struct fr` etc. so that this header needs no CUDA and
@@ -121,10 +121,13 @@ typedef enum gpu_ntt_kind {
 } gpu_ntt_kind;
 
 /** In-place transform of 2^lg Montgomery values in host memory (uploaded, transformed,
- *  downloaded), omega = omega_lg of spec 1.4. lg <= GPU_NTT_MAX_LG. */
+ *  downloaded), omega = omega_lg of spec 1.4. lg <= GPU_NTT_MAX_LG. Device scratch: the
+ *  2^lg x 32 bytes of the values, twice that above 2^11 values (gpu_ntt_buf's second buffer). */
 CZ_MUST_USE cuzk_err gpu_ntt(gpu_dev *dev, struct fr *x, unsigned lg, gpu_ntt_kind kind,
                              cz_diag *dg);
-/** The same on 2^lg values in device memory at byte offset `off` (a multiple of 32). */
+/** The same on 2^lg values in device memory at byte offset `off` (a multiple of 32). Above
+ *  2^11 values the transform runs out of place through a second buffer of 2^lg x 32 bytes
+ *  (4 GiB at 2^27) in the device's scratch area, which keeps it until gpu_dev_trim(). */
 CZ_MUST_USE cuzk_err gpu_ntt_buf(gpu_dev *dev, gpu_buf *x, size_t off, unsigned lg,
                                  gpu_ntt_kind kind, cz_diag *dg);
 
@@ -194,6 +197,30 @@ CZ_MUST_USE cuzk_err gpu_msm_g2_buf(gpu_dev *dev, struct g2 *out, const gpu_msm_
 
 /** Window the automatic choice takes for a tail of m terms (for benchmarks and tests). */
 unsigned gpu_msm_auto_window_bits(size_t m);
+
+/* ---- density compaction of Fr vectors (spec groth16.md 4.6: MSM scalars by density) ---- */
+
+/** Bytes of the compaction map of n positions: for each of ceil(n / 64) words, two uint64_t,
+ *  the word's density bits and the number of bits set in all earlier words. */
+size_t gpu_compact_map_sizeof(size_t n);
+
+/** Builds the compaction map of the n-bit density `bits` (position i is bit i % 64 of
+ *  bits[i / 64]; bits at positions >= n are ignored) into `map` (gpu_compact_map_sizeof(n)
+ *  bytes of host memory, 8-byte aligned; pinned memory uploads fastest). Returns the number of
+ *  set bits. Host code only: works without a device, in every build. */
+size_t gpu_compact_map_build(void *map, const uint64_t *bits, size_t n);
+
+/** out[k] = in[i_k] for k < count, where i_0 < i_1 < ... are the positions whose density bit is
+ *  set: 32-byte elements (Fr, either form) copied unchanged, in order.
+ *  In:  in       n elements at byte offset in_off (a multiple of 32).
+ *       map      the compaction map of the n positions (gpu_compact_map_build, uploaded) at
+ *                byte offset map_off (a multiple of 16).
+ *       count    the number of set bits (gpu_compact_map_build's result).
+ *  Out: out      count elements at byte offset out_off (a multiple of 32); must not overlap in.
+ *  All buffers belong to `dev`. CUZK_E_INVAL for a range outside a buffer. */
+CZ_MUST_USE cuzk_err gpu_fr_compact_buf(gpu_dev *dev, gpu_buf *out, size_t out_off,
+                                        const gpu_buf *in, size_t in_off, const gpu_buf *map,
+                                        size_t map_off, size_t n, size_t count, cz_diag *dg);
 
 #ifdef __cplusplus
 }

@@ -341,6 +341,22 @@ cuzk_err gpu_msm_g2_buf(gpu_dev *dev, struct g2 *out, const gpu_msm_bases *bases
     return no_gpu(dg);
 }
 
+cuzk_err gpu_fr_compact_buf(gpu_dev *dev, gpu_buf *out, size_t out_off, const gpu_buf *in,
+                            size_t in_off, const gpu_buf *map, size_t map_off, size_t n,
+                            size_t count, cz_diag *dg)
+{
+    (void)dev;
+    (void)out;
+    (void)out_off;
+    (void)in;
+    (void)in_off;
+    (void)map;
+    (void)map_off;
+    (void)n;
+    (void)count;
+    return no_gpu(dg);
+}
+
 /* ---- internal.h: the debug entry points (the gpu_host_* helpers are built as usual) ---- */
 
 cuzk_err gpu_debug_field(gpu_dev *dev, int op, uint64_t *out, const uint64_t *a, const uint64_t *b,

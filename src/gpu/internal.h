@@ -56,6 +56,10 @@ typedef enum gpu_dbg_op {
     GPU_DBG_FR_SUB,
     GPU_DBG_FR_NEG,       /* out = -a */
     GPU_DBG_FR_FROM_MONT, /* out = canonical a */
+    GPU_DBG_CC_PROBE,     /* the carry flag across kinds, word j of 8 (any words, b too): even j
+                           * sub.cc a_j - b_j then addc 0 + 0; odd j add.cc a_j + b_j then
+                           * subc 0 - 0 (the hardware: 1 iff a_j >= b_j; 0 iff a_j + b_j
+                           * carries, else 2^32 - 1) */
     GPU_DBG_FP_MUL,
     GPU_DBG_FP_ADD,
     GPU_DBG_FP_SUB,
@@ -68,7 +72,7 @@ typedef enum gpu_dbg_op {
 } gpu_dbg_op;
 
 /** out[i] = op(a[i], b[i]) for i < n on the device; elements are 4 (fr), 6 (fp) or 12 (fp2)
- *  limbs, fully reduced on input. */
+ *  limbs, fully reduced on input (but for GPU_DBG_CC_PROBE). */
 CZ_MUST_USE cuzk_err gpu_debug_field(gpu_dev *dev, int op, uint64_t *out, const uint64_t *a,
                                      const uint64_t *b, size_t n, cz_diag *dg);
 

@@ -10,9 +10,11 @@
  * prover's work space (a, b, c grown to the domain size n: copies, or the assignment's own
  * vectors with g16_prove_take; the n/2 twiddles; one MSM scratch) lives only during the call.
  * The MSMs read the assignment and its density bits in place (no compacted scalar copies).
+ * The GPU prover (g16_gpu_params) keeps the parameters in device memory across proofs; its work
+ * buffers on the device and in pinned host memory are allocated once with them.
  * Threads: every function is reentrant; loaded parameters and verifying keys are read-only and
  * may be shared by threads. Work is split over `pool` when non-NULL, with results identical to
- * the single-threaded ones.
+ * the single-threaded ones. A g16_gpu_params (and its device) serves one thread at a time.
  * Timing: variable-time, except that r, s and the toxic waste are wiped after use (they are not
  * protected against timing side channels: the prover's scalar multiplications by r and s are
  * variable-time, as in bellperson).
@@ -177,18 +179,29 @@ void g16_proofs_to_bytes(uint8_t *out, const g16_proof_t *proofs, size_t n);
  * Prover (spec 4.2-4.10)
  * ------------------------------------------------------------------------------------------- */
 
-/** Tuning that never changes the proof bytes (spec 4.7: the proof is a function of params,
- *  assignment, r and s only). */
+/** Parameters resident in device memory for the GPU prover (g16_gpu_params_new below). */
+typedef struct g16_gpu_params g16_gpu_params;
+
+/** Backend choice and tuning that never change the proof bytes (spec 4.7: the proof is a
+ *  function of params, assignment, r and s only). */
 typedef struct g16_prove_opts {
-    msm_opts msm; /* passed to every MSM (window, accumulation); zeroed = automatic */
+    msm_opts msm; /* passed to every CPU MSM (window, accumulation); zeroed = automatic */
     /* Stage observer (timing; NULL = off, which costs nothing). Called on the proving thread
      * at the end of each stage with its name and its start and end on CLOCK_MONOTONIC in
      * milliseconds. Stages, in order: "prep" (a, b, c copied and padded, work space), then
      * "quotient" (spec 4.5: three iNTTs, three coset NTTs, one coset iNTT, fused in
      * poly_quotient_h), "prep" again (MSM scratch), "msm_h", "msm_l", "msm_a", "msm_b_g1",
-     * "msm_b_g2" and "assemble": the same boundaries as g16_prove_stats_t. Must not block. */
+     * "msm_b_g2" and "assemble": the same boundaries as g16_prove_stats_t. Must not block.
+     * On the GPU the names and order are the same: "prep" uploads a, b, c through pinned
+     * memory, builds the density maps and starts uploading the inputs and aux, whose transfer
+     * overlaps the device's "quotient"; the second "prep" finishes that upload; each MSM
+     * stage includes its density compaction on the device; "assemble" runs on the CPU. */
     void (*on_stage)(void *ctx, const char *stage, double t0_ms, double t1_ms);
     void *on_stage_ctx;
+    /* NULL: prove on the CPU. Otherwise prove on its device with the parameters it holds,
+     * which must be those passed to the prover (contract); `msm` is then ignored. Used by one
+     * thread at a time. */
+    g16_gpu_params *gpu;
 } g16_prove_opts_t;
 
 /** Wall-clock milliseconds of each prover stage (g16_prove_ex / g16_prove_take). */
@@ -214,7 +227,10 @@ typedef struct g16_prove_stats {
 CZ_MUST_USE cuzk_err g16_prove(const g16_params_t *p, g16_proof_t *out, const cs_assignment_t *asg,
                                const fr_t *r, const fr_t *s, cz_pool *pool, cz_diag *dg);
 
-/** g16_prove with tuning (opts NULL = defaults) and per-stage timings (stats may be NULL). */
+/** g16_prove with tuning (opts NULL = defaults) and per-stage timings (stats may be NULL).
+ *  With opts->gpu the proof is computed on that device (same bytes as on the CPU); additional
+ *  errors then: CUZK_E_GPU (the runtime failed; dg has the call), CUZK_E_NOMEM (device
+ *  scratch). */
 CZ_MUST_USE cuzk_err g16_prove_ex(const g16_params_t *p, g16_proof_t *out,
                                   const cs_assignment_t *asg, const fr_t *r, const fr_t *s,
                                   const g16_prove_opts_t *opts, g16_prove_stats_t *stats,
@@ -223,7 +239,8 @@ CZ_MUST_USE cuzk_err g16_prove_ex(const g16_params_t *p, g16_proof_t *out,
 /** g16_prove_ex that TAKES asg->a, asg->b and asg->c (freed, and set to NULL, whether it
  *  succeeds or not) instead of copying them: they grow to the domain size in place and are
  *  released as soon as the quotient no longer needs them, saving 3 n field elements of peak
- *  memory. The rest of `asg` is borrowed. Same results and errors as g16_prove_ex. */
+ *  memory (on the GPU: each is freed as soon as it is staged for upload). The rest of `asg` is
+ *  borrowed. Same results and errors as g16_prove_ex. */
 CZ_MUST_USE cuzk_err g16_prove_take(const g16_params_t *p, g16_proof_t *out, cs_assignment_t *asg,
                                     const fr_t *r, const fr_t *s, const g16_prove_opts_t *opts,
                                     g16_prove_stats_t *stats, cz_pool *pool, cz_diag *dg);
@@ -237,6 +254,56 @@ CZ_MUST_USE cuzk_err g16_prove_random(const g16_params_t *p, g16_proof_t *out,
  *  rejected and redrawn while >= r (spec 2.1). The random bytes are wiped.
  *  Errors: CUZK_E_IO. */
 CZ_MUST_USE cuzk_err g16_fr_random(fr_t *out, cz_diag *dg);
+
+/* ---------------------------------------------------------------------------------------------
+ * GPU prover (spec 4.5-4.7 on a device through gpu/gpu.h)
+ *
+ * Linking: these functions live in cuzk_groth16_gpu (over the CUDA backend, or over its stub
+ * without CUDA, where g16_gpu_params_new returns CUZK_E_NO_GPU); g16_prove_ex reaches the
+ * device through the object, so code that only proves on the CPU does not link it.
+ * ------------------------------------------------------------------------------------------- */
+
+struct gpu_dev;
+
+/** Most slots of the pinned staging ring. */
+#define G16_GPU_MAX_SLOTS 8
+
+/** Staging of host data on its way to the device; zeroed or NULL = defaults. Every upload (the
+ *  parameters once, a, b, c, inputs and aux per proof) is copied over the pool into a ring of
+ *  pinned slots while the device pulls the previous ones. Never changes a proof. */
+typedef struct g16_gpu_opts {
+    size_t stage_bytes;   /* bytes per slot, 1024 .. 2^32, rounded up to 256; 0 = 32 MiB,
+                             or less when the circuit's largest Fr vector is smaller */
+    unsigned stage_slots; /* 2 .. G16_GPU_MAX_SLOTS; 0 = 4 */
+} g16_gpu_opts_t;
+
+/** Makes `p` resident on `dev`: its five vectors become MSM bases in device memory (h, l, a, b_g1
+ *  in G1, b_g2 in G2: about 96 (h_len + l_len + a_len + b_g1_len) + 192 b_g2_len bytes), and
+ *  everything a proof needs is allocated once: on the device a, b, c (3 n values), the
+ *  assignment [inputs | aux] (num_inputs + l_len values), the compacted A / B scalars when they
+ *  do not fit in b's buffer, two density maps; in pinned host memory the staging ring and the
+ *  maps. Reused by every proof with opts.gpu set to the result.
+ *  Out: out   returns owned (free with g16_gpu_params_free, before closing dev).
+ *  In:  p     parameters (retained: alive and unchanged until the free).
+ *       dev   an opened device (retained; used by one thread at a time, proofs included).
+ *       opts  staging (NULL = defaults).
+ *       pool  copies into pinned memory (NULL: the calling thread).
+ *  Errors: CUZK_E_NO_GPU (no CUDA or no device), CUZK_E_INVAL (opts out of range; h_len + 1 not
+ *  a power of two, a_len < ic_len or b_g1_len != b_g2_len; a vector of 2^31 points or more),
+ *  CUZK_E_NOMEM (device or pinned memory; dg names the part), CUZK_E_GPU. */
+CZ_MUST_USE cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p,
+                                        struct gpu_dev *dev, const g16_gpu_opts_t *opts,
+                                        cz_pool *pool, cz_diag *dg);
+
+/** Frees the device and pinned memory of `gp`; NULL does nothing. */
+void g16_gpu_params_free(g16_gpu_params *gp);
+
+/** Bytes of device memory `gp` holds (bases and work buffers; not the device's own scratch,
+ *  which the MSMs grow to about 80 bytes per term). */
+size_t g16_gpu_params_device_bytes(const g16_gpu_params *gp);
+
+/** Bytes of pinned host memory `gp` holds (staging ring and maps). */
+size_t g16_gpu_params_pinned_bytes(const g16_gpu_params *gp);
 
 /* ---------------------------------------------------------------------------------------------
  * Verifier (spec 4.9)
@@ -288,5 +355,21 @@ CZ_MUST_USE cuzk_err g16_verify_batch(const g16_pvk_t *pvk, bool *valid, const g
  *  CUZK_E_NOMEM. */
 CZ_MUST_USE cuzk_err g16_setup(g16_params_t **out, const cs_r1cs_t *r1cs, const uint64_t *seed,
                                cz_pool *pool, cz_diag *dg);
+
+/** Wall-clock milliseconds of the setup's stages (g16_setup_timed). */
+typedef struct g16_setup_stats {
+    double check_ms;  /* matrix and constrained-variable checks */
+    double qap_ms;    /* powers, inverse NTT, evaluation, per-variable scalars (all draws) */
+    double tables_ms; /* parameter allocation and both fixed-base tables */
+    double g1_ms;     /* VK, ic, h, l, a, b_g1 points */
+    double g2_ms;     /* b_g2 points */
+    double total_ms;
+    unsigned g1_window, g2_window; /* fixed-base windows used */
+} g16_setup_stats_t;
+
+/** g16_setup with per-stage timings (`stats` may be NULL; set even on failure). */
+CZ_MUST_USE cuzk_err g16_setup_timed(g16_params_t **out, g16_setup_stats_t *stats,
+                                     const cs_r1cs_t *r1cs, const uint64_t *seed, cz_pool *pool,
+                                     cz_diag *dg);
 
 #endif /* CUZK_GROTH16_GROTH16_H */

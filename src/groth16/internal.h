@@ -1,6 +1,7 @@
 /* internal.h - what the files of src/groth16/ share: read-only file mappings, whole-file
- * writes, the parameter storage layout, decimal conversion of big integers (snarkjs JSON) and
- * the deterministic core of batch verification (tests).
+ * writes, the parameter storage layout, decimal conversion of big integers (snarkjs JSON), the
+ * deterministic core of batch verification (tests), and the prover's checks and assembly with
+ * the hook through which prover.c reaches a GPU backend (prover_gpu.c).
  */
 #ifndef CUZK_GROTH16_INTERNAL_H
 #define CUZK_GROTH16_INTERNAL_H
@@ -75,20 +76,60 @@ CZ_MUST_USE cuzk_err g16_setup_with_waste(g16_params_t **out, g16_toxic_t *waste
                                           const cs_r1cs_t *r1cs, const uint64_t *seed,
                                           cz_pool *pool, cz_diag *dg);
 
-/** Wall-clock milliseconds of the setup's stages (bench_groth16). */
-typedef struct g16_setup_stats {
-    double check_ms;  /* matrix and constrained-variable checks */
-    double qap_ms;    /* powers, inverse NTT, evaluation, per-variable scalars (all draws) */
-    double tables_ms; /* parameter allocation and both fixed-base tables */
-    double g1_ms;     /* VK, ic, h, l, a, b_g1 points */
-    double g2_ms;     /* b_g2 points */
-    double total_ms;
-    unsigned g1_window, g2_window; /* fixed-base windows used */
-} g16_setup_stats_t;
-
 /** g16_setup_with_waste with per-stage timings (`stats` may be NULL; set even on failure). */
 CZ_MUST_USE cuzk_err g16_setup_ex(g16_params_t **out, g16_toxic_t *waste, g16_setup_stats_t *stats,
                                   const cs_r1cs_t *r1cs, const uint64_t *seed, cz_pool *pool,
                                   cz_diag *dg);
+
+/* ---- prover (prover.c; shared with the GPU prover, prover_gpu.c) ---------------------------- */
+
+/** The five MSM results of spec 4.6. */
+typedef struct g16_sums {
+    g1_t h, l, a, b1;
+    g2_t b2;
+} g16_sums_t;
+
+/** CLOCK_MONOTONIC in milliseconds. */
+double g16_now_ms(void);
+
+/** Ends the stage that began at t0: returns its milliseconds and reports it to opts->on_stage
+ *  when there is one (opts may be NULL). */
+double g16_stage_end(const g16_prove_opts_t *opts, const char *stage, double t0);
+
+/** The checks that need no work space: the assignment's contracts (CZ_CHECK), parameters that
+ *  fit it (g16_params_check_circuit), delta not the identity, a supported domain. Sets *lg to
+ *  log2 of the domain size. Errors: CUZK_E_INVAL. */
+CZ_MUST_USE cuzk_err g16_prove_check(const g16_params_t *p, const cs_assignment_t *asg,
+                                     unsigned *lg, cz_diag *dg);
+
+/** Spec 4.7: the proof from the MSM sums and the randomizers (r s is wiped after use). */
+void g16_prove_assemble(const g16_params_t *p, g16_proof_t *out, const g16_sums_t *sums,
+                        const fr_t *r, const fr_t *s);
+
+/** One proof as prover.c hands it to a GPU backend, after g16_prove_check. */
+typedef struct g16_prove_job {
+    const g16_params_t *p;
+    g16_proof_t *out;
+    const cs_assignment_t *asg; /* a, b, c are read from abc, not from here */
+    fr_t *abc[3];               /* a, b, c: m values each */
+    bool take;                  /* abc is owned: the backend frees it (cz_free), always */
+    unsigned lg;                /* domain size 2^lg */
+    const fr_t *r, *s;
+    const g16_prove_opts_t *opts; /* may be NULL */
+    g16_prove_stats_t *st;        /* zeroed; the backend sets every stage but total_ms */
+    double t0;                    /* start of the first "prep" stage (g16_now_ms) */
+} g16_prove_job_t;
+
+/** A GPU backend's prove path: same results and errors as the CPU prover. */
+typedef cuzk_err (*g16_gpu_prove_fn)(g16_gpu_params *gp, g16_prove_job_t *job, cz_pool *pool,
+                                     cz_diag *dg);
+
+/** The head of every g16_gpu_params object (the backend's own state follows it). prover_gpu.c
+ *  is compiled once per GPU backend (src/groth16/CMakeLists.txt), so prover.c cannot call it by
+ *  name: it calls the prove path stored here by the g16_gpu_params_new that made the object. */
+struct g16_gpu_params {
+    const g16_params_t *params; /* retained */
+    g16_gpu_prove_fn prove;
+};
 
 #endif /* CUZK_GROTH16_INTERNAL_H */

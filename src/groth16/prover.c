@@ -6,6 +6,8 @@
  * assignment's Montgomery values and density bits directly, so no compacted scalar vectors are
  * built. Work space: 3 n field elements (a, b, c), the twiddle table (n/2 elements) and one
  * MSM scratch buffer sized for the largest MSM; all freed before returning.
+ * With opts->gpu the same checks run here, then the object's backend (prover_gpu.c) does the
+ * quotient and the MSMs on its device and comes back for the shared assembly.
  */
 #include "groth16/groth16.h"
 
@@ -14,20 +16,20 @@
 #include <time.h>
 
 #include "common/rand.h"
+#include "groth16/internal.h"
 #include "poly/poly.h"
 #include "msm/msm.h"
 
-static double now_ms(void)
+double g16_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-/* Ends a stage that began at t0: its milliseconds, reported to the observer when there is one. */
-static double stage_end(const g16_prove_opts_t *opts, const char *stage, double t0)
+double g16_stage_end(const g16_prove_opts_t *opts, const char *stage, double t0)
 {
-    double t1 = now_ms();
+    double t1 = g16_now_ms();
     if (opts && opts->on_stage) {
         opts->on_stage(opts->on_stage_ctx, stage, t0, t1);
     }
@@ -109,9 +111,8 @@ static void copy_task(void *ctx, size_t begin, size_t end, unsigned worker)
     }
 }
 
-/* Checks that cannot depend on the work space. Sets *lg. */
-static cuzk_err prove_check(const g16_params_t *p, const cs_assignment_t *asg, unsigned *lg,
-                            cz_diag *dg)
+cuzk_err g16_prove_check(const g16_params_t *p, const cs_assignment_t *asg, unsigned *lg,
+                         cz_diag *dg)
 {
     cuzk_err err;
 
@@ -132,6 +133,46 @@ static cuzk_err prove_check(const g16_params_t *p, const cs_assignment_t *asg, u
     return CUZK_OK;
 }
 
+void g16_prove_assemble(const g16_params_t *p, g16_proof_t *out, const g16_sums_t *sums,
+                        const fr_t *r, const fr_t *s)
+{
+    g1_t delta, acc, t;
+    g2_t delta2, acc2;
+    fr_t rs;
+
+    /* A = alpha_g1 + a_ans + r delta_g1 */
+    g1_from_aff(&delta, &p->vk.delta_g1);
+    g1_mul_fr(&acc, &delta, r);
+    g1_add(&acc, &acc, &sums->a);
+    g1_add_aff(&acc, &acc, &p->vk.alpha_g1);
+    g1_to_aff(&out->a, &acc);
+
+    /* B = beta_g2 + b2_ans + s delta_g2 */
+    g2_from_aff(&delta2, &p->vk.delta_g2);
+    g2_mul_fr(&acc2, &delta2, s);
+    g2_add(&acc2, &acc2, &sums->b2);
+    g2_add_aff(&acc2, &acc2, &p->vk.beta_g2);
+    g2_to_aff(&out->b, &acc2);
+
+    /* C = H + L + s a_ans + r b1_ans + s alpha_g1 + r beta_g1 + (r s) delta_g1 */
+    g1_add(&acc, &sums->h, &sums->l);
+    g1_mul_fr(&t, &sums->a, s);
+    g1_add(&acc, &acc, &t);
+    g1_mul_fr(&t, &sums->b1, r);
+    g1_add(&acc, &acc, &t);
+    g1_from_aff(&t, &p->vk.alpha_g1);
+    g1_mul_fr(&t, &t, s);
+    g1_add(&acc, &acc, &t);
+    g1_from_aff(&t, &p->vk.beta_g1);
+    g1_mul_fr(&t, &t, r);
+    g1_add(&acc, &acc, &t);
+    fr_mul(&rs, r, s);
+    g1_mul_fr(&t, &delta, &rs);
+    g1_add(&acc, &acc, &t);
+    g1_to_aff(&out->c, &acc);
+    cz_memzero(&rs, sizeof(rs));
+}
+
 /* Everything after the work space holds a, b, c (the first m values set). Releases it. */
 static cuzk_err prove_core(const g16_params_t *p, g16_proof_t *out, const cs_assignment_t *asg,
                            abc_work_t *w, unsigned lg, const fr_t *r, const fr_t *s,
@@ -144,13 +185,13 @@ static cuzk_err prove_core(const g16_params_t *p, g16_proof_t *out, const cs_ass
     ntt_domain_t dom;
     size_t n = (size_t)1 << lg;
     size_t ni = asg->num_inputs, na = asg->num_aux, pb = asg->b_input_density.popcount;
-    fr_t rs;
-    g1_t h_sum, l_sum, a_sum, b1_sum, t1, t2, acc;
-    g2_t b2_sum, t3, acc2;
+    g16_sums_t sums;
+    g1_t t1, t2;
+    g2_t t3;
     double t;
 
     /* ---- quotient (4.5) ---- */
-    t = now_ms();
+    t = g16_now_ms();
     CZ_TRY(err, cz_buf_new(&tw_buf, ntt_domain_tw_sizeof(lg), dg), done);
     CZ_CHECK(ntt_domain_init(&dom, lg, tw_buf.ptr, pool));
     if (!poly_quotient_h(&dom, w->a, w->b, w->c, asg->m, pool)) {
@@ -162,85 +203,64 @@ static cuzk_err prove_core(const g16_params_t *p, g16_proof_t *out, const cs_ass
     cz_buf_free(&tw_buf);
     abc_release_bc(w, n);
     poly_to_repr((fr_repr_t *)w->a, w->a, n - 1, pool);
-    st->quotient_ms = stage_end(opts, "quotient", t);
+    st->quotient_ms = g16_stage_end(opts, "quotient", t);
 
     /* ---- MSMs (4.6) ---- */
-    t = now_ms();
+    t = g16_now_ms();
     CZ_TRY(err, cz_buf_new(&scratch_buf, msm_scratch_bytes(p, ni, pb, mo), dg), done);
-    st->prep_ms += stage_end(opts, "prep", t);
+    st->prep_ms += g16_stage_end(opts, "prep", t);
 
-    t = now_ms();
-    msm_g1_opts(&h_sum, p->h, (const fr_repr_t *)w->a, n - 1, scratch_buf.ptr, pool, mo);
-    st->msm_h_ms = stage_end(opts, "msm_h", t);
+    t = g16_now_ms();
+    msm_g1_opts(&sums.h, p->h, (const fr_repr_t *)w->a, n - 1, scratch_buf.ptr, pool, mo);
+    st->msm_h_ms = g16_stage_end(opts, "msm_h", t);
     abc_release(w);
 
-    t = now_ms();
-    msm_g1_density(&l_sum, p->l, p->l_len, asg->aux, NULL, na, scratch_buf.ptr, pool, mo);
-    st->msm_l_ms = stage_end(opts, "msm_l", t);
+    t = g16_now_ms();
+    msm_g1_density(&sums.l, p->l, p->l_len, asg->aux, NULL, na, scratch_buf.ptr, pool, mo);
+    st->msm_l_ms = g16_stage_end(opts, "msm_l", t);
 
-    t = now_ms();
+    t = g16_now_ms();
     msm_g1_density(&t1, p->a, ni, asg->inputs, NULL, ni, scratch_buf.ptr, pool, mo);
     msm_g1_density(&t2, p->a + ni, p->a_len - ni, asg->aux, asg->a_aux_density.words, na,
                    scratch_buf.ptr, pool, mo);
-    g1_add(&a_sum, &t1, &t2);
-    st->msm_a_ms = stage_end(opts, "msm_a", t);
+    g1_add(&sums.a, &t1, &t2);
+    st->msm_a_ms = g16_stage_end(opts, "msm_a", t);
 
-    t = now_ms();
+    t = g16_now_ms();
     msm_g1_density(&t1, p->b_g1, pb, asg->inputs, asg->b_input_density.words, ni, scratch_buf.ptr,
                    pool, mo);
     msm_g1_density(&t2, p->b_g1 + pb, p->b_g1_len - pb, asg->aux, asg->b_aux_density.words, na,
                    scratch_buf.ptr, pool, mo);
-    g1_add(&b1_sum, &t1, &t2);
-    st->msm_b_g1_ms = stage_end(opts, "msm_b_g1", t);
+    g1_add(&sums.b1, &t1, &t2);
+    st->msm_b_g1_ms = g16_stage_end(opts, "msm_b_g1", t);
 
-    t = now_ms();
+    t = g16_now_ms();
     msm_g2_density(&t3, p->b_g2, pb, asg->inputs, asg->b_input_density.words, ni, scratch_buf.ptr,
                    pool, mo);
-    msm_g2_density(&b2_sum, p->b_g2 + pb, p->b_g2_len - pb, asg->aux, asg->b_aux_density.words, na,
+    msm_g2_density(&sums.b2, p->b_g2 + pb, p->b_g2_len - pb, asg->aux, asg->b_aux_density.words, na,
                    scratch_buf.ptr, pool, mo);
-    g2_add(&b2_sum, &b2_sum, &t3);
-    st->msm_b_g2_ms = stage_end(opts, "msm_b_g2", t);
+    g2_add(&sums.b2, &sums.b2, &t3);
+    st->msm_b_g2_ms = g16_stage_end(opts, "msm_b_g2", t);
 
     /* ---- assembly (4.7) ---- */
-    t = now_ms();
-    /* A = alpha_g1 + a_ans + r delta_g1 */
-    g1_from_aff(&t1, &p->vk.delta_g1);
-    g1_mul_fr(&acc, &t1, r);
-    g1_add(&acc, &acc, &a_sum);
-    g1_add_aff(&acc, &acc, &p->vk.alpha_g1);
-    g1_to_aff(&out->a, &acc);
-
-    /* B = beta_g2 + b2_ans + s delta_g2 */
-    g2_from_aff(&t3, &p->vk.delta_g2);
-    g2_mul_fr(&acc2, &t3, s);
-    g2_add(&acc2, &acc2, &b2_sum);
-    g2_add_aff(&acc2, &acc2, &p->vk.beta_g2);
-    g2_to_aff(&out->b, &acc2);
-
-    /* C = H + L + s a_ans + r b1_ans + s alpha_g1 + r beta_g1 + (r s) delta_g1 */
-    g1_add(&acc, &h_sum, &l_sum);
-    g1_mul_fr(&t2, &a_sum, s);
-    g1_add(&acc, &acc, &t2);
-    g1_mul_fr(&t2, &b1_sum, r);
-    g1_add(&acc, &acc, &t2);
-    g1_from_aff(&t2, &p->vk.alpha_g1);
-    g1_mul_fr(&t2, &t2, s);
-    g1_add(&acc, &acc, &t2);
-    g1_from_aff(&t2, &p->vk.beta_g1);
-    g1_mul_fr(&t2, &t2, r);
-    g1_add(&acc, &acc, &t2);
-    fr_mul(&rs, r, s);
-    g1_mul_fr(&t2, &t1, &rs);
-    g1_add(&acc, &acc, &t2);
-    g1_to_aff(&out->c, &acc);
-    cz_memzero(&rs, sizeof(rs));
-    st->assemble_ms = stage_end(opts, "assemble", t);
+    t = g16_now_ms();
+    g16_prove_assemble(p, out, &sums, r, s);
+    st->assemble_ms = g16_stage_end(opts, "assemble", t);
 
 done:
     cz_buf_free(&tw_buf);
     cz_buf_free(&scratch_buf);
     abc_release(w);
     return err;
+}
+
+/* The GPU path: the backend that made opts->gpu runs the job (it frees a taken a, b, c). */
+static cuzk_err prove_on_gpu(g16_prove_job_t *job, cz_pool *pool, cz_diag *dg)
+{
+    g16_gpu_params *gp = job->opts->gpu;
+
+    CZ_CHECK(gp->params == job->p && gp->prove != NULL);
+    return gp->prove(gp, job, pool, dg);
 }
 
 cuzk_err g16_prove_ex(const g16_params_t *p, g16_proof_t *out, const cs_assignment_t *asg,
@@ -252,12 +272,27 @@ cuzk_err g16_prove_ex(const g16_params_t *p, g16_proof_t *out, const cs_assignme
     cuzk_err err = CUZK_OK;
     unsigned lg = 0;
     size_t n;
-    double t0 = now_ms();
+    double t0 = g16_now_ms();
 
     memset(&st, 0, sizeof(st));
     memset(&w, 0, sizeof(w));
-    CZ_TRY(err, prove_check(p, asg, &lg, dg), done);
+    CZ_TRY(err, g16_prove_check(p, asg, &lg, dg), done);
     CZ_CHECK(asg->a && asg->b && asg->c);
+    if (opts && opts->gpu) {
+        g16_prove_job_t job = {.p = p,
+                               .out = out,
+                               .asg = asg,
+                               .abc = {asg->a, asg->b, asg->c},
+                               .take = false,
+                               .lg = lg,
+                               .r = r,
+                               .s = s,
+                               .opts = opts,
+                               .st = &st,
+                               .t0 = t0};
+        err = prove_on_gpu(&job, pool, dg);
+        goto done;
+    }
     n = (size_t)1 << lg;
     CZ_TRY(err, cz_buf_new(&w.buf, 3 * n * sizeof(fr_t), dg), done);
     w.a = w.buf.ptr;
@@ -268,11 +303,11 @@ cuzk_err g16_prove_ex(const g16_params_t *p, g16_proof_t *out, const cs_assignme
         copy_job_t cj = {.dst = {w.a, w.b, w.c}, .src = {asg->a, asg->b, asg->c}, .m = asg->m};
         cz_pool_for(pool, 3 * asg->m, COPY_GRAIN, copy_task, &cj);
     }
-    st.prep_ms = stage_end(opts, "prep", t0);
+    st.prep_ms = g16_stage_end(opts, "prep", t0);
     err = prove_core(p, out, asg, &w, lg, r, s, opts, &st, pool, dg);
 done:
     abc_release(&w);
-    st.total_ms = now_ms() - t0;
+    st.total_ms = g16_now_ms() - t0;
     if (stats) {
         *stats = st;
     }
@@ -288,7 +323,7 @@ cuzk_err g16_prove_take(const g16_params_t *p, g16_proof_t *out, cs_assignment_t
     cuzk_err err = CUZK_OK;
     unsigned lg = 0;
     size_t n;
-    double t0 = now_ms();
+    double t0 = g16_now_ms();
 
     memset(&st, 0, sizeof(st));
     memset(&w, 0, sizeof(w));
@@ -297,8 +332,24 @@ cuzk_err g16_prove_take(const g16_params_t *p, g16_proof_t *out, cs_assignment_t
     w.b = asg->b;
     w.c = asg->c;
     asg->a = asg->b = asg->c = NULL; /* ownership moved here */
-    CZ_TRY(err, prove_check(p, asg, &lg, dg), done);
+    CZ_TRY(err, g16_prove_check(p, asg, &lg, dg), done);
     CZ_CHECK(w.a && w.b && w.c);
+    if (opts && opts->gpu) {
+        g16_prove_job_t job = {.p = p,
+                               .out = out,
+                               .asg = asg,
+                               .abc = {w.a, w.b, w.c},
+                               .take = true,
+                               .lg = lg,
+                               .r = r,
+                               .s = s,
+                               .opts = opts,
+                               .st = &st,
+                               .t0 = t0};
+        w.a = w.b = w.c = NULL; /* ownership moved to the GPU path */
+        err = prove_on_gpu(&job, pool, dg);
+        goto done;
+    }
     n = (size_t)1 << lg;
     for (int k = 0; k < 3; k++) {
         fr_t **v = k == 0 ? &w.a : k == 1 ? &w.b : &w.c;
@@ -309,11 +360,11 @@ cuzk_err g16_prove_take(const g16_params_t *p, g16_proof_t *out, cs_assignment_t
         }
         *v = grown;
     }
-    st.prep_ms = stage_end(opts, "prep", t0);
+    st.prep_ms = g16_stage_end(opts, "prep", t0);
     err = prove_core(p, out, asg, &w, lg, r, s, opts, &st, pool, dg);
 done:
     abc_release(&w);
-    st.total_ms = now_ms() - t0;
+    st.total_ms = g16_now_ms() - t0;
     if (stats) {
         *stats = st;
     }

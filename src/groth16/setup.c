@@ -552,3 +552,9 @@ cuzk_err g16_setup(g16_params_t **out, const cs_r1cs_t *r1cs, const uint64_t *se
 {
     return g16_setup_ex(out, NULL, NULL, r1cs, seed, pool, dg);
 }
+
+cuzk_err g16_setup_timed(g16_params_t **out, g16_setup_stats_t *stats, const cs_r1cs_t *r1cs,
+                         const uint64_t *seed, cz_pool *pool, cz_diag *dg)
+{
+    return g16_setup_ex(out, NULL, stats, r1cs, seed, pool, dg);
+}

@@ -39,6 +39,7 @@ typedef enum {
     CT_DUR,    /* milliseconds: integer seconds or "500ms", "30s", "5m", "1h" */
     CT_MODE,   /* permission bits: 0o660 or "0660" */
     CT_LEVEL,  /* log level name */
+    CT_GPUS,   /* srv_gpu_sel: "auto", "none", [0, 1] or (flags) "0,1" */
     CT_IGNORED /* a Rust-daemon key that does not apply here: accepted, warned about */
 } cfg_type;
 
@@ -86,9 +87,19 @@ static const cfg_entry cfg_table[] = {
      "under memory pressure, unused parameters are demoted only after this much idle time"},
     IGNORED("memory.pinned_budget", "deprecated in the Rust daemon (use total_budget)"),
     IGNORED("memory.working_memory_budget", "deprecated in the Rust daemon (use total_budget)"),
-    IGNORED("gpus.devices", "GPU selection: this build has no GPU backend yet"),
-    IGNORED("gpus.gpu_threads", "GPU-side CPU threads: this build has no GPU backend yet"),
-    IGNORED("gpus.gpu_workers_per_device", "GPU workers: this build has no GPU backend yet"),
+    {"gpus.devices", CT_GPUS, OFF(gpus), "auto", 0, SRV_GPU_ORDINAL_MAX, false, "gpus",
+     "devices that prove: \"auto\" (every device found; none found: the CPU), \"none\" (the "
+     "CPU only) or device ordinals, [0, 1] in the file, 0,1 as a flag; [] means \"auto\" as in "
+     "the Rust daemon; a listed device that is absent or fails to open is skipped with a "
+     "warning"},
+    {"gpus.memory_limit", CT_SIZE, OFF(gpu_mem_limit), "0", 0, U64_BIG, false, NULL,
+     "per device: most memory of parameters kept resident (least recently used freed first); "
+     "0 = bounded by the device's free memory only"},
+    IGNORED("gpus.gpu_threads",
+            "the device threads' host work uses the prover pool (pipeline.prover_cpu_threads)"),
+    IGNORED("gpus.gpu_workers_per_device",
+            "one prover thread per device: a device and its resident parameters serve one proof "
+            "at a time"),
     {"scheduler.max_batch_size", CT_U64, OFF(max_batch_size), "1", 1, 64, false, NULL,
      "jobs of one circuit type (PoRep, SnapDeals) dispatched together; 1 = no batching"},
     {"scheduler.max_batch_wait_ms", CT_U64, OFF(max_batch_wait_ms), "10000", 0, 3600000, false,
@@ -102,13 +113,15 @@ static const cfg_entry cfg_table[] = {
     IGNORED("pipeline.synthesis_lookahead", "the memory budget bounds synthesized partitions"),
     IGNORED("pipeline.synthesis_concurrency", "see synthesis.threads"),
     IGNORED("pipeline.slot_size", "the memory budget bounds partitions in flight"),
-    IGNORED("pipeline.max_gpu_queue_depth", "this build has no GPU backend yet"),
+    IGNORED("pipeline.max_gpu_queue_depth",
+            "the memory budget bounds the partitions waiting for a prover"),
     {"pipeline.max_parallel_synthesis", CT_U64, OFF(max_parallel_synthesis), "18", 0, 4096, false,
      NULL, "upper bound on synthesis threads (0 = 18)"},
     {"pipeline.max_active_jobs", CT_U64, OFF(max_active_jobs), "4", 1, 1024, false, NULL,
      "jobs (or batches) in the pipeline at once; CRITICAL jobs are always admitted"},
     {"pipeline.prover_threads", CT_U64, OFF(prover_threads), "1", 1, 64, false, NULL,
-     "partitions proved at the same time"},
+     "partitions proved at the same time on the CPU when no GPU is in use (with GPUs: one per "
+     "device)"},
     {"pipeline.prover_cpu_threads", CT_U64, OFF(prover_cpu_threads), "0", 0, 4096, false, NULL,
      "CPU threads of one proof's multi-scalar multiplications; 0 = one per CPU"},
     {"jobs.retention", CT_DUR, OFF(retention_ms), "1h", 0, 7 * MS_DAY, false, NULL,
@@ -575,6 +588,8 @@ static const char *type_word(cfg_type t)
         return "a duration such as \"30s\", \"5m\" or an integer (seconds)";
     case CT_MODE:
         return "octal permission bits such as \"0660\" or 0o660";
+    case CT_GPUS:
+        return "\"auto\", \"none\" or an array of device ordinals such as [0, 1]";
     default:
         return "a value";
     }
@@ -586,6 +601,64 @@ static bool check_bounds(const cfg_entry *e, uint64_t v, perr *pe)
         return fail_msg(pe, "%" PRIu64 " is outside [%" PRIu64 ", %" PRIu64 "]", v, e->min, e->max);
     }
     return true;
+}
+
+/* Adds ordinal u to the list in sel (bounds and duplicates checked). */
+static bool gpu_sel_add(srv_gpu_sel *sel, const cfg_entry *e, uint64_t u, perr *pe)
+{
+    if (!check_bounds(e, u, pe)) {
+        return false;
+    }
+    if (sel->n == ENG_MAX_GPUS) {
+        return fail_msg(pe, "more than %d devices", ENG_MAX_GPUS);
+    }
+    for (size_t i = 0; i < sel->n; i++) {
+        if (sel->devices[i] == u) {
+            return fail_msg(pe, "device %" PRIu64 " is listed twice", u);
+        }
+    }
+    sel->devices[sel->n++] = (unsigned)u;
+    return true;
+}
+
+/* "auto", "none" or comma-separated ordinals ("0,1", "2"); false (message in pe) otherwise. */
+static bool gpu_sel_from_string(srv_gpu_sel *sel, const cfg_entry *e, const char *str, perr *pe)
+{
+    if (!strcmp(str, "auto")) {
+        sel->mode = ENG_GPU_AUTO;
+        return true;
+    }
+    if (!strcmp(str, "none")) {
+        sel->mode = ENG_GPU_NONE;
+        return true;
+    }
+    sel->mode = ENG_GPU_LIST;
+    for (const char *p = str;;) {
+        while (*p == ' ') {
+            p++;
+        }
+        size_t len = strspn(p, "0123456789");
+        uint64_t u;
+        if (!parse_u64_digits(p, len, &u)) {
+            return fail_msg(pe,
+                            "\"%s\": expected \"auto\", \"none\" or device ordinals such as "
+                            "\"0,1\"",
+                            str);
+        }
+        if (!gpu_sel_add(sel, e, u, pe)) {
+            return false;
+        }
+        p += len;
+        while (*p == ' ') {
+            p++;
+        }
+        if (!*p) {
+            return true;
+        }
+        if (*p++ != ',') {
+            return fail_msg(pe, "\"%s\": expected ',' between device ordinals", str);
+        }
+    }
 }
 
 static bool apply(srv_config *cfg, const cfg_entry *e, const cfg_val *v, bool append, perr *pe)
@@ -739,6 +812,35 @@ static bool apply(srv_config *cfg, const cfg_entry *e, const cfg_val *v, bool ap
         }
         *(uint64_t *)(void *)(base + e->off) = u;
         return true;
+    case CT_GPUS: {
+        srv_gpu_sel sel;
+        memset(&sel, 0, sizeof(sel));
+        if (str) {
+            if (!gpu_sel_from_string(&sel, e, str, pe)) {
+                return false;
+            }
+        } else if (v->kind == V_INT) {
+            sel.mode = ENG_GPU_LIST;
+            if (v->i < 0 || !gpu_sel_add(&sel, e, (uint64_t)v->i, pe)) {
+                return v->i < 0 ? fail_msg(pe, "device ordinals are not negative") : false;
+            }
+        } else if (v->kind == V_ARR) {
+            /* The Rust daemon's Vec<u32>: empty means every device. */
+            sel.mode = v->n ? ENG_GPU_LIST : ENG_GPU_AUTO;
+            for (size_t i = 0; i < v->n; i++) {
+                if (v->items[i].kind != V_INT || v->items[i].i < 0) {
+                    return fail_msg(pe, "entry %zu is not a device ordinal", i);
+                }
+                if (!gpu_sel_add(&sel, e, (uint64_t)v->items[i].i, pe)) {
+                    return false;
+                }
+            }
+        } else {
+            break;
+        }
+        *(srv_gpu_sel *)(void *)(base + e->off) = sel;
+        return true;
+    }
     case CT_MODE:
         if (v->kind == V_INT && v->i >= 0) {
             u = (uint64_t)v->i;
@@ -1249,6 +1351,8 @@ static const char *value_word(cfg_type t)
         return "MODE";
     case CT_LEVEL:
         return "LEVEL";
+    case CT_GPUS:
+        return "auto|none|N,N";
     default:
         return "N";
     }
@@ -1371,6 +1475,19 @@ void srv_config_print(FILE *out, const srv_config *cfg)
         case CT_MODE:
             fprintf(out, "\"0%03" PRIo64 "\"", *(const uint64_t *)field);
             break;
+        case CT_GPUS: {
+            const srv_gpu_sel *sel = field;
+            if (sel->mode == ENG_GPU_LIST) {
+                fputc('[', out);
+                for (size_t k = 0; k < sel->n; k++) {
+                    fprintf(out, "%s%u", k ? ", " : "", sel->devices[k]);
+                }
+                fputc(']', out);
+            } else {
+                fprintf(out, "\"%s\"", sel->mode == ENG_GPU_NONE ? "none" : "auto");
+            }
+            break;
+        }
         case CT_IGNORED:
             break;
         }
@@ -1417,5 +1534,11 @@ cuzk_err srv_config_engine(const srv_config *cfg, eng_config_t *ecfg, cz_diag *d
     ecfg->max_retained = (size_t)cfg->max_retained;
     ecfg->verify_proofs = true;
     ecfg->timing = cfg->timing;
+    ecfg->gpu_mode = cfg->gpus.mode;
+    ecfg->n_gpu_devices = cfg->gpus.mode == ENG_GPU_LIST ? cfg->gpus.n : 0;
+    for (size_t i = 0; i < ecfg->n_gpu_devices; i++) {
+        ecfg->gpu_devices[i] = cfg->gpus.devices[i];
+    }
+    ecfg->gpu_mem_limit_bytes = cfg->gpu_mem_limit;
     return CUZK_OK;
 }

@@ -20,6 +20,16 @@
 /** total_budget = "auto": physical memory minus safety_margin. */
 #define SRV_SIZE_AUTO UINT64_MAX
 
+/** gpus.devices: "auto", "none" or a list of device ordinals. */
+typedef struct srv_gpu_sel {
+    eng_gpu_mode mode;
+    size_t n; /* ENG_GPU_LIST: ordinals in devices */
+    unsigned devices[ENG_MAX_GPUS];
+} srv_gpu_sel;
+
+/** Largest device ordinal gpus.devices accepts. */
+#define SRV_GPU_ORDINAL_MAX 1023
+
 typedef struct srv_config {
     char **listen; /* "host:port" or "unix:///abs/path" */
     size_t nlisten;
@@ -39,6 +49,8 @@ typedef struct srv_config {
     uint64_t prover_cpu_threads; /* threads of one proof's MSMs; 0 = all CPUs */
     uint64_t retention_ms;
     uint64_t max_retained;
+    srv_gpu_sel gpus;       /* which devices prove */
+    uint64_t gpu_mem_limit; /* per device, bytes of resident parameters; 0 = no limit */
     char *log_level;
     bool timing; /* logging.timing / --timing / CUZK_TIMING=1: one log line per stage */
     char *config_path; /* the --config file, if any (informational) */

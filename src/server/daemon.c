@@ -152,9 +152,16 @@ int srv_main(int argc, char **argv, srv_register_fn extra, void *extra_ctx)
     for (size_t i = 0; i < cfg.nlisten; i++) {
         CZ_LOG(CZ_LOG_INFO, "event=listening addr=%s port=%d", cfg.listen[i], srv_rpc_port(rpc, i));
     }
-    CZ_LOG(CZ_LOG_INFO, "event=ready version=%s param_cache=%s budget_bytes=%llu config=%s",
-           CUZK_VERSION_STRING, cfg.param_cache, (unsigned long long)ecfg.mem_budget_bytes,
-           cfg.config_path ? cfg.config_path : "-");
+    eng_status_info_t est;
+    size_t ngpus = 0;
+    if (eng_get_status(eng, &est, NULL) == CUZK_OK) {
+        ngpus = est.n_gpus; /* the devices eng_start opened (each logged as event=opened) */
+        eng_status_clear(&est);
+    }
+    CZ_LOG(CZ_LOG_INFO,
+           "event=ready version=%s param_cache=%s budget_bytes=%llu gpus=%zu prover=%s config=%s",
+           CUZK_VERSION_STRING, cfg.param_cache, (unsigned long long)ecfg.mem_budget_bytes, ngpus,
+           ngpus ? "gpu" : "cpu", cfg.config_path ? cfg.config_path : "-");
 
     int sig = 0;
     while (sigwait(&sigs, &sig) != 0) {

@@ -304,8 +304,33 @@ static void m_status(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
         ss[i] = s;
         sp[i] = &ss[i];
     }
+    Cuzk__V1__GPUStatus *gs = st.n_gpus ? cz_calloc(st.n_gpus, sizeof(*gs)) : NULL;
+    Cuzk__V1__GPUStatus **gpp = st.n_gpus ? cz_calloc(st.n_gpus, sizeof(*gpp)) : NULL;
+    if (st.n_gpus && (!gs || !gpp)) {
+        cz_free(gs);
+        cz_free(gpp);
+        cz_free(ss);
+        cz_free(sp);
+        eng_status_clear(&st);
+        srv_call_fail(call, SRV_RESOURCE_EXHAUSTED, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < st.n_gpus; i++) {
+        const eng_gpu_info_t *e = &st.gpus[i];
+        Cuzk__V1__GPUStatus g = CUZK__V1__GPUSTATUS__INIT;
+        g.ordinal = e->ordinal;
+        g.name = (char *)e->name;
+        g.vram_total_bytes = e->total_bytes;
+        g.vram_free_bytes = e->free_bytes;
+        g.current_job_id = (char *)e->current_job_id;
+        g.current_proof_kind =
+            (char *)(e->current_kind == ENG_KIND_UNSPECIFIED ? "" : eng_kind_name(e->current_kind));
+        gs[i] = g;
+        gpp[i] = &gs[i];
+    }
     Cuzk__V1__GetStatusResponse r = CUZK__V1__GET_STATUS_RESPONSE__INIT;
-    r.n_gpus = 0; /* no GPU backend in this build */
+    r.n_gpus = st.n_gpus; /* the engine's devices in use (device memory as last read) */
+    r.gpus = gpp;
     r.n_loaded_srs = st.n_srs;
     r.loaded_srs = sp;
     r.n_queues = NQ;
@@ -316,6 +341,8 @@ static void m_status(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
     r.pinned_memory_bytes = st.mem_used_bytes;
     r.pinned_memory_limit_bytes = st.mem_budget_bytes;
     reply(call, &r.base);
+    cz_free(gs);
+    cz_free(gpp);
     cz_free(ss);
     cz_free(sp);
     eng_status_clear(&st);

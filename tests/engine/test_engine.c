@@ -17,8 +17,10 @@
 #include "harness/test.h"
 
 #include "common/alloc.h"
+#include "common/log.h"
 #include "engine/engine.h"
 #include "engine/test_kind.h"
+#include "gpu/gpu.h"
 #include "groth16/groth16.h"
 
 static tk_ctx *g_tk;
@@ -85,6 +87,9 @@ static void test_cfg(eng_config_t *cfg)
     cfg->srs_load_threads = 0;
     cfg->max_active_jobs = 4;
     cfg->max_batch_wait_ms = 100;
+    /* These tests are about the CPU provers (prover_threads); the device path has its own
+     * (test_engine_gpu.c), and the tests below choose GPUs explicitly. */
+    cfg->gpu_mode = ENG_GPU_NONE;
 }
 
 /* Starts an engine with the test handler on the kinds in `kinds` (0-terminated). */
@@ -967,6 +972,9 @@ TEST(metrics_exposition)
          "le=\"+Inf\"} 1\n"),
         "\ncuzk_srs_bytes{circuit_id=\"test-cubic\",tier=\"hot\"} ",
         "# TYPE cuzk_stage_duration_seconds histogram\n",
+        "\ncuzk_cpu_proofs_total 2\n",
+        "\ncuzk_gpus 0\n",
+        "# TYPE cuzk_gpu_proofs_total counter\n",
     };
     for (size_t i = 0; i < ARRAY_LEN(want); i++) {
         CHECK_MSG(strstr(text, want[i]) != NULL, "missing \"%s\" in:\n%s", want[i], text);
@@ -991,6 +999,152 @@ TEST(metrics_exposition)
     CHECK(lines > 40);
     cz_free(text);
     eng_free(eng);
+}
+
+/* ---- GPU selection without a usable device ---- */
+
+/* The log lines of the engine's threads while a test captures them. */
+typedef struct log_capture {
+    pthread_mutex_t mu;
+    char buf[16384];
+    size_t len;
+} log_capture;
+
+static log_capture g_logs = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static void capture_sink(cz_log_level level, const char *line, void *ctx)
+{
+    log_capture *c = ctx;
+    pthread_mutex_lock(&c->mu);
+    int n = snprintf(c->buf + c->len, sizeof(c->buf) - c->len, "%s %s\n", cz_log_level_name(level),
+                     line);
+    if (n > 0 && (size_t)n < sizeof(c->buf) - c->len) {
+        c->len += (size_t)n;
+    }
+    pthread_mutex_unlock(&c->mu);
+}
+
+static void capture_start(void)
+{
+    pthread_mutex_lock(&g_logs.mu);
+    g_logs.len = 0;
+    g_logs.buf[0] = '\0';
+    pthread_mutex_unlock(&g_logs.mu);
+    cz_log_set_sink(capture_sink, &g_logs);
+}
+
+/* Stops capturing; true if a captured line contains `want`. */
+static bool captured(const char *want)
+{
+    pthread_mutex_lock(&g_logs.mu);
+    bool found = strstr(g_logs.buf, want) != NULL;
+    pthread_mutex_unlock(&g_logs.mu);
+    return found;
+}
+
+/* Proves one two-partition job and checks that both partitions went to the CPU provers and
+ * that status and metrics list no device. */
+static void prove_on_cpu_only(eng_t *eng, const char *rid)
+{
+    tk_req r = mkreq(0, 2, 70);
+    eng_result_copy_t res;
+    submit(eng, ENG_KIND_POREP, 0, rid, &r, NULL);
+    wait_done(eng, rid, &res);
+    check_proofs(&res, &r);
+    eng_result_copy_clear(&res);
+
+    eng_status_info_t st;
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.n_gpus, 0);
+    CHECK(st.gpus == NULL);
+    eng_status_clear(&st);
+    char *text = NULL;
+    CHECK_OK(eng_metrics_text(eng, &text, NULL));
+    CHECK_MSG(strstr(text, "\ncuzk_gpus 0\n") != NULL, "%s", text);
+    CHECK_MSG(strstr(text, "\ncuzk_cpu_proofs_total 2\n") != NULL, "%s", text);
+    CHECK_MSG(strstr(text, "cuzk_gpu_proofs_total{") == NULL, "%s", text);
+    cz_free(text);
+}
+
+/* "auto" (the default) without a device proves on the CPU provers and reports no GPU. */
+TEST(gpu_auto_without_device_uses_cpu)
+{
+    if (gpu_count() > 0) {
+        test_skip("a GPU is present (test_engine_gpu covers that case)");
+    }
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    cfg.gpu_mode = ENG_GPU_AUTO;
+    capture_start();
+    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
+    prove_on_cpu_only(eng, "auto-1");
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    CHECK(captured("event=no_gpu gpus=auto devices_found=0 action=cpu"));
+    CHECK(captured("prover_threads=1 gpus=0"));
+}
+
+/* A listed device that does not exist is skipped with a warning naming it (the engine still
+ * starts and proves on the CPU: a missing device must not stop WinningPoSt); "none" never
+ * opens one. */
+TEST(gpu_listed_device_missing_is_skipped)
+{
+    unsigned missing = gpu_count() + 5;
+    char want[160];
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    cfg.gpu_mode = ENG_GPU_LIST;
+    cfg.gpu_devices[0] = missing;
+    cfg.n_gpu_devices = 1;
+    capture_start();
+    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
+    prove_on_cpu_only(eng, "missing-1");
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    snprintf(want, sizeof(want),
+             "warn gpu=%u event=skipped reason=\"no such device: %u found\" action=not_used",
+             missing, gpu_count());
+    CHECK_MSG(captured(want), "no \"%s\" in the log:\n%s", want, g_logs.buf);
+    CHECK(captured("warn event=no_gpu_usable devices_listed=1"));
+
+    test_cfg(&cfg); /* ENG_GPU_NONE */
+    capture_start();
+    eng = start(&cfg, all_kinds, &tk_ops);
+    prove_on_cpu_only(eng, "none-1");
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    CHECK(!captured("event=no_gpu"));
+    CHECK(!captured("event=opened"));
+}
+
+/* eng_new refuses GPU lists it could not honour. */
+TEST(gpu_config_checked)
+{
+    eng_config_t cfg;
+    eng_t *eng = NULL;
+    cz_diag dg;
+
+    test_cfg(&cfg);
+    cfg.gpu_mode = ENG_GPU_LIST;
+    cfg.n_gpu_devices = 0;
+    cz_diag_init(&dg);
+    CHECK_ERR(eng_new(&eng, &cfg, &dg), CUZK_E_INVAL);
+    CHECK(strstr(dg.msg, "0 GPU ordinals listed") != NULL);
+    cfg.n_gpu_devices = ENG_MAX_GPUS + 1;
+    CHECK_ERR(eng_new(&eng, &cfg, NULL), CUZK_E_INVAL);
+    cfg.n_gpu_devices = 3;
+    cfg.gpu_devices[0] = 4;
+    cfg.gpu_devices[1] = 1;
+    cfg.gpu_devices[2] = 4;
+    cz_diag_init(&dg);
+    CHECK_ERR(eng_new(&eng, &cfg, &dg), CUZK_E_INVAL);
+    CHECK(strstr(dg.msg, "GPU 4 is listed twice") != NULL);
+    cfg.gpu_devices[2] = 2;
+    CHECK_OK(eng_new(&eng, &cfg, NULL));
+    eng_free(eng);
+    cfg.gpu_mode = (eng_gpu_mode)7;
+    CHECK_ERR(eng_new(&eng, &cfg, NULL), CUZK_E_INVAL);
+    CHECK(eng == NULL);
 }
 
 typedef struct counted {

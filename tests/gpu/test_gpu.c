@@ -243,6 +243,70 @@ TEST(gpu_field_fr)
             CHECK_MSG(memcmp(&got[i], &want, 32) == 0, "fr op %d element %zu", op, i);
         }
     }
+    /* the product on words that are mostly 0 or 2^32 - 1: zero words in the reduction steps,
+     * and carries through every word */
+    for (size_t i = 0; i < n; i++) {
+        fr_t *xs[2] = {&a[i], &b[i]};
+        for (int k = 0; k < 2; k++) {
+            uint32_t w[8];
+            for (int j = 0; j < 8; j++) {
+                uint64_t u = cz_prng_u64(test_prng());
+                w[j] = u % 4 == 0 ? 0xffffffffu : u % 4 == 1 ? (uint32_t)(u >> 32) : 0;
+            }
+            w[7] &= 0x3fffffffu; /* < 2^254 < r */
+            memcpy(xs[k], w, 32);
+        }
+    }
+    GPU_OK(gpu_debug_field(dev, GPU_DBG_FR_MUL, got[0].l, a[0].l, b[0].l, n, DG));
+    for (size_t i = 0; i < n; i++) {
+        fr_mul(&want, &a[i], &b[i]);
+        CHECK_MSG(memcmp(&got[i], &want, 32) == 0, "fr mul sparse element %zu", i);
+    }
+    cz_free_aligned(a);
+    cz_free_aligned(b);
+    cz_free_aligned(got);
+}
+
+/* The carry flag read by the other kind of instruction (GPU_DBG_CC_PROBE). The expected values
+ * are the hardware's, where a subtraction's flag is the carry of a + ~b + 1, the complement of
+ * the borrow (Stack Overflow question 66403252, "Why is addition without overflow set CC.CF to
+ * 1?", measured; the PTX ISA leaves it open): the emulation must agree, and on a device this
+ * checks that it does. */
+TEST(gpu_carry_flag_convention)
+{
+    gpu_dev *dev = need_dev();
+    const size_t n = 64;
+    uint32_t *a = xmalloc(n * 32), *b = xmalloc(n * 32), *got = xmalloc(n * 32);
+
+    for (size_t i = 0; i < 8 * n; i++) {
+        uint64_t u = cz_prng_u64(test_prng());
+        a[i] = (uint32_t)u;
+        b[i] = (uint32_t)(u >> 32);
+    }
+    /* edges: equal words, 0 against all ones both ways, sums of exactly 2^32 and 2^32 - 1 */
+    for (size_t j = 0; j < 8; j++) {
+        a[j] = b[j] = (uint32_t)j;
+        a[8 + j] = 0;
+        b[8 + j] = 0xffffffffu;
+        a[16 + j] = 0xffffffffu;
+        b[16 + j] = 0;
+        a[24 + j] = 0x80000000u + (uint32_t)j;
+        b[24 + j] = 0x80000000u - (uint32_t)j - 1u;
+        a[32 + j] = 0x80000000u + (uint32_t)j;
+        b[32 + j] = 0x80000000u - (uint32_t)j;
+    }
+    GPU_OK(gpu_debug_field(dev, GPU_DBG_CC_PROBE, (uint64_t *)got, (const uint64_t *)a,
+                           (const uint64_t *)b, n, DG));
+    for (size_t i = 0; i < 8 * n; i++) {
+        uint32_t want;
+        if (i % 2 == 0) {
+            want = a[i] >= b[i] ? 1u : 0u;
+        } else {
+            want = (uint64_t)a[i] + b[i] >= ((uint64_t)1 << 32) ? 0u : 0xffffffffu;
+        }
+        CHECK_MSG(got[i] == want, "word %zu: a %08x b %08x got %08x want %08x", i, a[i], b[i],
+                  got[i], want);
+    }
     cz_free_aligned(a);
     cz_free_aligned(b);
     cz_free_aligned(got);
@@ -602,6 +666,8 @@ TEST(gpu_ntt_buf_roundtrip)
         rand_fr(&x[i]);
     }
     GPU_OK(gpu_buf_new(&buf, dev, off + n * 32, DG));
+    /* without scratch left by earlier tests, which would hide a missing allocation */
+    GPU_OK(gpu_dev_trim(dev, DG));
     GPU_OK(gpu_buf_upload(buf, off, x, n * 32, DG));
     GPU_OK(gpu_ntt_buf(dev, buf, off, lg, GPU_NTT_COSET_FWD, DG));
     GPU_OK(gpu_buf_download(y, buf, off, n * 32, DG));
@@ -846,6 +912,14 @@ TEST(gpu_msm_g1_small_n)
         gpu_msm_opts o = {c, (c & 1) != 0};
         GPU_OK(gpu_msm_g1(dev, &got, b, 0, s, 40, &o, DG));
         CHECK_MSG(g1_eq(&got, &want), "window %u", c);
+    }
+    /* window groups: c <= 3 gives more windows than one group holds (the last group partial);
+     * c = 20 has more buckets than one group holds (13 windows in groups of 2, 32-bucket
+     * reduction segments) */
+    {
+        gpu_msm_opts o = {20, false};
+        GPU_OK(gpu_msm_g1(dev, &got, b, 0, s, 40, &o, DG));
+        CHECK_MSG(g1_eq(&got, &want), "window %u", o.window_bits);
     }
     /* argument errors */
     CHECK_ERR(gpu_msm_g1(dev, &got, b, 30, s, 11, NULL, NULL), CUZK_E_INVAL);

@@ -61,6 +61,9 @@ TEST(defaults)
     CHECK_EQ_U64(cfg.retention_ms, 3600000);
     CHECK_EQ_U64(cfg.max_retained, 10000);
     CHECK_STR_EQ(cfg.log_level, "info");
+    CHECK_EQ_U64(cfg.gpus.mode, ENG_GPU_AUTO);
+    CHECK_EQ_U64(cfg.gpus.n, 0);
+    CHECK_EQ_U64(cfg.gpu_mem_limit, 0);
     srv_config_clear(&cfg);
 
     setenv("FIL_PROOFS_PARAMETER_CACHE", "/data/params", 1);
@@ -71,7 +74,8 @@ TEST(defaults)
 }
 
 /* A file in the style of the Rust daemon's cuzk.example.toml: indented keys, comments,
- * deprecated and GPU keys (accepted, ignored), multi-line arrays. */
+ * deprecated keys and GPU keys we do not implement (accepted, ignored), gpus.devices as the
+ * Rust daemon's array of ordinals, multi-line arrays. */
 TEST(rust_style_file)
 {
     static const char text[] = "# cuzk daemon configuration\n"
@@ -128,9 +132,17 @@ TEST(rust_style_file)
     CHECK_EQ_U64(cfg.max_parallel_synthesis, 12);
     CHECK_EQ_U64(cfg.retention_ms, 120000);
     CHECK_STR_EQ(cfg.log_level, "debug");
+    CHECK_EQ_U64(cfg.gpus.mode, ENG_GPU_LIST);
+    CHECK_EQ_U64(cfg.gpus.n, 2);
+    CHECK_EQ_U64(cfg.gpus.devices[0], 0);
+    CHECK_EQ_U64(cfg.gpus.devices[1], 1);
 
     eng_config_t ecfg;
     CHECK_OK(srv_config_engine(&cfg, &ecfg, NULL));
+    CHECK_EQ_U64(ecfg.gpu_mode, ENG_GPU_LIST);
+    CHECK_EQ_U64(ecfg.n_gpu_devices, 2);
+    CHECK_EQ_U64(ecfg.gpu_devices[0], 0);
+    CHECK_EQ_U64(ecfg.gpu_devices[1], 1);
     CHECK_EQ_U64(ecfg.mem_budget_bytes, UINT64_C(274877906944));
     CHECK_EQ_U64(ecfg.synth_workers, 12); /* min(threads 16, cap 12) */
     CHECK_EQ_U64(ecfg.max_batch_size, 3);
@@ -332,7 +344,17 @@ TEST(help_lists_every_key)
     for (size_t i = 0; i < ARRAY_LEN(flags); i++) {
         CHECK_MSG(strstr(buf, flags[i]) != NULL, "help lacks %s", flags[i]);
     }
-    CHECK(strstr(buf, "gpus.devices") != NULL); /* listed as accepted-but-ignored */
+    CHECK(strstr(buf, "file key gpus.devices; default auto") != NULL);
+    CHECK(strstr(buf, "--gpus auto|none|N,N") != NULL);
+    CHECK(strstr(buf, "file key gpus.memory_limit; default 0") != NULL);
+    /* The GPU keys we do not implement are listed as accepted but ignored, devices is not. */
+    const char *ignored = strstr(buf, "ignored:\n");
+    CHECK(ignored != NULL);
+    CHECK(strstr(ignored, "gpus.gpu_threads") != NULL);
+    CHECK(strstr(ignored, "gpus.gpu_workers_per_device") != NULL);
+    CHECK(strstr(ignored, "pipeline.max_gpu_queue_depth") != NULL);
+    CHECK(strstr(ignored, "gpus.devices") == NULL);
+    CHECK(strstr(buf, "no GPU backend") == NULL);
     free(buf);
 }
 
@@ -476,6 +498,157 @@ TEST(print_config_round_trip_hostile)
     remove(path);
     srv_config_clear(&a);
     srv_config_clear(&b);
+}
+
+/* Loads text and returns the gpus.devices it set (and the memory limit through *limit). */
+static srv_gpu_sel load_gpus(const char *text, uint64_t *limit)
+{
+    srv_config cfg;
+    cz_diag dg;
+    init(&cfg);
+    cz_diag_init(&dg);
+    CHECK_MSG(srv_config_load_string(&cfg, text, "cfg", &dg) == CUZK_OK, "\"%s\": %s", text,
+              dg.msg);
+    srv_gpu_sel sel = cfg.gpus;
+    if (limit) {
+        *limit = cfg.gpu_mem_limit;
+    }
+    srv_config_clear(&cfg);
+    return sel;
+}
+
+/* Prints cfg and checks that the [gpus] section reads `want` and loads back to the same. */
+static void check_gpus_print(const srv_config *cfg, const char *want)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    srv_config_print(f, cfg);
+    fclose(f);
+    CHECK_MSG(strstr(buf, want) != NULL, "printed configuration lacks \"%s\":\n%s", want, buf);
+    srv_config again;
+    cz_diag dg;
+    init(&again);
+    cz_diag_init(&dg);
+    CHECK_MSG(srv_config_load_string(&again, buf, "printed", &dg) == CUZK_OK, "%s", dg.msg);
+    CHECK_EQ_U64(again.gpus.mode, cfg->gpus.mode);
+    CHECK_EQ_U64(again.gpus.n, cfg->gpus.n);
+    for (size_t i = 0; i < cfg->gpus.n; i++) {
+        CHECK_EQ_U64(again.gpus.devices[i], cfg->gpus.devices[i]);
+    }
+    CHECK_EQ_U64(again.gpu_mem_limit, cfg->gpu_mem_limit);
+    srv_config_clear(&again);
+    free(buf);
+}
+
+/* gpus.devices: "auto", "none", the Rust daemon's array of ordinals (empty = every device),
+ * a lone integer, and on the command line "0,1"; errors name the problem. */
+TEST(gpu_devices)
+{
+    uint64_t limit = 1;
+    srv_gpu_sel sel = load_gpus("[gpus]\ndevices = \"none\"\n", &limit);
+    CHECK_EQ_U64(sel.mode, ENG_GPU_NONE);
+    CHECK_EQ_U64(limit, 0);
+    sel = load_gpus("[gpus]\ndevices = \"auto\"\nmemory_limit = \"20GiB\"\n", &limit);
+    CHECK_EQ_U64(sel.mode, ENG_GPU_AUTO);
+    CHECK_EQ_U64(limit, UINT64_C(21474836480));
+    sel = load_gpus("[gpus]\ndevices = []\n", NULL);
+    CHECK_EQ_U64(sel.mode, ENG_GPU_AUTO);
+    sel = load_gpus("[gpus]\ndevices = [3, 0, 1023]\n", NULL);
+    CHECK_EQ_U64(sel.mode, ENG_GPU_LIST);
+    CHECK_EQ_U64(sel.n, 3);
+    CHECK_EQ_U64(sel.devices[0], 3); /* the order given is kept */
+    CHECK_EQ_U64(sel.devices[1], 0);
+    CHECK_EQ_U64(sel.devices[2], 1023);
+    sel = load_gpus("[gpus]\ndevices = 2\n", NULL);
+    CHECK_EQ_U64(sel.mode, ENG_GPU_LIST);
+    CHECK_EQ_U64(sel.n, 1);
+    CHECK_EQ_U64(sel.devices[0], 2);
+    sel = load_gpus("[gpus]\ndevices = \" 1, 4 \"\n", NULL);
+    CHECK_EQ_U64(sel.mode, ENG_GPU_LIST);
+    CHECK_EQ_U64(sel.n, 2);
+    CHECK_EQ_U64(sel.devices[0], 1);
+    CHECK_EQ_U64(sel.devices[1], 4);
+
+    expect_error("[gpus]\ndevices = [0, 0]\n", CUZK_E_INVAL, "device 0 is listed twice");
+    expect_error("[gpus]\ndevices = [-1]\n", CUZK_E_INVAL, "entry 0 is not a device ordinal");
+    expect_error("[gpus]\ndevices = [0, \"1\"]\n", CUZK_E_INVAL, "entry 1 is not a device ordinal");
+    expect_error("[gpus]\ndevices = [1024]\n", CUZK_E_INVAL, "1024 is outside [0, 1023]");
+    expect_error("[gpus]\ndevices = \"\"\n", CUZK_E_INVAL,
+                 "expected \"auto\", \"none\" or device ordinals");
+    expect_error("[gpus]\ndevices = \"gpu0\"\n", CUZK_E_INVAL, "gpus.devices");
+    expect_error("[gpus]\ndevices = \"0;1\"\n", CUZK_E_INVAL, "expected ',' between");
+    expect_error("[gpus]\ndevices = true\n", CUZK_E_INVAL, "an array of device ordinals");
+    expect_error("[gpus]\ndevices = -3\n", CUZK_E_INVAL, "not negative");
+    expect_error("[gpus]\nmemory_limit = \"lots\"\n", CUZK_E_INVAL, "expected a size");
+    char many[512] = "[gpus]\ndevices = [";
+    for (int i = 0; i <= ENG_MAX_GPUS; i++) {
+        snprintf(many + strlen(many), sizeof(many) - strlen(many), "%s%d", i ? "," : "", i);
+    }
+    snprintf(many + strlen(many), sizeof(many) - strlen(many), "]\n");
+    expect_error(many, CUZK_E_INVAL, "more than 64 devices");
+
+    /* Flags override the file's choice. */
+    srv_config cfg;
+    srv_cli_action act;
+    cz_diag dg;
+    char *argv[] = {"cuzkd", "--gpus", "5,2", "--gpus-memory-limit=1GiB"};
+    init(&cfg);
+    cz_diag_init(&dg);
+    CHECK_MSG(srv_config_from_args(&cfg, 4, argv, &act, &dg) == CUZK_OK, "%s", dg.msg);
+    CHECK_EQ_U64(cfg.gpus.mode, ENG_GPU_LIST);
+    CHECK_EQ_U64(cfg.gpus.n, 2);
+    CHECK_EQ_U64(cfg.gpus.devices[0], 5);
+    CHECK_EQ_U64(cfg.gpus.devices[1], 2);
+    CHECK_EQ_U64(cfg.gpu_mem_limit, UINT64_C(1073741824));
+    eng_config_t e;
+    CHECK_OK(srv_config_engine(&cfg, &e, NULL));
+    CHECK_EQ_U64(e.gpu_mode, ENG_GPU_LIST);
+    CHECK_EQ_U64(e.n_gpu_devices, 2);
+    CHECK_EQ_U64(e.gpu_devices[0], 5);
+    CHECK_EQ_U64(e.gpu_devices[1], 2);
+    CHECK_EQ_U64(e.gpu_mem_limit_bytes, UINT64_C(1073741824));
+    srv_config_clear(&cfg);
+
+    char *none[] = {"cuzkd", "--gpus=none"};
+    init(&cfg);
+    CHECK_OK(srv_config_from_args(&cfg, 2, none, &act, NULL));
+    CHECK_EQ_U64(cfg.gpus.mode, ENG_GPU_NONE);
+    CHECK_OK(srv_config_engine(&cfg, &e, NULL));
+    CHECK_EQ_U64(e.gpu_mode, ENG_GPU_NONE);
+    CHECK_EQ_U64(e.n_gpu_devices, 0);
+    srv_config_clear(&cfg);
+
+    char *bad[] = {"cuzkd", "--gpus", "0,x"};
+    init(&cfg);
+    cz_diag_init(&dg);
+    CHECK(srv_config_from_args(&cfg, 3, bad, &act, &dg) != CUZK_OK);
+    CHECK_MSG(strstr(dg.msg, "--gpus:") != NULL, "%s", dg.msg);
+    srv_config_clear(&cfg);
+}
+
+/* --print-config writes gpus.devices so that it loads back to the same choice. */
+TEST(gpu_devices_print_round_trip)
+{
+    static const struct {
+        const char *text, *printed;
+    } cases[] = {
+        {"", "[gpus]\ndevices = \"auto\"\nmemory_limit = 0\n"},
+        {"[gpus]\ndevices = []\n", "devices = \"auto\"\n"},
+        {"[gpus]\ndevices = \"none\"\n", "devices = \"none\"\n"},
+        {"[gpus]\ndevices = [7]\nmemory_limit = \"3GiB\"\n",
+         "devices = [7]\nmemory_limit = 3221225472\n"},
+        {"[gpus]\ndevices = \"2,0,9\"\n", "devices = [2, 0, 9]\n"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        srv_config cfg;
+        cz_diag dg;
+        init(&cfg);
+        cz_diag_init(&dg);
+        CHECK_MSG(srv_config_load_string(&cfg, cases[i].text, "cfg", &dg) == CUZK_OK, "%s", dg.msg);
+        check_gpus_print(&cfg, cases[i].printed);
+        srv_config_clear(&cfg);
+    }
 }
 
 TEST(sizes_and_durations)

@@ -38,6 +38,19 @@ __global__ void dbg_field_kernel(int op, uint64_t *out, const uint64_t *a, const
         case GPU_DBG_FR_FROM_MONT:
             dbg_store(out, i, from_mont(dbg_load<fr_e>(a, i)));
             break;
+        case GPU_DBG_CC_PROBE: {
+            const fr_e x = dbg_load<fr_e>(a, i), y = dbg_load<fr_e>(b, i);
+            fr_e r;
+            CZ_UNROLL
+            for (int j = 0; j < 8; j += 2) {
+                (void)sub_cc(x.w[j], y.w[j]);
+                r.w[j] = addc(0u, 0u);
+                (void)add_cc(x.w[j + 1], y.w[j + 1]);
+                r.w[j + 1] = subc(0u, 0u);
+            }
+            dbg_store(out, i, r);
+            break;
+        }
         case GPU_DBG_FP_MUL:
             dbg_store(out, i, dbg_load<fp_e>(a, i) * dbg_load<fp_e>(b, i));
             break;
@@ -90,7 +103,7 @@ __global__ void dbg_curve_kernel(const aff_t<F> *p, const aff_t<F> *q, xyzz_t<F>
 
 static size_t dbg_elem_bytes(int op)
 {
-    if (op <= GPU_DBG_FR_FROM_MONT) {
+    if (op <= GPU_DBG_CC_PROBE) {
         return 32;
     }
     if (op <= GPU_DBG_FP_NEG) {

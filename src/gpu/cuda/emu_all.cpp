@@ -10,3 +10,4 @@
 #include "gpu/cuda/msm_g1.cu"
 #include "gpu/cuda/msm_g2.cu"
 #include "gpu/cuda/debug.cu"
+#include "gpu/cuda/compact.cu"

@@ -12,7 +12,8 @@
  * subtraction ends the product.
  * Off the GPU (the host pass of nvcc never runs these; the emulation build does) the PTX
  * instructions are replaced by an exact model of their semantics with the carry flag in
- * emu::cc(), so the very same chains are tested on the CPU.
+ * emu::cc() (the hardware's flag, also where a subtraction's flag reaches an addition: see
+ * sub_cc), so the very same chains are tested on the CPU.
  */
 #ifndef CUZK_GPU_CUDA_FIELD_CUH
 #define CUZK_GPU_CUDA_FIELD_CUH
@@ -95,20 +96,25 @@ CZ_DEV uint32_t addc(uint32_t a, uint32_t b)
 {
     return (uint32_t)((uint64_t)a + b + emu::cc());
 }
+/* Subtraction as the hardware does it: a + ~b + carry-in (1 for sub.cc), the flag being the
+ * adder's carry-out, which is the complement of the borrow. Within a sub.cc/subc chain that is
+ * the usual borrow arithmetic; it shows where a subtraction's flag reaches an addc or madc (which
+ * add the complement of the borrow) or an addition's flag reaches a subc. */
 CZ_DEV uint32_t sub_cc(uint32_t a, uint32_t b)
 {
-    emu::cc() = a < b;
-    return a - b;
+    uint64_t s = (uint64_t)a + (uint32_t)~b + 1u;
+    emu::cc() = s >> 32;
+    return (uint32_t)s;
 }
 CZ_DEV uint32_t subc_cc(uint32_t a, uint32_t b)
 {
-    uint64_t bb = (uint64_t)b + emu::cc();
-    emu::cc() = (uint64_t)a < bb;
-    return (uint32_t)((uint64_t)a - bb);
+    uint64_t s = (uint64_t)a + (uint32_t)~b + emu::cc();
+    emu::cc() = s >> 32;
+    return (uint32_t)s;
 }
 CZ_DEV uint32_t subc(uint32_t a, uint32_t b)
 {
-    return (uint32_t)((uint64_t)a - b - emu::cc());
+    return (uint32_t)((uint64_t)a + (uint32_t)~b + emu::cc());
 }
 CZ_DEV uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c)
 {
@@ -204,9 +210,16 @@ constexpr uint64_t k_fp_one[6] = FP_MONT_R_INIT;
             CZG_LO(a, 3), CZG_HI(a, 3), CZG_LO(a, 4), CZG_HI(a, 4), CZG_LO(a, 5), CZG_HI(a, 5)     \
     }
 
+/* 2r (r < 2^255), for Fr values kept in [0, 2r) */
+constexpr uint64_t k_fr_mod2[4] = {k_fr_mod[0] << 1, (k_fr_mod[1] << 1) | (k_fr_mod[0] >> 63),
+                                   (k_fr_mod[2] << 1) | (k_fr_mod[1] >> 63),
+                                   (k_fr_mod[3] << 1) | (k_fr_mod[2] >> 63)};
+static_assert(k_fr_mod[3] >> 63 == 0, "r < 2^255");
+
 namespace
 {
 __constant__ uint32_t c_fr_mod[8] = CZG_W4(k_fr_mod);
+__constant__ uint32_t c_fr_mod2[8] = CZG_W4(k_fr_mod2);
 __constant__ uint32_t c_fr_one[8] = CZG_W4(k_fr_one);
 /* -r^-1 mod 2^32; in constant memory rather than an immediate: the compiler's rewriting of a
  * multiplication by the literal 0xffffffff costs more than the load. */
@@ -426,8 +439,16 @@ template <class C> CZ_DEV void row_step(uint32_t *E, uint32_t *O, const uint32_t
     E[N - 1] = addc(E[N - 1], 0);
 }
 
-/** Montgomery product a * b / 2^(32N) mod m of fully reduced a, b. */
-template <class C> CZ_DEV fe<C> operator*(const fe<C> &a, const fe<C> &b)
+/** Montgomery product a * b / 2^(32N) mod m of fully reduced a, b.
+ *  Without REDUCE the final subtraction is left out, and b may be any value below 2^(32N) while
+ *  a < m still: a enters whole in every row, b one word b_i < 2^32 per row. Let T be the value
+ *  after a shift (T = 0 at the start). If T < a + m, the next row and reduction step add
+ *  a b_i + q m with b_i, q <= 2^32 - 1, so before the shift the value is below
+ *  (a + m) + (2^32 - 1)(a + m) = 2^32 (a + m) < 2^33 m, the accumulator bound of the file
+ *  comment, and after it below a + m again. So the result is below a + m < 2m, any b. For Fr:
+ *  r < 2^254.86, 2r < 2^255.86 < R = 2^256, so a value below 2r is a valid operand b and such
+ *  results chain: w * v for a twiddle w < r and v < 2r is below 2r. */
+template <class C, bool REDUCE = true> CZ_DEV fe<C> mont_mul(const fe<C> &a, const fe<C> &b)
 {
     constexpr int N = C::N;
     static_assert(N % 2 == 0, "even limb count");
@@ -458,8 +479,68 @@ template <class C> CZ_DEV fe<C> operator*(const fe<C> &a, const fe<C> &b)
         r.w[k] = addc_cc(e[k], o[k + 1]);
     }
     r.w[N - 1] = addc(e[N - 1], 0);
-    final_sub(r);
+    if (REDUCE) {
+        final_sub(r);
+    }
     return r;
+}
+
+template <class C> CZ_DEV fe<C> operator*(const fe<C> &a, const fe<C> &b)
+{
+    return mont_mul<C>(a, b);
+}
+
+/* ---- Fr in [0, 2r): values that need not be fully reduced between operations ----
+ * Products: mont_mul<fr_cfg, false>(w, v) with w < r first (bound above). */
+
+/** a + b in [0, 2r) for a, b < 2r. The sum can reach 2^256 (4r > 2^256); when it does, its low
+ *  256 bits are below 4r - 2^256 < 2r, so the subtraction of 2r borrows and `keep` is 0. */
+CZ_DEV fr_e fr_add_lazy(const fr_e &a, const fr_e &b)
+{
+    fr_e s, d;
+    s.w[0] = add_cc(a.w[0], b.w[0]);
+    CZ_UNROLL
+    for (int i = 1; i < 8; i++) {
+        s.w[i] = addc_cc(a.w[i], b.w[i]);
+    }
+    const uint32_t top = addc(0u, 0u);
+    d.w[0] = sub_cc(s.w[0], c_fr_mod2[0]);
+    CZ_UNROLL
+    for (int i = 1; i < 8; i++) {
+        d.w[i] = subc_cc(s.w[i], c_fr_mod2[i]);
+    }
+    const uint32_t keep = subc(top, 0u); /* all ones iff a + b < 2r, else 0 */
+    CZ_UNROLL
+    for (int i = 0; i < 8; i++) {
+        s.w[i] = keep ? s.w[i] : d.w[i];
+    }
+    return s;
+}
+
+/** a - b in [0, 2r) for a, b < 2r. */
+CZ_DEV fr_e fr_sub_lazy(const fr_e &a, const fr_e &b)
+{
+    fr_e r;
+    r.w[0] = sub_cc(a.w[0], b.w[0]);
+    CZ_UNROLL
+    for (int i = 1; i < 8; i++) {
+        r.w[i] = subc_cc(a.w[i], b.w[i]);
+    }
+    const uint32_t borrow = subc(0u, 0u); /* all ones iff a < b: add 2r back */
+    r.w[0] = add_cc(r.w[0], c_fr_mod2[0] & borrow);
+    CZ_UNROLL
+    for (int i = 1; i < 7; i++) {
+        r.w[i] = addc_cc(r.w[i], c_fr_mod2[i] & borrow);
+    }
+    r.w[7] = addc(r.w[7], c_fr_mod2[7] & borrow);
+    return r;
+}
+
+/** The fully reduced value of a < 2r. */
+CZ_DEV fr_e fr_reduce_lazy(fr_e a)
+{
+    final_sub(a);
+    return a;
 }
 
 template <class C> CZ_DEV fe<C> sqr(const fe<C> &a)

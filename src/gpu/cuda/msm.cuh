@@ -5,22 +5,29 @@
  *  1. classify: scalars 0 are dropped; scalars 1 go to a "ones" list (their bases are simply
  *     summed: the batch addition of spec 5.5); the others ("tail") are compacted with their
  *     indices. Block-level atomics keep the order unspecified, which no sum depends on.
- *  2. for each window w of c bits: signed Booth digits d in [-2^(c-1), 2^(c-1)] computed from
- *     bits [wc - 1, wc + c) of each tail scalar (so the windows are independent; ceil(256 / c)
- *     windows cover scalars below 2^255); counting sort of the (|d| - 1, index | sign) pairs by
- *     bucket (histogram, exclusive scan, scatter);
- *     bucket accumulation: each thread sums a fixed chunk of the sorted list with mixed XYZZ
- *     additions; a bucket whose run lies strictly inside a chunk is stored directly, the runs
- *     that touch a chunk's ends go to a record list (key, partial sum) which is sorted too and
- *     reduced the same way, level after level, until one chunk remains. Every bucket is
- *     written exactly once, however skewed the digits (all scalars equal, millions of ones);
- *     bucket reduction: segments of 32 buckets run the usual running sum from the top, each
- *     segment's result is corrected by lo * (segment sum), and a tree reduces the segments;
+ *  2. the windows go in groups (all of them when they fit, one at a time for the largest
+ *     MSMs: GROUP_* below), each group in one pass of a few launches, so that a small MSM has
+ *     W times more parallel work per launch than window by window would give it. Per group:
+ *     signed Booth digits d in [-2^(c-1), 2^(c-1)] of window w from bits [wc - 1, wc + c) of each
+ *     tail scalar (so the windows are independent; ceil(256 / c) windows cover scalars below
+ *     2^255); counting sort of the (key, index | sign) pairs, key = (window in the group) *
+ *     2^(c-1) + |d| - 1 (histogram, exclusive scan, scatter);
+ *     bucket accumulation: each thread sums a chunk of the sorted list with mixed XYZZ additions;
+ *     a bucket whose run lies strictly inside a chunk is stored directly, the runs that touch a
+ *     chunk's ends go to a record list (key, partial sum) which is sorted too and reduced the
+ *     same way in chunks of REC_CHUNK, level after level, until one chunk remains. Every
+ *     bucket is written exactly once, however skewed the digits (all scalars equal, millions of
+ *     ones). Chunks are shorter when the group is small (latency: see ACC_TARGET_THREADS);
+ *     bucket reduction, all windows of the group in one launch: segments of 8 to 32 buckets run
+ *     the usual running sum from the top, each segment's result is corrected by lo * (segment
+ *     sum), and a two-launch tree per window reduces the segments;
  *  3. the ones list goes through the same chunked reduction into one bucket;
  *  4. the host combines the windows by doublings (Horner) and adds the ones (gpu_host.c).
- * Memory: scratch of about 60 bytes per term (indices, compacted scalars, digits, sorted keys and
- * values, records), 32 more when the scalars are copied in or converted, and 2^(c-1) XYZZ
- * buckets (192 bytes on G1, 384 on G2).
+ * Memory: about 40 bytes per term (indices, compacted scalars), 32 more when the scalars are
+ * copied in or converted; per group 8 bytes per sorted entry (at most max(n, 2^26) entries),
+ * records (2 XYZZ points per level-0 thread: at most max(2^18, entries / 32)), and the
+ * buckets: 2^(c-1) XYZZ points per window (192 bytes on G1, 384 on G2), at most 256 MiB unless
+ * one window needs more.
  * msm_g1.cu and msm_g2.cu instantiate it (two translation units that compile in parallel).
  */
 #ifndef CUZK_GPU_CUDA_MSM_CUH
@@ -38,11 +45,26 @@ namespace
 
 constexpr uint32_t KEY_NONE = 0xffffffffu;
 constexpr uint32_t SIGN_BIT = 0x80000000u;
-constexpr unsigned ACC_CHUNK = 64; /* sorted entries per thread in the accumulation */
+/* Sizing. A thread of the accumulation or of the bucket reduction runs a chain of dependent
+ * XYZZ additions (thousands of instructions each): with few threads the device is latency bound,
+ * so chunks shrink when the total is small, down to ACC_CHUNK_MIN entries, as long as about
+ * ACC_TARGET_THREADS threads result; large totals keep long chunks (fewer records). */
+constexpr unsigned ACC_CHUNK_MIN = 8;  /* sorted entries per thread at level 0, at least */
+constexpr unsigned ACC_CHUNK_MAX = 64; /* ... and at most */
+constexpr size_t ACC_TARGET_THREADS = (size_t)1 << 17;
+constexpr unsigned REC_CHUNK = 8; /* records per thread at levels >= 1 (short chains) */
 constexpr unsigned ACC_THREADS = 128;
-constexpr unsigned SEG_BUCKETS = 32; /* buckets per thread in the window reduction */
+constexpr unsigned SEG_MIN = 8; /* buckets per thread in the window reduction: 8, 16 or 32 */
 constexpr unsigned SUM_THREADS = 64;
+constexpr unsigned SUM_BLOCKS = 64;   /* per window, first of the two summing launches */
 constexpr unsigned SCAN_ITEMS = 1024; /* per block of 256 threads */
+/* Window groups: the windows of a group are sorted, accumulated and reduced together (one
+ * launch per step for the whole group). A group holds at most GROUP_MAX windows, at most
+ * GROUP_ENTRIES sorted entries (8 bytes each) unless one window alone has more, and at most
+ * GROUP_BUCKET_BYTES of buckets unless one window alone needs more. */
+constexpr unsigned GROUP_MAX = 64;
+constexpr size_t GROUP_ENTRIES = (size_t)1 << 26;
+constexpr size_t GROUP_BUCKET_BYTES = (size_t)1 << 28;
 
 /* ---- scalars ---- */
 
@@ -140,36 +162,45 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-/* digit[i] = Booth digit of tail scalar i in window w; hist[|d| - 1] counts the nonzero ones. */
-__global__ void msm_digits_kernel(const uint4 *tail_sc, size_t m, unsigned w, unsigned c,
-                                  int32_t *digit, uint32_t *hist)
+/* hist[g nb + |d| - 1] counts the nonzero Booth digits d of tail scalar i in window w0 + g, for
+ * g < G (one scalar load serves the G windows of the group). */
+__global__ void msm_digits_kernel(const uint4 *tail_sc, size_t m, unsigned w0, unsigned G,
+                                  unsigned c, size_t nb, uint32_t *hist)
 {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
          i += (size_t)gridDim.x * blockDim.x) {
         uint32_t s[8];
         load_scalar(tail_sc, i, s);
-        const int32_t d = booth_digit(s, w, c);
-        digit[i] = d;
-        if (d) {
-            atomicAdd(&hist[(d < 0 ? -d : d) - 1], 1u);
+        for (unsigned g = 0; g < G; g++) {
+            const int32_t d = booth_digit(s, w0 + g, c);
+            if (d) {
+                atomicAdd(&hist[g * nb + (uint32_t)(d < 0 ? -d : d) - 1], 1u);
+            }
         }
     }
 }
 
-/* Counting-sort scatter: entries with nonzero digits go to their bucket's range. */
-__global__ void msm_scatter_kernel(const int32_t *digit, const uint32_t *tail_idx, size_t m,
-                                   uint32_t *cursor, uint32_t *keys, uint32_t *vals)
+/* Counting-sort scatter: the (key = g nb + |d| - 1, index | sign) entry of every nonzero digit of
+ * the group goes to its bucket's range. */
+__global__ void msm_scatter_kernel(const uint4 *tail_sc, const uint32_t *tail_idx, size_t m,
+                                   unsigned w0, unsigned G, unsigned c, size_t nb, uint32_t *cursor,
+                                   uint32_t *keys, uint32_t *vals)
 {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
          i += (size_t)gridDim.x * blockDim.x) {
-        const int32_t d = digit[i];
-        if (!d) {
-            continue;
+        uint32_t s[8];
+        load_scalar(tail_sc, i, s);
+        const uint32_t idx = tail_idx[i];
+        for (unsigned g = 0; g < G; g++) {
+            const int32_t d = booth_digit(s, w0 + g, c);
+            if (!d) {
+                continue;
+            }
+            const uint32_t key = (uint32_t)(g * nb) + (uint32_t)(d < 0 ? -d : d) - 1;
+            const uint32_t pos = atomicAdd(&cursor[key], 1u);
+            keys[pos] = key;
+            vals[pos] = idx | (d < 0 ? SIGN_BIT : 0);
         }
-        const uint32_t key = (uint32_t)(d < 0 ? -d : d) - 1;
-        const uint32_t pos = atomicAdd(&cursor[key], 1u);
-        keys[pos] = key;
-        vals[pos] = tail_idx[i] | (d < 0 ? SIGN_BIT : 0);
     }
 }
 
@@ -245,18 +276,19 @@ CZ_DEV void acc_flush(const acc_out<F> &o, size_t t, uint32_t key, const xyzz_t<
     }
 }
 
-/* Level 0: sorted (key, base index | sign) entries; keys == NULL means key 0 for all. */
+/* Level 0: sorted (key, base index | sign) entries, `chunk` per thread; keys == NULL means key 0
+ * for all. */
 template <class F>
 __global__ void __launch_bounds__(ACC_THREADS)
     msm_acc0_kernel(const aff_t<F> *bases, const uint32_t *keys, const uint32_t *vals,
-                    const uint32_t *cnt_ptr, size_t nthreads, acc_out<F> o)
+                    const uint32_t *cnt_ptr, size_t nthreads, unsigned chunk, acc_out<F> o)
 {
     const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nthreads) {
         return;
     }
-    const size_t cnt = *cnt_ptr, start = t * ACC_CHUNK;
-    const size_t end = start + ACC_CHUNK < cnt ? start + ACC_CHUNK : cnt;
+    const size_t cnt = *cnt_ptr, start = t * chunk;
+    const size_t end = start + chunk < cnt ? start + chunk : cnt;
     if (start >= end) {
         if (!o.final_level) {
             o.rk[2 * t] = KEY_NONE;
@@ -290,7 +322,7 @@ __global__ void __launch_bounds__(ACC_THREADS)
     }
 }
 
-/* Level >= 1: records (key or KEY_NONE, XYZZ partial sum) in key order. */
+/* Level >= 1: records (key or KEY_NONE, XYZZ partial sum) in key order, REC_CHUNK per thread. */
 template <class F>
 __global__ void __launch_bounds__(ACC_THREADS)
     msm_acc1_kernel(const uint32_t *ik, const xyzz_t<F> *ip, size_t cnt, size_t nthreads,
@@ -300,8 +332,8 @@ __global__ void __launch_bounds__(ACC_THREADS)
     if (t >= nthreads) {
         return;
     }
-    const size_t start = t * ACC_CHUNK;
-    const size_t end = start + ACC_CHUNK < cnt ? start + ACC_CHUNK : cnt;
+    const size_t start = t * REC_CHUNK;
+    const size_t end = start + REC_CHUNK < cnt ? start + REC_CHUNK : cnt;
     xyzz_t<F> acc = xyzz_inf<F>();
     uint32_t cur = KEY_NONE;
     bool first = true;
@@ -333,18 +365,21 @@ __global__ void __launch_bounds__(ACC_THREADS)
 
 /* ---- bucket reduction: sum_b (b + 1) bucket[b] ---- */
 
-/* Segment t of SEG_BUCKETS buckets [lo, hi): running sums from the top give
- * acc = sum (b - lo + 1) B[b] and run = sum B[b]; the segment's share is acc + lo run. */
+/* Thread t = w nseg + j: segment j of `seg` buckets [lo, hi) of window w (buckets bk[w nb ..]);
+ * running sums from the top give acc = sum (b - lo + 1) B[b] and run = sum B[b]; the segment's
+ * share is acc + lo run. out[t] receives it. */
 template <class F>
 __global__ void __launch_bounds__(ACC_THREADS)
-    msm_bucket_seg_kernel(const xyzz_t<F> *bk, size_t nb, size_t nseg, xyzz_t<F> *out)
+    msm_bucket_seg_kernel(const xyzz_t<F> *bk, size_t nb, unsigned seg, size_t nseg, size_t total,
+                          xyzz_t<F> *out)
 {
     const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= nseg) {
+    if (t >= total) {
         return;
     }
-    const size_t lo = t * SEG_BUCKETS;
-    const size_t hi = lo + SEG_BUCKETS < nb ? lo + SEG_BUCKETS : nb;
+    const size_t w = t / nseg, lo = (t - w * nseg) * seg;
+    const size_t hi = lo + seg < nb ? lo + seg : nb;
+    bk += w * nb;
     xyzz_t<F> run = xyzz_inf<F>(), acc = xyzz_inf<F>();
     for (size_t b = hi; b-- > lo;) {
         xyzz_add_call(run, load16(bk + b));
@@ -356,13 +391,16 @@ __global__ void __launch_bounds__(ACC_THREADS)
     store16(out + t, acc);
 }
 
-/* out[block] = sum of in[block * SUM_THREADS + k * gridDim * SUM_THREADS ...]. */
+/* Row y = blockIdx.y: out[y ostride + block] = sum of in[y istride + block * SUM_THREADS +
+ * k * gridDim.x * SUM_THREADS ...], indices below n. */
 template <class F>
 __global__ void __launch_bounds__(SUM_THREADS)
-    msm_sum_kernel(const xyzz_t<F> *in, size_t n, xyzz_t<F> *out)
+    msm_sum_kernel(const xyzz_t<F> *in, size_t n, size_t istride, xyzz_t<F> *out, size_t ostride)
 {
     __shared__ xyzz_t<F> sh[SUM_THREADS];
     const unsigned t = threadIdx.x;
+    in += blockIdx.y * istride;
+    out += blockIdx.y * ostride;
     xyzz_t<F> acc = xyzz_inf<F>();
     for (size_t i = (size_t)blockIdx.x * SUM_THREADS + t; i < n;
          i += (size_t)gridDim.x * SUM_THREADS) {
@@ -420,49 +458,79 @@ done:
 
 /** Device scratch of one MSM call, sized for n terms and windows up to c_max bits. */
 template <class F> struct msm_mem {
-    uint32_t *counts; /* [0] tail, [1] ones, [2] nonzero digits of the current window */
+    uint32_t *counts; /* [0] tail, [1] ones, [2] nonzero digits of the current group */
     uint32_t *tail_idx;
     uint4 *tail_sc;
     uint32_t *one_idx;
-    int32_t *digit;
     uint32_t *hist, *offs, *cursor, *scan_tmp;
     uint32_t *keys, *vals;
     xyzz_t<F> *buckets;
     uint32_t *rk[2];
     xyzz_t<F> *rp[2];
     xyzz_t<F> *seg, *sum_tmp, *win;
+    size_t e_cap; /* sorted entries (keys, vals) */
+    size_t b_cap; /* buckets of a group (hist, offs, cursor, buckets) */
 };
 
-static size_t rec_len0(size_t n)
+/* Level-0 chunk for cnt entries: ACC_TARGET_THREADS threads where the bounds allow. */
+static unsigned acc_chunk(size_t cnt)
 {
-    return 2 * host_cdiv(n ? n : 1, ACC_CHUNK);
+    size_t k = host_cdiv(cnt, ACC_TARGET_THREADS);
+    return k < ACC_CHUNK_MIN ? ACC_CHUNK_MIN : k > ACC_CHUNK_MAX ? ACC_CHUNK_MAX : (unsigned)k;
 }
 
-static size_t rec_len1(size_t n)
+/* Level-0 threads for cnt entries; at most acc_threads_max(e) for every cnt <= e. */
+static size_t acc_threads(size_t cnt)
 {
-    return 2 * host_cdiv(rec_len0(n), ACC_CHUNK);
+    return host_cdiv(cnt ? cnt : 1, acc_chunk(cnt));
+}
+
+static size_t acc_threads_max(size_t e)
+{
+    size_t a = host_cdiv(e ? e : 1, ACC_CHUNK_MIN), b = host_cdiv(e ? e : 1, ACC_CHUNK_MAX);
+    if (b < ACC_TARGET_THREADS) {
+        b = ACC_TARGET_THREADS;
+    }
+    return a < b ? a : b;
+}
+
+/* Buckets per reduction thread for a group of `total` buckets: short chains when few. */
+static unsigned seg_size(size_t total)
+{
+    return total >= ((size_t)1 << 20)   ? 4 * SEG_MIN
+           : total >= ((size_t)1 << 19) ? 2 * SEG_MIN
+                                        : SEG_MIN;
 }
 
 /* Lays out (base == NULL: only sizes) the scratch of an MSM of n terms. */
 template <class F> static size_t msm_layout(char *base, size_t n, unsigned c_max, msm_mem<F> *m)
 {
     typedef xyzz_t<F> X;
-    const size_t nb = (size_t)1 << (c_max - 1), nseg = host_cdiv(nb, SEG_BUCKETS);
+    const size_t nb = (size_t)1 << (c_max - 1);
+    const size_t e_cap = n * GROUP_MAX < GROUP_ENTRIES ? n * GROUP_MAX
+                         : n > GROUP_ENTRIES           ? n
+                                                       : GROUP_ENTRIES;
+    /* smaller windows have more of them but fewer buckets in all: c_max's total bounds them */
+    const size_t b_all = (size_t)((256 + c_max - 1) / c_max) * nb;
+    const size_t b_grp =
+        b_all < GROUP_BUCKET_BYTES / sizeof(X) ? b_all : GROUP_BUCKET_BYTES / sizeof(X);
+    const size_t b_cap = nb > b_grp ? nb : b_grp;
+    const size_t rec0 = 2 * acc_threads_max(e_cap), rec1 = 2 * host_cdiv(rec0, REC_CHUNK);
+    const size_t nseg = host_cdiv(b_cap, SEG_MIN) + GROUP_MAX;
     layout L;
     size_t o_counts = L.add(16), o_tidx = L.add(n * 4), o_tsc = L.add(n * 32),
-           o_oidx = L.add(n * 4), o_digit = L.add(n * 4), o_hist = L.add(nb * 4),
-           o_offs = L.add(nb * 4), o_cur = L.add(nb * 4), o_scan = L.add(scan_tmp_len(nb) * 4),
-           o_keys = L.add(n * 4), o_vals = L.add(n * 4), o_bk = L.add(nb * sizeof(X)),
-           o_rk0 = L.add(rec_len0(n) * 4), o_rk1 = L.add(rec_len1(n) * 4),
-           o_rp0 = L.add(rec_len0(n) * sizeof(X)), o_rp1 = L.add(rec_len1(n) * sizeof(X)),
-           o_seg = L.add(nseg * sizeof(X)), o_sum = L.add(256 * sizeof(X)),
+           o_oidx = L.add(n * 4), o_hist = L.add(b_cap * 4), o_offs = L.add(b_cap * 4),
+           o_cur = L.add(b_cap * 4), o_scan = L.add(scan_tmp_len(b_cap) * 4),
+           o_keys = L.add(e_cap * 4), o_vals = L.add(e_cap * 4), o_bk = L.add(b_cap * sizeof(X)),
+           o_rk0 = L.add(rec0 * 4), o_rk1 = L.add(rec1 * 4), o_rp0 = L.add(rec0 * sizeof(X)),
+           o_rp1 = L.add(rec1 * sizeof(X)), o_seg = L.add(nseg * sizeof(X)),
+           o_sum = L.add((size_t)GROUP_MAX * SUM_BLOCKS * sizeof(X)),
            o_win = L.add(258 * sizeof(X));
     if (base) {
         m->counts = (uint32_t *)(base + o_counts);
         m->tail_idx = (uint32_t *)(base + o_tidx);
         m->tail_sc = (uint4 *)(base + o_tsc);
         m->one_idx = (uint32_t *)(base + o_oidx);
-        m->digit = (int32_t *)(base + o_digit);
         m->hist = (uint32_t *)(base + o_hist);
         m->offs = (uint32_t *)(base + o_offs);
         m->cursor = (uint32_t *)(base + o_cur);
@@ -477,8 +545,24 @@ template <class F> static size_t msm_layout(char *base, size_t n, unsigned c_max
         m->seg = (X *)(base + o_seg);
         m->sum_tmp = (X *)(base + o_sum);
         m->win = (X *)(base + o_win);
+        m->e_cap = e_cap;
+        m->b_cap = b_cap;
     }
     return L.off;
+}
+
+/** Windows per group for W windows of nb buckets over `tail` scalars (at least 1). */
+template <class F>
+static unsigned group_windows(const msm_mem<F> &m, unsigned W, size_t tail, size_t nb)
+{
+    size_t g = W < GROUP_MAX ? W : GROUP_MAX;
+    if (tail && g * tail > m.e_cap) {
+        g = m.e_cap / tail;
+    }
+    if (g * nb > m.b_cap) {
+        g = m.b_cap / nb;
+    }
+    return g ? (unsigned)g : 1;
 }
 
 /** Sums sorted entries into buckets (chunked, level by level). cnt_ptr: device count of
@@ -489,6 +573,7 @@ static cuzk_err reduce_runs(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *bas
                             size_t cnt_max, xyzz_t<F> *buckets, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
+    const unsigned chunk = acc_chunk(cnt_max);
     size_t T, cnt;
     int in = 0;
     acc_out<F> o;
@@ -497,16 +582,16 @@ static cuzk_err reduce_runs(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *bas
         return CUZK_OK;
     }
     o.buckets = buckets;
-    o.final_level = cnt_max <= ACC_CHUNK;
-    T = o.final_level ? 1 : host_cdiv(cnt_max, ACC_CHUNK);
+    o.final_level = cnt_max <= chunk;
+    T = o.final_level ? 1 : acc_threads(cnt_max);
     o.rk = m.rk[0];
     o.rp = m.rp[0];
     CUDA_LAUNCH(err, done, msm_acc0_kernel<F>, (unsigned)host_cdiv(T, ACC_THREADS), ACC_THREADS, 0,
-                d->s, bases, keys, vals, cnt_ptr, T, o);
+                d->s, bases, keys, vals, cnt_ptr, T, chunk, o);
     cnt = 2 * T;
     while (!o.final_level) {
-        o.final_level = cnt <= ACC_CHUNK;
-        T = o.final_level ? 1 : host_cdiv(cnt, ACC_CHUNK);
+        o.final_level = cnt <= REC_CHUNK;
+        T = o.final_level ? 1 : host_cdiv(cnt, REC_CHUNK);
         o.rk = m.rk[1 - in];
         o.rp = m.rp[1 - in];
         CUDA_LAUNCH(err, done, msm_acc1_kernel<F>, (unsigned)host_cdiv(T, ACC_THREADS), ACC_THREADS,
@@ -518,23 +603,24 @@ done:
     return err;
 }
 
-/** out = sum of n XYZZ points (two launches). */
+/** out[r] = sum of the n XYZZ points in[r n ..] for each of `rows` rows (two launches). */
 template <class F>
 static cuzk_err sum_points(gpu_dev *d, const msm_mem<F> &m, const xyzz_t<F> *in, size_t n,
-                           xyzz_t<F> *out, cz_diag *dg)
+                           unsigned rows, xyzz_t<F> *out, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     size_t blocks = host_cdiv(n, SUM_THREADS);
-    if (blocks > 256) {
-        blocks = 256;
+    if (blocks > SUM_BLOCKS) {
+        blocks = SUM_BLOCKS;
     }
     if (blocks <= 1) {
-        CUDA_LAUNCH(err, done, msm_sum_kernel<F>, 1, SUM_THREADS, 0, d->s, in, n, out);
+        CUDA_LAUNCH(err, done, msm_sum_kernel<F>, dim3(1, rows), SUM_THREADS, 0, d->s, in, n, n,
+                    out, 1);
     } else {
-        CUDA_LAUNCH(err, done, msm_sum_kernel<F>, (unsigned)blocks, SUM_THREADS, 0, d->s, in, n,
-                    m.sum_tmp);
-        CUDA_LAUNCH(err, done, msm_sum_kernel<F>, 1, SUM_THREADS, 0, d->s,
-                    (const xyzz_t<F> *)m.sum_tmp, blocks, out);
+        CUDA_LAUNCH(err, done, msm_sum_kernel<F>, dim3((unsigned)blocks, rows), SUM_THREADS, 0,
+                    d->s, in, n, n, m.sum_tmp, blocks);
+        CUDA_LAUNCH(err, done, msm_sum_kernel<F>, dim3(1, rows), SUM_THREADS, 0, d->s,
+                    (const xyzz_t<F> *)m.sum_tmp, blocks, blocks, out, 1);
     }
 done:
     return err;
@@ -553,7 +639,7 @@ static cuzk_err msm_run(gpu_dev *d, char *base, size_t n, unsigned c_max, const 
     msm_mem<F> m;
     uint32_t counts[2] = {0, 0};
     size_t tail = 0, ones = 0, nb = 0;
-    unsigned c = 0, W = 0;
+    unsigned c = 0, W = 0, G = 0;
 
     msm_layout<F>(base, n, c_max, &m);
     prof_begin(d);
@@ -571,26 +657,31 @@ static cuzk_err msm_run(gpu_dev *d, char *base, size_t n, unsigned c_max, const 
     }
     W = (256 + c - 1) / c;
     nb = (size_t)1 << (c - 1);
+    G = group_windows(m, W, tail, nb);
     CUDA_TRY(err, cudaMemsetAsync(m.win, 0, (W + 1) * sizeof(X), d->s), done);
-    for (unsigned w = 0; w < W && tail; w++) {
-        CUDA_TRY(err, cudaMemsetAsync(m.hist, 0, nb * 4, d->s), done);
+    for (unsigned w0 = 0; w0 < W && tail; w0 += G) {
+        const unsigned g = W - w0 < G ? W - w0 : G;
+        const size_t tb = g * nb;
+        const unsigned seg = seg_size(tb);
+        const size_t nseg = host_cdiv(nb, seg);
+        CUDA_TRY(err, cudaMemsetAsync(m.hist, 0, tb * 4, d->s), done);
         CUDA_LAUNCH(err, done, msm_digits_kernel, grid_for(d, tail, 256), 256, 0, d->s,
-                    (const uint4 *)m.tail_sc, tail, w, c, m.digit, m.hist);
-        CZ_TRY(err, scan_u32(d, m.hist, m.offs, nb, m.counts + 2, m.scan_tmp, dg), done);
-        CUDA_TRY(err, cudaMemcpyAsync(m.cursor, m.offs, nb * 4, cudaMemcpyDeviceToDevice, d->s),
+                    (const uint4 *)m.tail_sc, tail, w0, g, c, nb, m.hist);
+        CZ_TRY(err, scan_u32(d, m.hist, m.offs, tb, m.counts + 2, m.scan_tmp, dg), done);
+        CUDA_TRY(err, cudaMemcpyAsync(m.cursor, m.offs, tb * 4, cudaMemcpyDeviceToDevice, d->s),
                  done);
         CUDA_LAUNCH(err, done, msm_scatter_kernel, grid_for(d, tail, 256), 256, 0, d->s,
-                    (const int32_t *)m.digit, (const uint32_t *)m.tail_idx, tail, m.cursor, m.keys,
-                    m.vals);
-        CUDA_TRY(err, cudaMemsetAsync(m.buckets, 0, nb * sizeof(X), d->s), done);
+                    (const uint4 *)m.tail_sc, (const uint32_t *)m.tail_idx, tail, w0, g, c, nb,
+                    m.cursor, m.keys, m.vals);
+        CUDA_TRY(err, cudaMemsetAsync(m.buckets, 0, tb * sizeof(X), d->s), done);
         prof_mark(d, 1);
-        CZ_TRY(err, reduce_runs<F>(d, m, bases, m.keys, m.vals, m.counts + 2, tail, m.buckets, dg),
+        CZ_TRY(err,
+               reduce_runs<F>(d, m, bases, m.keys, m.vals, m.counts + 2, g * tail, m.buckets, dg),
                done);
         prof_mark(d, 2);
-        CUDA_LAUNCH(err, done, msm_bucket_seg_kernel<F>,
-                    (unsigned)host_cdiv(host_cdiv(nb, SEG_BUCKETS), ACC_THREADS), ACC_THREADS, 0,
-                    d->s, (const X *)m.buckets, nb, host_cdiv(nb, SEG_BUCKETS), m.seg);
-        CZ_TRY(err, sum_points<F>(d, m, m.seg, host_cdiv(nb, SEG_BUCKETS), m.win + w, dg), done);
+        CUDA_LAUNCH(err, done, msm_bucket_seg_kernel<F>, (unsigned)host_cdiv(g * nseg, ACC_THREADS),
+                    ACC_THREADS, 0, d->s, (const X *)m.buckets, nb, seg, nseg, g * nseg, m.seg);
+        CZ_TRY(err, sum_points<F>(d, m, m.seg, nseg, g, m.win + w0, dg), done);
         prof_mark(d, 3);
     }
     prof_mark(d, 1);

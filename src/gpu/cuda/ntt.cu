@@ -11,13 +11,26 @@
  *   DIT (Cooley-Tukey): bit-reversed in, natural out: (u, v) -> (u + v w, u - v w).
  * Twiddles come from one table per device, tw[2^s + e] = omega_(2^(s+1))^e for e < 2^s (n
  * entries in all, shared by every size up to the largest seen); omega^-e = -tw[2^(s+1) - e].
- * Natural-order transforms are bit reversal (tiles of 16 x 16 through shared memory) then DIT;
- * the coset factor 7^i and the factor n^-1 (times 7^-i) are folded into the first load and the
- * last store, read from two small tables lo[i mod 2^a] * hi[i >> a] (gpu_host_scale_tables).
- * The quotient runs without bit reversal until its end: iNTT as DIF (bit-reversed
- * coefficients, scaled by n^-1 7^i on the way out), coset NTT as DIT (natural evaluations),
- * (a b - c) / Z, inverse coset NTT as DIF scaled by n^-1 7^-i, and one bit reversal.
- * Transforms of size 1, 2, 4 use a direct O(n^2) kernel.
+ * Unit twiddles: in the pass with s_lo = 0 the radix-8 step over stages 0 .. 2 (the first DIT
+ * step, the last DIF step) knows its twiddles; 7 of its 12 are 1, and those butterflies are a
+ * plain sum and difference, without a table load or a product.
+ * Natural-order transforms need no bit-reversal kernel: they are DIT passes whose first pass
+ * gathers. Its tile rows are the groups bitrev(R) for 2^gh consecutive R, read as runs of 2^gh
+ * consecutive elements (bitrev_k(g) 2^(lg-k) + R), and written whole to a second buffer, which
+ * the other passes work in, the last one writing back. Out of place because no block could
+ * store only what it loaded; the second buffer is device scratch of the transform's size (the
+ * quotient's b for its last transform). The coset factor 7^i and the factor n^-1 (times 7^-i)
+ * are folded into the first load and the last store, read from two small tables
+ * lo[i mod 2^a] * hi[i >> a] (gpu_host_scale_tables).
+ * Lazy reduction: inside a transform values stay in [0, 2r), from the first load to the last
+ * store. Products leave out their final subtraction (mont_mul<fr_cfg, false>, with the twiddle
+ * or scale factor, < r, as the operand that enters whole: field.cuh proves the result < 2r),
+ * sums and differences are reduced against 2r (fr_add_lazy, fr_sub_lazy), and the last pass
+ * reduces what it stores, so every transform reads and writes fully reduced values.
+ * The quotient: iNTT as DIF (bit-reversed coefficients, scaled by n^-1 7^i on the way out),
+ * coset NTT as DIT (natural evaluations), (a b - c) / Z, inverse coset NTT as natural-order DIT
+ * scaled by n^-1 7^-i. Transforms of size 1, 2, 4 use a direct O(n^2) kernel (fully reduced
+ * arithmetic).
  */
 #include "gpu/cuda/dev.cuh"
 #include "gpu/cuda/field.cuh"
@@ -66,14 +79,16 @@ CZ_DEV fr_e twiddle(const fr_e *tw, unsigned s, size_t e, int inv, bool &flip)
 }
 
 struct ntt_pass_args {
-    fr_e *x;
+    const fr_e *src; /* loads */
+    fr_e *dst;       /* stores (== src, or another buffer: no block stores what another loads) */
     const fr_e *tw;
     unsigned lg;    /* transform size 2^lg */
     unsigned s_lo;  /* lowest stage of the pass */
     unsigned k;     /* stages in the pass, 3 .. 11 */
     unsigned gl_lg; /* log2 of the groups per tile that differ in the bits below s_lo */
     unsigned gh_lg; /* log2 of the groups per tile that differ in the bits above the pass */
-    int inv;
+    int gather;     /* first DIT pass reading natural order: position i holds src[bitrev(i)] */
+    int reduce;     /* stores fully reduced values (else [0, 2r): the last pass only) */
     ntt_scale ld, st;
 };
 
@@ -92,7 +107,42 @@ CZ_DEV unsigned tile_e(const ntt_pass_args &p, unsigned hq, unsigned g, unsigned
     return (((hq << p.k) | g) << p.gl_lg) | lq;
 }
 
-template <bool DIT, int MINB>
+/* Product in [0, 2r) of a fully reduced twiddle or scale factor w and v < 2r. */
+CZ_DEV fr_e mul_lazy(const fr_e &w, const fr_e &v)
+{
+    return mont_mul<fr_cfg, false>(w, v);
+}
+
+/* apply_scale for v < 2r, the result < 2r. */
+CZ_DEV void apply_scale_lazy(fr_e &v, const ntt_scale &s, size_t i, unsigned lg)
+{
+    if (s.mode == SCALE_CONST) {
+        v = mul_lazy(s.c, v);
+    } else if (s.mode == SCALE_TABLE) {
+        size_t j = s.bitrev ? bitrev_idx(i, lg) : i;
+        const fr_e lo = ldg16(s.lo + (j & (((size_t)1 << s.a) - 1))), hi = ldg16(s.hi + (j >> s.a));
+        v = mul_lazy(lo * hi, v);
+    }
+}
+
+/* Gather load of the first DIT pass (s_lo = 0, so no low columns: the tile is 2^gh_lg whole
+ * groups of 2^k elements). Tile row hq of block hb is group H = bitrev(R) with R = hb 2^gh_lg +
+ * hq, and its element g sits at DIT position H 2^k + g, which holds src[bitrev(H 2^k + g)] =
+ * src[bitrev_k(g) 2^(lg-k) + R]. Element e of the load order takes hq from its low bits, so
+ * that consecutive threads read consecutive R (2^gh_lg consecutive values per g). */
+CZ_DEV void gather_coords(const ntt_pass_args &p, size_t hb, unsigned e, unsigned &te, size_t &from)
+{
+    const unsigned hq = e & ((1u << p.gh_lg) - 1);
+    const unsigned g = e >> p.gh_lg;
+    const size_t R = (hb << p.gh_lg) + hq;
+    te = (hq << p.k) | g;
+    from = ((size_t)(__brev(g) >> (32 - p.k)) << (p.lg - p.k)) | R;
+}
+
+/* Pass kernel: DIT or DIF, forward or inverse twiddles (INV: the swap of flipped twiddles is
+ * compiled in only where it can happen), register cap for MINB blocks per SM. Values in [0, 2r)
+ * (lazy reduction), fully reduced on the stores of the last pass (p.reduce). */
+template <bool DIT, bool INV, int MINB>
 __global__ void __launch_bounds__(256, MINB) ntt_pass_kernel(ntt_pass_args p)
 {
     CZ_DYN_SMEM(fr_e, sm);
@@ -102,13 +152,25 @@ __global__ void __launch_bounds__(256, MINB) ntt_pass_kernel(ntt_pass_args p)
     const size_t hb = (size_t)blockIdx.x >> ncb_lg;
     const size_t L0 = cb << p.gl_lg, H0 = hb << p.gh_lg;
 
-    CZ_UNROLL
-    for (unsigned j = 0; j < 8; j++) {
-        unsigned e = t + j * T;
-        size_t mem = tile_mem(p, L0, H0, e);
-        fr_e v = load16(p.x + mem);
-        apply_scale(v, p.ld, mem, p.lg);
-        sm[e] = v;
+    if (p.gather) {
+        CZ_UNROLL
+        for (unsigned j = 0; j < 8; j++) {
+            unsigned te;
+            size_t from;
+            gather_coords(p, hb, t + j * T, te, from);
+            fr_e v = load16(p.src + from);
+            apply_scale_lazy(v, p.ld, from, p.lg);
+            sm[te] = v;
+        }
+    } else {
+        CZ_UNROLL
+        for (unsigned j = 0; j < 8; j++) {
+            unsigned e = t + j * T;
+            size_t mem = tile_mem(p, L0, H0, e);
+            fr_e v = load16(p.src + mem);
+            apply_scale_lazy(v, p.ld, mem, p.lg);
+            sm[e] = v;
+        }
     }
     __syncthreads();
 
@@ -131,6 +193,9 @@ __global__ void __launch_bounds__(256, MINB) ntt_pass_kernel(ntt_pass_args p)
             bmin = bmax >= 2 ? bmax - 2 : 0;
             beta = bmin;
         }
+        /* stages 0 .. 2 of the transform held by this thread: the twiddle of element j at stage
+         * b is omega_(2^(b+1))^(j mod 2^b), 1 when j mod 2^b = 0 (L = 0 since s_lo = 0) */
+        const bool triv = p.s_lo == 0 && beta == 0;
         const unsigned gbase = ((g_rest >> beta) << (beta + 3)) | (g_rest & ((1u << beta) - 1));
         fr_e v[8];
         CZ_UNROLL
@@ -151,20 +216,26 @@ __global__ void __launch_bounds__(256, MINB) ntt_pass_kernel(ntt_pass_args p)
                     continue;
                 }
                 const unsigned jj = j | (1u << tt);
+                if (triv && (j & ((1u << tt) - 1)) == 0) {
+                    fr_e u = v[j], x2 = v[jj];
+                    v[j] = fr_add_lazy(u, x2);
+                    v[jj] = fr_sub_lazy(u, x2);
+                    continue;
+                }
                 const unsigned g = gbase | (j << beta);
                 const size_t etw = ((size_t)(g & ((1u << b) - 1)) << p.s_lo) | L;
                 bool flip;
-                fr_e w = twiddle(p.tw, s, etw, p.inv, flip);
+                fr_e w = twiddle(p.tw, s, etw, INV, flip);
                 if (DIT) {
-                    fr_e tv = v[jj] * w;
-                    fr_e sum = v[j] + tv, dif = v[j] - tv;
+                    fr_e tv = mul_lazy(w, v[jj]);
+                    fr_e sum = fr_add_lazy(v[j], tv), dif = fr_sub_lazy(v[j], tv);
                     v[j] = flip ? dif : sum;
                     v[jj] = flip ? sum : dif;
                 } else {
                     fr_e u = v[j], x2 = v[jj];
-                    v[j] = u + x2;
-                    v[jj] = (flip ? x2 : u) - (flip ? u : x2);
-                    v[jj] = v[jj] * w;
+                    v[j] = fr_add_lazy(u, x2);
+                    v[jj] = fr_sub_lazy(flip ? x2 : u, flip ? u : x2);
+                    v[jj] = mul_lazy(w, v[jj]);
                 }
             }
         }
@@ -175,13 +246,32 @@ __global__ void __launch_bounds__(256, MINB) ntt_pass_kernel(ntt_pass_args p)
         __syncthreads();
     }
 
-    CZ_UNROLL
-    for (unsigned j = 0; j < 8; j++) {
-        unsigned e = t + j * T;
-        size_t mem = tile_mem(p, L0, H0, e);
-        fr_e v = sm[e];
-        apply_scale(v, p.st, mem, p.lg);
-        store16(p.x + mem, v);
+    if (p.gather) {
+        /* tile row hq holds DIT group bitrev(R), R = hb 2^gh_lg + hq: 2^k consecutive elements */
+        const unsigned rlg = p.lg - k;
+        CZ_UNROLL
+        for (unsigned j = 0; j < 8; j++) {
+            unsigned e = t + j * T;
+            size_t mem = (bitrev_idx(H0 + (e >> k), rlg) << k) | (e & ((1u << k) - 1));
+            fr_e v = sm[e];
+            apply_scale_lazy(v, p.st, mem, p.lg);
+            if (p.reduce) {
+                v = fr_reduce_lazy(v);
+            }
+            store16(p.dst + mem, v);
+        }
+    } else {
+        CZ_UNROLL
+        for (unsigned j = 0; j < 8; j++) {
+            unsigned e = t + j * T;
+            size_t mem = tile_mem(p, L0, H0, e);
+            fr_e v = sm[e];
+            apply_scale_lazy(v, p.st, mem, p.lg);
+            if (p.reduce) {
+                v = fr_reduce_lazy(v);
+            }
+            store16(p.dst + mem, v);
+        }
     }
 }
 
@@ -218,53 +308,6 @@ __global__ void ntt_small_kernel(fr_e *x, const fr_e *tw, unsigned lg, int inv, 
     }
     apply_scale(acc, st, i, lg);
     store16(x + i, acc);
-}
-
-CZ_DEV unsigned rev4(unsigned v)
-{
-    return __brev(v) >> 28;
-}
-
-/* In-place bit reversal for lg >= 8, optionally scaling each element by its source index: block
- * m swaps the 16 x 16 tile of middle bits m with that of rev(m). */
-__global__ void __launch_bounds__(256) bitrev_tile_kernel(fr_e *x, unsigned lg, ntt_scale ld)
-{
-    __shared__ fr_e ta[16][17];
-    __shared__ fr_e tb[16][17];
-    const unsigned mid_lg = lg - 8;
-    const size_t m = blockIdx.x;
-    const size_t mr = mid_lg ? (size_t)(__brev((unsigned)m) >> (32 - mid_lg)) : 0;
-    if (mr < m) {
-        return; /* the partner block does this pair */
-    }
-    const unsigned t = threadIdx.x, a = t >> 4, b = t & 15;
-    const size_t src = ((size_t)a << (lg - 4)) | (m << 4) | b;
-    fr_e v = load16(x + src);
-    apply_scale(v, ld, src, lg);
-    ta[a][b] = v;
-    if (mr != m) {
-        const size_t src2 = ((size_t)a << (lg - 4)) | (mr << 4) | b;
-        v = load16(x + src2);
-        apply_scale(v, ld, src2, lg);
-        tb[a][b] = v;
-    }
-    __syncthreads();
-    /* position (a, mr, b) receives source (rev4(b), m, rev4(a)) */
-    const unsigned ra = rev4(a), rb = rev4(b);
-    store16(x + (((size_t)a << (lg - 4)) | (mr << 4) | b), ta[rb][ra]);
-    if (mr != m) {
-        store16(x + (((size_t)a << (lg - 4)) | (m << 4) | b), tb[rb][ra]);
-    }
-}
-
-/* Bit reversal for lg < 8: one block of n threads. */
-__global__ void bitrev_small_kernel(fr_e *x, unsigned lg, ntt_scale ld)
-{
-    const unsigned i = threadIdx.x;
-    fr_e v = load16(x + i);
-    apply_scale(v, ld, i, lg);
-    __syncthreads();
-    store16(x + (lg ? __brev(i) >> (32 - lg) : 0), v);
 }
 
 /* tw[2^(L-1) + e] = w^e for e < 2^(L-1), w = omega_(2^L): chunk of consecutive powers per thread. */
@@ -440,24 +483,38 @@ static ntt_scale scale_none(void)
     return s;
 }
 
-template <bool DIT, int MINB>
+template <bool DIT, bool INV, int MINB>
 static cuzk_err launch_pass_kernel(gpu_dev *d, const ntt_pass_args &p, size_t blocks,
                                    unsigned threads, size_t smem, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     CUDA_TRY(err,
-             cudaFuncSetAttribute((ntt_pass_kernel<DIT, MINB>),
+             cudaFuncSetAttribute((ntt_pass_kernel<DIT, INV, MINB>),
                                   cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
              done);
-    CUDA_LAUNCH(err, done, (ntt_pass_kernel<DIT, MINB>), (unsigned)blocks, threads, smem, d->s, p);
+    CUDA_LAUNCH(err, done, (ntt_pass_kernel<DIT, INV, MINB>), (unsigned)blocks, threads, smem, d->s,
+                p);
 done:
     return err;
 }
 
-static cuzk_err launch_pass(gpu_dev *d, fr_e *x, unsigned lg, unsigned s_lo, unsigned k, bool dit,
-                            int inv, const ntt_scale &ld, const ntt_scale &st, cz_diag *dg)
+template <bool DIT, bool INV>
+static cuzk_err launch_pass_minb(gpu_dev *d, const ntt_pass_args &p, size_t blocks,
+                                 unsigned threads, size_t smem, cz_diag *dg)
 {
-    cuzk_err err = CUZK_OK;
+    /* two builds of the kernel: registers capped for two blocks per SM (default), or not */
+    return d->ntt_minb == 1 ? launch_pass_kernel<DIT, INV, 1>(d, p, blocks, threads, smem, dg)
+                            : launch_pass_kernel<DIT, INV, 2>(d, p, blocks, threads, smem, dg);
+}
+
+/** One pass of k stages from s_lo, reading src and writing dst (gather: the first DIT pass of a
+ *  natural-order transform, src in natural order; dst must then be another buffer unless the
+ *  pass is the whole transform); `last`: the last pass of the transform, which stores fully
+ *  reduced values. DIF passes are built for the inverse transform only. */
+static cuzk_err launch_pass(gpu_dev *d, const fr_e *src, fr_e *dst, unsigned lg, unsigned s_lo,
+                            unsigned k, bool dit, int inv, bool gather, bool last,
+                            const ntt_scale &ld, const ntt_scale &st, cz_diag *dg)
+{
     const size_t n = (size_t)1 << lg;
     const unsigned tile_lg = layout_of(d).tile_lg < k ? k : layout_of(d).tile_lg;
     const unsigned e_lg = lg < tile_lg ? lg : tile_lg;
@@ -467,43 +524,41 @@ static cuzk_err launch_pass(gpu_dev *d, fr_e *x, unsigned lg, unsigned s_lo, uns
     const size_t smem = ((size_t)1 << e_lg) * sizeof(fr_e);
     ntt_pass_args p;
 
-    p.x = x;
+    p.src = src;
+    p.dst = dst;
     p.tw = (const fr_e *)d->tw;
     p.lg = lg;
     p.s_lo = s_lo;
     p.k = k;
     p.gl_lg = g_lg < s_lo ? g_lg : s_lo;
     p.gh_lg = g_lg - p.gl_lg;
-    p.inv = inv;
+    p.gather = gather;
+    p.reduce = last;
     p.ld = ld;
     p.st = st;
-    /* two builds of the kernel: registers capped for two blocks per SM (default), or not */
-    if (d->ntt_minb == 1) {
-        if (dit) {
-            CZ_TRY(err, (launch_pass_kernel<true, 1>(d, p, blocks, threads, smem, dg)), done);
-        } else {
-            CZ_TRY(err, (launch_pass_kernel<false, 1>(d, p, blocks, threads, smem, dg)), done);
-        }
-    } else {
-        if (dit) {
-            CZ_TRY(err, (launch_pass_kernel<true, 2>(d, p, blocks, threads, smem, dg)), done);
-        } else {
-            CZ_TRY(err, (launch_pass_kernel<false, 2>(d, p, blocks, threads, smem, dg)), done);
-        }
+    CZ_CHECK(dit || inv);
+    if (!dit) {
+        return launch_pass_minb<false, true>(d, p, blocks, threads, smem, dg);
     }
-done:
-    return err;
+    return inv ? launch_pass_minb<true, true>(d, p, blocks, threads, smem, dg)
+               : launch_pass_minb<true, false>(d, p, blocks, threads, smem, dg);
 }
 
-/** DIT passes (bit-reversed in, natural out), `st` applied by the last (top) pass. lg >= 3. */
-static cuzk_err run_dit(gpu_dev *d, fr_e *x, unsigned lg, int inv, const ntt_scale &st, cz_diag *dg)
+/** DIT passes, `st` applied by the last (top) pass. lg >= 3. Without gather: in place on x,
+ *  bit-reversed in, natural out. With gather: natural order in and out, the first pass reading x
+ *  bit-reversed (scaled by `ld` at the natural index) into tmp, the passes between in place on
+ *  tmp, the last one back into x; tmp is not used when there is one pass. */
+static cuzk_err run_dit(gpu_dev *d, fr_e *x, fr_e *tmp, unsigned lg, int inv, bool gather,
+                        const ntt_scale &ld, const ntt_scale &st, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     unsigned ks[16], np = plan_passes(lg, layout_of(d), ks), s_lo = 0;
     for (unsigned i = 0; i < np; i++) {
+        const fr_e *src = !gather || i == 0 ? x : tmp;
+        fr_e *dst = !gather || i + 1 == np ? x : tmp;
         CZ_TRY(err,
-               launch_pass(d, x, lg, s_lo, ks[i], true, inv, scale_none(),
-                           i + 1 == np ? st : scale_none(), dg),
+               launch_pass(d, src, dst, lg, s_lo, ks[i], true, inv, gather && i == 0, i + 1 == np,
+                           i == 0 ? ld : scale_none(), i + 1 == np ? st : scale_none(), dg),
                done);
         s_lo += ks[i];
     }
@@ -511,15 +566,16 @@ done:
     return err;
 }
 
-/** DIF passes (natural in, bit-reversed out), `st` applied by the last (bottom) pass. lg >= 3. */
-static cuzk_err run_dif(gpu_dev *d, fr_e *x, unsigned lg, int inv, const ntt_scale &st, cz_diag *dg)
+/** DIF passes of the inverse transform in place (natural in, bit-reversed out), `st` applied by
+ *  the last (bottom) pass. lg >= 3. */
+static cuzk_err run_dif_inv(gpu_dev *d, fr_e *x, unsigned lg, const ntt_scale &st, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     unsigned ks[16], np = plan_passes(lg, layout_of(d), ks), s_hi = lg;
     for (unsigned i = np; i-- > 0;) {
         s_hi -= ks[i];
         CZ_TRY(err,
-               launch_pass(d, x, lg, s_hi, ks[i], false, inv, scale_none(),
+               launch_pass(d, x, x, lg, s_hi, ks[i], false, 1, false, i == 0, scale_none(),
                            i == 0 ? st : scale_none(), dg),
                done);
     }
@@ -527,21 +583,18 @@ done:
     return err;
 }
 
-static cuzk_err run_bitrev(gpu_dev *d, fr_e *x, unsigned lg, const ntt_scale &ld, cz_diag *dg)
+/** Whether a natural-order transform of 2^lg values on `d` needs a second buffer of the same
+ *  size (more than one pass). */
+static bool natural_needs_tmp(const gpu_dev *d, unsigned lg)
 {
-    cuzk_err err = CUZK_OK;
-    if (lg >= 8) {
-        CUDA_LAUNCH(err, done, bitrev_tile_kernel, (unsigned)((size_t)1 << (lg - 8)), 256, 0, d->s,
-                    x, lg, ld);
-    } else {
-        CUDA_LAUNCH(err, done, bitrev_small_kernel, 1, 1u << lg, 0, d->s, x, lg, ld);
-    }
-done:
-    return err;
+    unsigned ks[16];
+    return lg > 2 && plan_passes(lg, layout_of(d), ks) > 1;
 }
 
-/** In-place natural-order transform of 2^lg device values. */
-static cuzk_err ntt_natural(gpu_dev *d, fr_e *x, unsigned lg, gpu_ntt_kind kind, cz_diag *dg)
+/** In-place natural-order transform of 2^lg device values; tmp: 2^lg values of scratch when
+ *  natural_needs_tmp (else unused, may be NULL). */
+static cuzk_err ntt_natural(gpu_dev *d, fr_e *x, fr_e *tmp, unsigned lg, gpu_ntt_kind kind,
+                            cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     const int inv = kind == GPU_NTT_INV || kind == GPU_NTT_COSET_INV;
@@ -562,8 +615,8 @@ static cuzk_err ntt_natural(gpu_dev *d, fr_e *x, unsigned lg, gpu_ntt_kind kind,
         CUDA_LAUNCH(err, done, ntt_small_kernel, 1, 1u << lg, 0, d->s, x, (const fr_e *)d->tw, lg,
                     inv, ld, st);
     } else {
-        CZ_TRY(err, run_bitrev(d, x, lg, ld, dg), done);
-        CZ_TRY(err, run_dit(d, x, lg, inv, st, dg), done);
+        CZ_CHECK(tmp || !natural_needs_tmp(d, lg));
+        CZ_TRY(err, run_dit(d, x, tmp, lg, inv, true, ld, st, dg), done);
     }
 done:
     return err;
@@ -588,24 +641,24 @@ static cuzk_err quotient_dev(gpu_dev *d, fr_e *a, fr_e *b, fr_e *c, size_t m, un
     }
     if (lg <= 2) {
         for (int i = 0; i < 3; i++) {
-            CZ_TRY(err, ntt_natural(d, v[i], lg, GPU_NTT_INV, dg), done);
-            CZ_TRY(err, ntt_natural(d, v[i], lg, GPU_NTT_COSET_FWD, dg), done);
+            CZ_TRY(err, ntt_natural(d, v[i], NULL, lg, GPU_NTT_INV, dg), done);
+            CZ_TRY(err, ntt_natural(d, v[i], NULL, lg, GPU_NTT_COSET_FWD, dg), done);
         }
         CUDA_LAUNCH(err, done, q_combine_kernel, 1, 32, 0, d->s, a, b, c, fr_from_limbs(zinv), n);
-        CZ_TRY(err, ntt_natural(d, a, lg, GPU_NTT_COSET_INV, dg), done);
+        CZ_TRY(err, ntt_natural(d, a, NULL, lg, GPU_NTT_COSET_INV, dg), done);
     } else {
         CZ_TRY(err, ensure_twiddles(d, lg, dg), done);
         CZ_TRY(err, scale_tables(d, lg, GPU_SCALE_COSET_NINV, 1, &s_in, dg), done);
-        CZ_TRY(err, scale_tables(d, lg, GPU_SCALE_ICOSET_NINV, 1, &s_out, dg), done);
+        CZ_TRY(err, scale_tables(d, lg, GPU_SCALE_ICOSET_NINV, 0, &s_out, dg), done);
         for (int i = 0; i < 3; i++) {
             /* coefficients c_j 7^j at position bitrev(j), then evaluations on the coset */
-            CZ_TRY(err, run_dif(d, v[i], lg, 1, s_in, dg), done);
-            CZ_TRY(err, run_dit(d, v[i], lg, 0, scale_none(), dg), done);
+            CZ_TRY(err, run_dif_inv(d, v[i], lg, s_in, dg), done);
+            CZ_TRY(err, run_dit(d, v[i], v[i], lg, 0, false, scale_none(), scale_none(), dg), done);
         }
         CUDA_LAUNCH(err, done, q_combine_kernel, grid_for(d, n, 256), 256, 0, d->s, a, b, c,
                     fr_from_limbs(zinv), n);
-        CZ_TRY(err, run_dif(d, a, lg, 1, s_out, dg), done);
-        CZ_TRY(err, run_bitrev(d, a, lg, scale_none(), dg), done);
+        /* natural order in and out through b (no longer needed) */
+        CZ_TRY(err, run_dit(d, a, b, lg, 1, true, scale_none(), s_out, dg), done);
     }
     if (top_zero) {
         CUDA_TRY(err, cudaMemcpyAsync(&top, a + n - 1, sizeof(top), cudaMemcpyDeviceToHost, d->s),
@@ -646,9 +699,9 @@ cuzk_err gpu_ntt(gpu_dev *dev, struct fr *x, unsigned lg, gpu_ntt_kind kind, cz_
         goto done;
     }
     CZ_TRY(err, dev_enter(dev, dg), done);
-    CZ_TRY(err, dev_scratch(dev, bytes, &buf, dg), done);
+    CZ_TRY(err, dev_scratch(dev, natural_needs_tmp(dev, lg) ? 2 * bytes : bytes, &buf, dg), done);
     CUDA_TRY(err, cudaMemcpyAsync(buf, x, bytes, cudaMemcpyHostToDevice, dev->s), done);
-    CZ_TRY(err, ntt_natural(dev, (fr_e *)buf, lg, kind, dg), done);
+    CZ_TRY(err, ntt_natural(dev, (fr_e *)buf, (fr_e *)(buf + bytes), lg, kind, dg), done);
     CUDA_TRY(err, cudaMemcpyAsync(x, buf, bytes, cudaMemcpyDeviceToHost, dev->s), done);
     CUDA_TRY(err, cudaStreamSynchronize(dev->s), done);
 done:
@@ -660,6 +713,7 @@ cuzk_err gpu_ntt_buf(gpu_dev *dev, gpu_buf *x, size_t off, unsigned lg, gpu_ntt_
 {
     cuzk_err err = CUZK_OK;
     size_t bytes;
+    char *tmp = NULL;
 
     CZ_TRY(err, check_lg(lg, dg), done);
     bytes = ((size_t)1 << lg) * sizeof(fr_e);
@@ -670,7 +724,10 @@ cuzk_err gpu_ntt_buf(gpu_dev *dev, gpu_buf *x, size_t off, unsigned lg, gpu_ntt_
         goto done;
     }
     CZ_TRY(err, dev_enter(dev, dg), done);
-    CZ_TRY(err, ntt_natural(dev, (fr_e *)((char *)x->ptr + off), lg, kind, dg), done);
+    if (natural_needs_tmp(dev, lg)) {
+        CZ_TRY(err, dev_scratch(dev, bytes, &tmp, dg), done);
+    }
+    CZ_TRY(err, ntt_natural(dev, (fr_e *)((char *)x->ptr + off), (fr_e *)tmp, lg, kind, dg), done);
     CUDA_TRY(err, cudaStreamSynchronize(dev->s), done);
 done:
     return err;

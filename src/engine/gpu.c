@@ -1,0 +1,512 @@
+/* gpu.c - the devices: opening them, the parameters resident on each, and what happens when a
+ * partition cannot be proved on its device.
+ *
+ * DESIGN
+ *  threads:  one prover thread "cuzk-gpu<ordinal>" per opened device (eng_gpu_main, which runs
+ *            pipeline.c's eng_prover_run with the device). After eng_start only that thread
+ *            calls gpu_* and g16_gpu_* on its device (gpu.h: a device and everything made from
+ *            it serve one thread at a time), so device work needs no lock of its own. It proves
+ *            READY partitions like a CPU prover; a partition it cannot prove on the device it
+ *            proves on the CPU itself, with the MSM pool.
+ *  resident: g->res lists the circuits whose parameters live on the device (g16_gpu_params:
+ *            bases and per-proof buffers), each made by the first partition of its circuit
+ *            that the device proves. A new copy must fit (a) the device's free memory, with
+ *            headroom for the scratch area the proofs grow (SCRATCH_* below), and (b) with
+ *            cfg.gpu_mem_limit_bytes, the limit on the device's resident bytes. When it does
+ *            not, the device's scratch is trimmed (if free memory is short) and the least
+ *            recently used copies are freed one at a time; a copy that still does not fit, or
+ *            whose creation fails, means the partition is proved on the CPU.
+ *  demotion: a g16_gpu_params retains its host parameters, so demoting a hot entry (srs.c)
+ *            cannot free them while a device copy exists. eng_gpu_srs_demoted_locked marks the
+ *            copies (srs = NULL, a shared hold) and wakes the device threads (prove_cv); each
+ *            frees its copy between two proofs (eng_gpu_housekeep_locked) and the last one
+ *            hands the host parameters to eng_defer. Demotion needs refs == 0, so the copy of
+ *            a partition being proved is never marked.
+ *  failures: CUZK_E_GPU / CUZK_E_NO_GPU from the device, or a device proof that fails
+ *            verification where the CPU's proof passes, count as device failures: logged, the
+ *            copy is freed (made again next time), the partition is proved on the CPU
+ *            (pipeline.c). After GPU_MAX_FAILURES_IN_ROW failures with no good device proof
+ *            between them, the device is no longer used: its copies are freed and its thread
+ *            proves on the CPU (status: usable = false). CUZK_E_NOMEM from the device trims it
+ *            and frees the other copies, without counting as a failure.
+ *  lock:     eng->mu guards the lists, counters and status fields; it is never held across a
+ *            device call (creation, proofs, frees, gpu_dev_get_info, gpu_dev_trim).
+ */
+#include "engine/internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/log.h"
+#include "engine/timing.h"
+
+/* Device failures in a row after which the device is no longer used. */
+#define GPU_MAX_FAILURES_IN_ROW 3u
+
+/* Headroom for the scratch area a device grows for the proofs (gpu.h): an MSM of n terms takes
+ * about 80 n bytes plus its buckets, the NTT twiddles 32 n and the out-of-place NTT's second
+ * buffer 32 n; the rest covers buckets and small tables. */
+#define SCRATCH_PER_TERM UINT64_C(160)
+#define SCRATCH_FIXED    (UINT64_C(64) << 20)
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Device bytes g16_gpu_params_new allocates for p (groth16.h): the five vectors as bases, a, b
+ * and c (n values each), the assignment (ic_len + l_len values), the compacted scalars when
+ * they do not fit in n values, and two density maps. An estimate used before the copy exists;
+ * the accounting uses g16_gpu_params_device_bytes afterwards. */
+static uint64_t resident_estimate(const g16_params_t *p)
+{
+    uint64_t n = (uint64_t)p->h_len + 1;
+    uint64_t nz = (uint64_t)p->vk.ic_len + p->l_len;
+    uint64_t cmp = max_u64(p->a_len, p->b_g1_len);
+    uint64_t b = sizeof(g1_aff_t) * ((uint64_t)p->h_len + p->l_len + p->a_len + p->b_g1_len) +
+                 sizeof(g2_aff_t) * (uint64_t)p->b_g2_len;
+
+    b += sizeof(fr_t) * (3 * n + nz);
+    if (cmp > n) {
+        b += sizeof(fr_t) * cmp;
+    }
+    return b + 2 * (uint64_t)gpu_compact_map_sizeof((size_t)nz);
+}
+
+/* Headroom a proof with p needs beyond the copy: its largest MSM and transform. */
+static uint64_t scratch_estimate(const g16_params_t *p)
+{
+    uint64_t terms =
+        max_u64(max_u64((uint64_t)p->h_len + 1, p->l_len), max_u64(p->a_len, p->b_g1_len));
+    return SCRATCH_PER_TERM * terms + SCRATCH_FIXED;
+}
+
+static bool is_device_failure(cuzk_err err)
+{
+    return err == CUZK_E_GPU || err == CUZK_E_NO_GPU;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Opening and closing
+ * ------------------------------------------------------------------------------------------- */
+
+cuzk_err eng_gpu_open_all(eng_t *eng, cz_diag *dg)
+{
+    const eng_config_t *cfg = &eng->cfg;
+    unsigned want[ENG_MAX_GPUS];
+    size_t n = 0;
+    unsigned found = cfg->gpu_mode == ENG_GPU_NONE ? 0 : gpu_count();
+
+    if (cfg->gpu_mode == ENG_GPU_AUTO) {
+        for (unsigned i = 0; i < found && n < ENG_MAX_GPUS; i++) {
+            want[n++] = i;
+        }
+        if (!n) {
+            CZ_LOG(CZ_LOG_INFO, "event=no_gpu gpus=auto devices_found=0 action=cpu");
+        }
+    } else if (cfg->gpu_mode == ENG_GPU_LIST) {
+        for (size_t i = 0; i < cfg->n_gpu_devices; i++) {
+            want[n++] = cfg->gpu_devices[i];
+        }
+    }
+    if (!n) {
+        return CUZK_OK;
+    }
+    eng->gpus = cz_calloc(n, sizeof(eng_gpu));
+    if (!eng->gpus) {
+        return cz_fail(dg, CUZK_E_NOMEM, "device table");
+    }
+    for (size_t i = 0; i < n; i++) {
+        gpu_dev *dev = NULL;
+        gpu_dev_info info;
+        cz_diag odg;
+        char buf[600];
+
+        cz_diag_init(&odg);
+        if (want[i] >= found) {
+            CZ_LOG(CZ_LOG_WARN,
+                   "gpu=%u event=skipped reason=\"no such device: %u found\" action=not_used",
+                   want[i], found);
+            continue;
+        }
+        cuzk_err err = gpu_dev_open(&dev, want[i], &odg);
+        if (err == CUZK_OK) {
+            err = gpu_dev_get_info(dev, &info, &odg);
+        }
+        if (err != CUZK_OK) {
+            CZ_LOG(CZ_LOG_WARN, "gpu=%u event=skipped reason=\"%s\" action=not_used", want[i],
+                   cz_diag_str(&odg, buf, sizeof(buf)));
+            gpu_dev_close(dev);
+            continue;
+        }
+        eng_gpu *g = &eng->gpus[eng->n_gpus++];
+        g->eng = eng;
+        g->ordinal = want[i];
+        g->dev = dev;
+        snprintf(g->name, sizeof(g->name), "%s", info.name);
+        g->total_bytes = info.total_mem;
+        g->free_bytes = info.free_mem;
+        g->usable = true;
+        CZ_LOG(CZ_LOG_INFO,
+               "gpu=%u event=opened name=\"%s\" cc=%u.%u sms=%u total_bytes=%llu free_bytes=%llu "
+               "limit_bytes=%llu",
+               g->ordinal, g->name, info.cc_major, info.cc_minor, info.sm_count,
+               (unsigned long long)g->total_bytes, (unsigned long long)g->free_bytes,
+               (unsigned long long)cfg->gpu_mem_limit_bytes);
+    }
+    if (!eng->n_gpus) {
+        CZ_LOG(CZ_LOG_WARN, "event=no_gpu_usable devices_listed=%zu devices_found=%u action=cpu", n,
+               found);
+    }
+    return CUZK_OK;
+}
+
+void eng_gpu_close_all(eng_t *eng)
+{
+    for (unsigned i = 0; i < eng->n_gpus; i++) {
+        eng_gpu *g = &eng->gpus[i];
+        while (g->res) {
+            eng_gpu_res *r = g->res;
+            g->res = r->next;
+            g16_gpu_params_free(r->gp);
+            if (r->hold && --r->hold->copies == 0) {
+                g16_params_free(r->hold->params);
+                cz_free(r->hold);
+            }
+            cz_free(r);
+        }
+        gpu_dev_close(g->dev);
+    }
+    cz_free(eng->gpus);
+    eng->gpus = NULL;
+    eng->n_gpus = 0;
+}
+
+void *eng_gpu_main(void *arg)
+{
+    eng_gpu *g = arg;
+    eng_prover_run(g->eng, g);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Resident copies
+ * ------------------------------------------------------------------------------------------- */
+
+/* Frees copy r of g: called by the device's thread with mu held, which it drops during the
+ * device call. r stays listed (freeing) meanwhile, so that a demotion still counts it. */
+static void free_copy_locked(eng_t *eng, eng_gpu *g, eng_gpu_res *r, eng_defer *d, const char *why)
+{
+    r->freeing = true;
+    pthread_mutex_unlock(&eng->mu);
+    g16_gpu_params_free(r->gp);
+    pthread_mutex_lock(&eng->mu);
+    eng_gpu_res **pp = &g->res;
+    while (*pp != r) {
+        pp = &(*pp)->next;
+    }
+    *pp = r->next;
+    g->res_bytes -= r->bytes;
+    g->n_res--;
+    if (r->hold && --r->hold->copies == 0) {
+        eng_defer_item it = {.kind = DEFER_FREE_PARAMS, .params = r->hold->params};
+        eng_defer_add(d, &it);
+        cz_free(r->hold);
+    }
+    CZ_LOG(CZ_LOG_INFO, "gpu=%u srs=%s event=resident_freed reason=%s bytes=%llu", g->ordinal,
+           r->id, why, (unsigned long long)r->bytes);
+    cz_free(r);
+}
+
+bool eng_gpu_housekeep_locked(eng_t *eng, eng_gpu *g, eng_defer *d)
+{
+    for (eng_gpu_res *r = g->res; r; r = r->next) {
+        if (r->hold && !r->freeing) {
+            free_copy_locked(eng, g, r, d, "demoted");
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Frees one copy on g to make room (device thread, without mu): a demoted one first, else the
+ * least recently used one. False when g holds none. */
+static bool evict_one(eng_t *eng, eng_gpu *g)
+{
+    eng_defer d = {0};
+    eng_gpu_res *victim = NULL;
+
+    pthread_mutex_lock(&eng->mu);
+    for (eng_gpu_res *r = g->res; r; r = r->next) {
+        if (r->freeing) {
+            continue;
+        }
+        if (!victim || (r->hold && !victim->hold) ||
+            (!r->hold == !victim->hold && r->last_used_ns < victim->last_used_ns)) {
+            victim = r;
+        }
+    }
+    if (victim) {
+        if (!victim->hold) {
+            g->evictions++;
+        }
+        free_copy_locked(eng, g, victim, &d, victim->hold ? "demoted" : "lru");
+    }
+    pthread_mutex_unlock(&eng->mu);
+    eng_defer_run(eng, &d);
+    return victim != NULL;
+}
+
+/* Reads the device's memory figures (device thread, without mu) and publishes them. */
+static cuzk_err refresh_info(eng_t *eng, eng_gpu *g, uint64_t *free_bytes, cz_diag *dg)
+{
+    gpu_dev_info info;
+    cuzk_err err = gpu_dev_get_info(g->dev, &info, dg);
+
+    if (err != CUZK_OK) {
+        return err;
+    }
+    pthread_mutex_lock(&eng->mu);
+    g->free_bytes = info.free_mem;
+    g->total_bytes = info.total_mem;
+    pthread_mutex_unlock(&eng->mu);
+    if (free_bytes) {
+        *free_bytes = info.free_mem;
+    }
+    return CUZK_OK;
+}
+
+void eng_gpu_refresh(eng_t *eng, eng_gpu *g)
+{
+    cuzk_err err = refresh_info(eng, g, NULL, NULL);
+    (void)err; /* informational: a failing device shows in its next proof */
+}
+
+static uint64_t resident_bytes(eng_t *eng, const eng_gpu *g)
+{
+    pthread_mutex_lock(&eng->mu);
+    uint64_t b = g->res_bytes;
+    pthread_mutex_unlock(&eng->mu);
+    return b;
+}
+
+/* Logs why partition k of job goes to the CPU instead of g's device. */
+static void log_cpu(const eng_gpu *g, const eng_job *job, size_t k, const eng_srs *srs,
+                    const char *reason, uint64_t need, uint64_t room, uint64_t have)
+{
+    CZ_LOG(CZ_LOG_INFO,
+           "job=%s k=%zu gpu=%u srs=%s event=cpu_fallback reason=%s need_bytes=%llu "
+           "scratch_bytes=%llu available_bytes=%llu",
+           job->id, k, g->ordinal, srs->id, reason, (unsigned long long)need,
+           (unsigned long long)room, (unsigned long long)have);
+}
+
+g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
+                                 const g16_params_t *params, uint64_t *upload_ns)
+{
+    const uint64_t limit = eng->cfg.gpu_mem_limit_bytes;
+    const uint64_t need = resident_estimate(params), room = scratch_estimate(params);
+    g16_gpu_params *gp = NULL;
+    uint64_t total, free_b = 0;
+    bool trimmed = false;
+    cuzk_err err = CUZK_OK;
+    cz_diag dg;
+    char buf[600];
+
+    *upload_ns = 0;
+    pthread_mutex_lock(&eng->mu);
+    if (!g->usable) {
+        pthread_mutex_unlock(&eng->mu);
+        return NULL;
+    }
+    for (eng_gpu_res *r = g->res; r; r = r->next) {
+        if (r->srs == srs && r->params == params && !r->freeing) {
+            r->last_used_ns = eng_now_ns();
+            gp = r->gp;
+            break;
+        }
+    }
+    total = g->total_bytes;
+    pthread_mutex_unlock(&eng->mu);
+    if (gp) {
+        return gp;
+    }
+
+    /* A copy larger than the device (or the limit) never fits: do not disturb the others. */
+    if (need + room > total || (limit && need > limit)) {
+        log_cpu(g, job, k, srs, "too_large", need, room, limit && limit < total ? limit : total);
+        return NULL;
+    }
+    /* Make room: trim the device's scratch first (it grows again cheaply), then free copies. */
+    for (;;) {
+        cz_diag_init(&dg);
+        err = refresh_info(eng, g, &free_b, &dg);
+        if (err != CUZK_OK) {
+            eng_gpu_proof_failed(eng, g, job, k, NULL, err, &dg);
+            return NULL;
+        }
+        uint64_t used = resident_bytes(eng, g);
+        bool mem_ok = need + room <= free_b, limit_ok = !limit || used + need <= limit;
+        if (mem_ok && limit_ok) {
+            break;
+        }
+        if (!mem_ok && !trimmed) {
+            trimmed = true;
+            err = gpu_dev_trim(g->dev, &dg);
+            if (err != CUZK_OK) {
+                eng_gpu_proof_failed(eng, g, job, k, NULL, err, &dg);
+                return NULL;
+            }
+            continue;
+        }
+        if (!evict_one(eng, g)) {
+            log_cpu(g, job, k, srs, mem_ok ? "limit" : "device_memory", need, room,
+                    mem_ok ? (limit > used ? limit - used : 0) : free_b);
+            return NULL;
+        }
+    }
+
+    uint64_t t0 = eng_now_ns();
+    for (;;) {
+        cz_diag_init(&dg);
+        err = g16_gpu_params_new(&gp, params, g->dev, NULL, eng->prove_pool, &dg);
+        if (err != CUZK_E_NOMEM) {
+            break;
+        }
+        if (evict_one(eng, g)) {
+            continue;
+        }
+        if (trimmed) {
+            break;
+        }
+        trimmed = true;
+        if (gpu_dev_trim(g->dev, NULL) != CUZK_OK) {
+            break;
+        }
+    }
+    uint64_t t1 = eng_now_ns();
+    if (err != CUZK_OK) {
+        if (is_device_failure(err)) {
+            eng_gpu_proof_failed(eng, g, job, k, NULL, err, &dg);
+        } else {
+            CZ_LOG(CZ_LOG_WARN,
+                   "job=%s k=%zu gpu=%u srs=%s event=cpu_fallback reason=resident error=\"%s\"",
+                   job->id, k, g->ordinal, srs->id, cz_diag_str(&dg, buf, sizeof(buf)));
+        }
+        return NULL;
+    }
+    uint64_t bytes = g16_gpu_params_device_bytes(gp);
+    while (limit && resident_bytes(eng, g) + bytes > limit) {
+        if (!evict_one(eng, g)) {
+            g16_gpu_params_free(gp);
+            log_cpu(g, job, k, srs, "limit", bytes, room, limit);
+            return NULL;
+        }
+    }
+    eng_gpu_res *r = cz_calloc(1, sizeof(*r));
+    if (!r) {
+        g16_gpu_params_free(gp);
+        CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=cpu_fallback reason=host_memory", job->id, k,
+               g->ordinal);
+        return NULL;
+    }
+    snprintf(r->id, sizeof(r->id), "%s", srs->id);
+    r->srs = srs;
+    r->params = params;
+    r->gp = gp;
+    r->bytes = bytes;
+    r->last_used_ns = t1;
+    pthread_mutex_lock(&eng->mu);
+    r->next = g->res;
+    g->res = r;
+    g->res_bytes += bytes;
+    g->n_res++;
+    g->uploads++;
+    pthread_mutex_unlock(&eng->mu);
+    *upload_ns = t1 - t0;
+    CZ_LOG(CZ_LOG_INFO,
+           "job=%s k=%zu gpu=%u srs=%s event=resident bytes=%llu pinned_bytes=%zu ms=%.1f", job->id,
+           k, g->ordinal, srs->id, (unsigned long long)bytes, g16_gpu_params_pinned_bytes(gp),
+           (double)(t1 - t0) / 1e6);
+    if (eng->cfg.timing) {
+        eng_timing_stage(eng, job, k, "gpu_upload", NULL, t0, t1);
+    }
+    return gp;
+}
+
+void eng_gpu_proof_failed(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
+                          cuzk_err err, const cz_diag *dg)
+{
+    eng_defer d = {0};
+    bool disabled = false, nomem = err == CUZK_E_NOMEM;
+    unsigned in_row;
+    char buf[600];
+
+    CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=gpu_error error=\"%s\" action=cpu", job->id, k,
+           g->ordinal, cz_diag_str(dg, buf, sizeof(buf)));
+    if (nomem) {
+        /* The proof's scratch did not fit beside the copies: give the device back its memory. */
+        cuzk_err e2 = gpu_dev_trim(g->dev, NULL);
+        (void)e2;
+    }
+    pthread_mutex_lock(&eng->mu);
+    g->errors++;
+    if (!nomem) {
+        g->errors_in_row++;
+        if (g->usable && g->errors_in_row >= GPU_MAX_FAILURES_IN_ROW) {
+            g->usable = false;
+            disabled = true;
+        }
+    }
+    in_row = g->errors_in_row;
+    /* Failure: the copy used is suspect (made again next time). Out of memory: the others go. */
+    for (bool again = true; again;) {
+        again = false;
+        for (eng_gpu_res *r = g->res; r; r = r->next) {
+            bool used = srs && r->srs == srs;
+            if (!r->freeing && (disabled || (nomem ? !used : used))) {
+                free_copy_locked(eng, g, r, &d, disabled ? "disabled" : "error");
+                again = true;
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&eng->mu);
+    eng_defer_run(eng, &d);
+    if (disabled) {
+        CZ_LOG(CZ_LOG_ERROR, "gpu=%u event=disabled failures_in_row=%u action=cpu_only", g->ordinal,
+               in_row);
+    }
+}
+
+void eng_gpu_srs_demoted_locked(eng_t *eng, eng_srs *s, g16_params_t *params, eng_defer *d)
+{
+    unsigned copies = 0;
+
+    for (unsigned i = 0; i < eng->n_gpus; i++) {
+        for (eng_gpu_res *r = eng->gpus[i].res; r; r = r->next) {
+            copies += r->srs == s;
+        }
+    }
+    if (!copies) {
+        eng_defer_item it = {.kind = DEFER_FREE_PARAMS, .params = params};
+        eng_defer_add(d, &it);
+        return;
+    }
+    eng_gpu_hold *hold = cz_malloc(sizeof(*hold));
+    /* As in eng_defer_add: losing these parameters' release is not survivable sensibly. */
+    CZ_CHECK(hold != NULL);
+    hold->params = params;
+    hold->copies = copies;
+    for (unsigned i = 0; i < eng->n_gpus; i++) {
+        for (eng_gpu_res *r = eng->gpus[i].res; r; r = r->next) {
+            if (r->srs == s) {
+                CZ_CHECK(r->params == params);
+                r->srs = NULL;
+                r->hold = hold;
+            }
+        }
+    }
+    pthread_cond_broadcast(&eng->prove_cv);
+}

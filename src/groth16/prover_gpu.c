@@ -1,0 +1,528 @@
+/* prover_gpu.c - the Groth16 prover on a device (spec groth16.md 4.5-4.7 through gpu/gpu.h), with
+ * the parameters resident in device memory across proofs (g16_gpu_params).
+ *
+ * Per proof, after prover.c's checks:
+ *   prep      a, b, c go to the device through the staging ring; the density maps of A and B
+ *             are built on the host and their upload starts, then the first chunks of the
+ *             assignment [inputs | aux] (Montgomery), so those transfers overlap the quotient;
+ *   quotient  gpu_quotient_h_buf: h ends in a's buffer (top coefficient checked: CUZK_E_UNSAT);
+ *   prep      the rest of [inputs | aux] is uploaded;
+ *   msm_h     over h in place (Montgomery scalars, converted by the MSM);
+ *   msm_l     over the aux part of [inputs | aux] in place;
+ *   msm_a     gpu_fr_compact_buf gathers the scalars of A from [inputs | aux] with the map of
+ *             the density [1^num_inputs | a_aux_density]: one MSM over all of p->a (inputs and
+ *             aux together; spec 4.6 splits it in two, the sum is the same);
+ *   msm_b_g1  the same with [b_input_density | b_aux_density], one MSM over all of p->b_g1;
+ *   msm_b_g2  over the same compacted scalars and p->b_g2;
+ *   assemble  on the CPU, shared with prover.c (g16_prove_assemble).
+ * The MSM sums are the CPU's group elements, so the affine proof is byte for byte the CPU's.
+ *
+ * Transfers: pageable host memory crosses PCIe several times slower than pinned memory, so every
+ * upload goes through a ring of pinned slots: the pool copies a chunk into the next slot while
+ * the device pulls the previous ones (asynchronous copies on the object's own stream, one event
+ * per slot marks when a slot may be refilled). Device work runs on the device's stream; the
+ * host waits for the ring (ring_drain) before device work reads what the ring wrote. The maps
+ * live in pinned memory of their own and go up directly.
+ *
+ * Memory: everything is allocated by g16_gpu_params_new; a proof allocates nothing but the
+ * device's MSM scratch (gpu/, grow-only). The compacted A / B scalars use b's buffer (free after
+ * the quotient) when they fit in n values.
+ *
+ * Built once per GPU backend (src/groth16/CMakeLists.txt): prover.c reaches this file through
+ * the g16_gpu_params head, never by name.
+ */
+#include "groth16/groth16.h"
+
+#include <string.h>
+
+#include "gpu/gpu.h"
+#include "groth16/internal.h"
+
+#define STAGE_BYTES_DEFAULT ((size_t)32 << 20)
+#define STAGE_SLOTS_DEFAULT 4u
+#define STAGE_BYTES_MIN     ((size_t)1024)
+#define STAGE_BYTES_MAX     ((size_t)1 << 32)
+#define COPY_GRAIN          ((size_t)1 << 20) /* bytes per pool task of a staging copy */
+
+/* ---- the staging ring ----------------------------------------------------------------------- */
+
+typedef struct ring {
+    gpu_stream *s;     /* the asynchronous uploads */
+    uint8_t *host;     /* slots * slot_bytes of pinned memory */
+    size_t slot_bytes; /* a multiple of 256 */
+    unsigned slots, next;
+    gpu_event *ev[G16_GPU_MAX_SLOTS]; /* recorded after each slot's upload */
+    bool busy[G16_GPU_MAX_SLOTS];     /* an upload from the slot may still be running */
+} ring_t;
+
+/* One host-to-device copy moving through the ring: len bytes from src to dst at off, of which
+ * `done` have been staged. */
+typedef struct upload {
+    gpu_buf *dst;
+    size_t off;
+    const uint8_t *src;
+    size_t len, done;
+} upload_t;
+
+typedef struct copy_job {
+    uint8_t *dst;
+    const uint8_t *src;
+} copy_job_t;
+
+static void copy_task(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    const copy_job_t *job = ctx;
+    (void)worker;
+    memcpy(job->dst + begin, job->src + begin, end - begin);
+}
+
+/* dst = src over the pool (len bytes). */
+static void pool_copy(void *dst, const void *src, size_t len, cz_pool *pool)
+{
+    copy_job_t job = {.dst = dst, .src = src};
+    cz_pool_for(pool, len, COPY_GRAIN, copy_task, &job);
+}
+
+/* The next slot, once its previous upload (if any) has finished. */
+static cuzk_err ring_slot(ring_t *rg, unsigned *slot, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    unsigned sl = rg->next;
+
+    if (rg->busy[sl]) {
+        CZ_TRY(err, gpu_event_sync(rg->ev[sl], dg), done);
+        rg->busy[sl] = false;
+    }
+    rg->next = (sl + 1) % rg->slots;
+    *slot = sl;
+done:
+    return err;
+}
+
+/* Stages up to max_chunks slot-sized chunks of the unfinished uploads u[0 .. k), in order, and
+ * returns with their transfers in flight. The sources may be reused as soon as this returns. */
+static cuzk_err ring_push(ring_t *rg, upload_t *u, size_t k, size_t max_chunks, cz_pool *pool,
+                          cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    size_t sent = 0;
+
+    for (size_t j = 0; j < k && sent < max_chunks; j++) {
+        while (u[j].done < u[j].len && sent < max_chunks) {
+            size_t len = u[j].len - u[j].done;
+            unsigned sl = 0;
+            uint8_t *slot;
+
+            if (len > rg->slot_bytes) {
+                len = rg->slot_bytes;
+            }
+            CZ_TRY(err, ring_slot(rg, &sl, dg), done);
+            slot = rg->host + (size_t)sl * rg->slot_bytes;
+            pool_copy(slot, u[j].src + u[j].done, len, pool);
+            CZ_TRY(err, gpu_buf_upload_async(u[j].dst, u[j].off + u[j].done, slot, len, rg->s, dg),
+                   done);
+            CZ_TRY(err, gpu_event_record(rg->ev[sl], rg->s, dg), done);
+            rg->busy[sl] = true;
+            u[j].done += len;
+            sent++;
+        }
+    }
+done:
+    return err;
+}
+
+/* Waits for every transfer on the ring's stream (the staged chunks and the maps). */
+static cuzk_err ring_drain(ring_t *rg, cz_diag *dg)
+{
+    cuzk_err err = gpu_stream_sync(rg->s, dg);
+    if (err == CUZK_OK) {
+        memset(rg->busy, 0, sizeof(rg->busy));
+    }
+    return err;
+}
+
+static void ring_clear(ring_t *rg)
+{
+    gpu_stream_free(rg->s); /* waits for its transfers first */
+    for (unsigned i = 0; i < G16_GPU_MAX_SLOTS; i++) {
+        gpu_event_free(rg->ev[i]);
+    }
+    gpu_host_free(rg->host);
+    memset(rg, 0, sizeof(*rg));
+}
+
+/* The ring's stream and events (its pinned memory is allocated by the caller). */
+static cuzk_err ring_init(ring_t *rg, gpu_dev *dev, size_t slot_bytes, unsigned slots, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+
+    rg->slot_bytes = slot_bytes;
+    rg->slots = slots;
+    rg->next = 0;
+    CZ_TRY(err, gpu_stream_new(&rg->s, dev, dg), done);
+    for (unsigned i = 0; i < slots; i++) {
+        CZ_TRY(err, gpu_event_new(&rg->ev[i], dev, dg), done);
+    }
+done:
+    return err;
+}
+
+/* ---- the device-resident parameters --------------------------------------------------------- */
+
+typedef struct gpu_params_impl {
+    struct g16_gpu_params head; /* first member: a g16_gpu_params * points here */
+    gpu_dev *dev;               /* retained */
+    unsigned lg;
+    size_t n, ni, na; /* domain size, inputs (ONE included), aux */
+    size_t cmp_len;   /* max(a_len, b_g1_len): the compacted scalars */
+    gpu_msm_bases *h, *l, *a, *b1, *b2;
+    gpu_buf *da, *db, *dc; /* n values each; h lands in da */
+    gpu_buf *dz;           /* [inputs | aux], ni + na values */
+    gpu_buf *dcmp;         /* the compacted scalars, or NULL: db holds them */
+    gpu_buf *dmap_a, *dmap_b;
+    void *map_a, *map_b; /* pinned host maps, map_bytes each */
+    size_t map_bytes;
+    uint64_t *words; /* host: one combined density, (ni + na + 63) / 64 words */
+    ring_t ring;
+    size_t dev_bytes, pinned_bytes;
+} gpu_params_impl;
+
+/* ---- density maps --------------------------------------------------------------------------- */
+
+/* Bits [0, len) of src (NULL: all ones) into bit positions [at, at + len) of w, which is zero
+ * there (w has room for them). */
+static void bits_or_at(uint64_t *w, size_t at, const uint64_t *src, size_t len)
+{
+    size_t q = at / 64, sh = at % 64, nw = (len + 63) / 64;
+    size_t last = (at + len + 63) / 64; /* words of w that the bits may touch */
+
+    for (size_t k = 0; k < nw; k++) {
+        uint64_t v = src ? src[k] : ~(uint64_t)0;
+        if (k == nw - 1 && len % 64 != 0) {
+            v &= ((uint64_t)1 << (len % 64)) - 1;
+        }
+        w[q + k] |= v << sh;
+        if (sh != 0 && q + k + 1 < last) {
+            w[q + k + 1] |= v >> (64 - sh);
+        }
+    }
+}
+
+/* The compaction map of [in_bits over the ni inputs | aux_bits over the na aux] into map;
+ * returns the number of positions kept. in_bits NULL: every input. */
+static size_t build_map(gpu_params_impl *g, void *map, const uint64_t *in_bits,
+                        const uint64_t *aux_bits)
+{
+    size_t nz = g->ni + g->na;
+
+    memset(g->words, 0, (nz + 63) / 64 * sizeof(uint64_t));
+    bits_or_at(g->words, 0, in_bits, g->ni);
+    bits_or_at(g->words, g->ni, aux_bits, g->na);
+    return gpu_compact_map_build(map, g->words, nz);
+}
+
+/* ---- proving -------------------------------------------------------------------------------- */
+
+static cuzk_err gpu_prove(g16_gpu_params *gp, g16_prove_job_t *job, cz_pool *pool, cz_diag *dg)
+{
+    gpu_params_impl *g = (gpu_params_impl *)gp;
+    const g16_params_t *p = gp->params;
+    const cs_assignment_t *asg = job->asg;
+    const g16_prove_opts_t *opts = job->opts;
+    g16_prove_stats_t *st = job->st;
+    cuzk_err err = CUZK_OK;
+    gpu_buf *abc_dst[3] = {g->da, g->db, g->dc};
+    gpu_buf *cmp = g->dcmp ? g->dcmp : g->db;
+    const size_t nz = g->ni + g->na;
+    size_t a_cnt, b_cnt;
+    upload_t z[2];
+    g16_sums_t sums;
+    bool top_zero = false;
+    double t;
+
+    /* prover.c checked the shape against p, the object's parameters */
+    CZ_CHECK(job->lg == g->lg && asg->num_inputs == g->ni && asg->num_aux == g->na);
+    CZ_CHECK(asg->m <= g->n);
+
+    /* ---- prep: a, b, c; the maps; the start of [inputs | aux] ---- */
+    CZ_TRY(err, ring_drain(&g->ring, dg), done); /* anything a failed proof left in flight */
+    for (int k = 0; k < 3; k++) {
+        upload_t u = {
+            .dst = abc_dst[k], .src = (const uint8_t *)job->abc[k], .len = asg->m * sizeof(fr_t)};
+        CZ_TRY(err, ring_push(&g->ring, &u, 1, SIZE_MAX, pool, dg), done);
+        if (job->take) {
+            cz_free(job->abc[k]); /* staged: the ring no longer reads it */
+            job->abc[k] = NULL;
+        }
+    }
+    a_cnt = build_map(g, g->map_a, NULL, asg->a_aux_density.words);
+    b_cnt = build_map(g, g->map_b, asg->b_input_density.words, asg->b_aux_density.words);
+    CZ_CHECK(a_cnt == p->a_len && b_cnt == p->b_g1_len); /* popcounts checked by prover.c */
+    CZ_TRY(err, ring_drain(&g->ring, dg), done);         /* the quotient reads a, b, c */
+    CZ_TRY(err, gpu_buf_upload_async(g->dmap_a, 0, g->map_a, g->map_bytes, g->ring.s, dg), done);
+    CZ_TRY(err, gpu_buf_upload_async(g->dmap_b, 0, g->map_b, g->map_bytes, g->ring.s, dg), done);
+    z[0] = (upload_t){
+        .dst = g->dz, .off = 0, .src = (const uint8_t *)asg->inputs, .len = g->ni * sizeof(fr_t)};
+    z[1] = (upload_t){.dst = g->dz,
+                      .off = g->ni * sizeof(fr_t),
+                      .src = (const uint8_t *)asg->aux,
+                      .len = g->na * sizeof(fr_t)};
+    CZ_TRY(err, ring_push(&g->ring, z, 2, g->ring.slots, pool, dg), done);
+    st->prep_ms = g16_stage_end(opts, "prep", job->t0);
+
+    /* ---- quotient (4.5) ---- */
+    t = g16_now_ms();
+    CZ_TRY(err, gpu_quotient_h_buf(g->dev, &top_zero, g->da, g->db, g->dc, asg->m, g->lg, dg),
+           done);
+    if (!top_zero) {
+        err = cz_fail(dg, CUZK_E_UNSAT,
+                      "the assignment does not satisfy the constraints (A*B - C is not "
+                      "divisible by Z: the quotient's top coefficient is not zero)");
+        goto done;
+    }
+    st->quotient_ms = g16_stage_end(opts, "quotient", t);
+
+    /* ---- prep: the rest of [inputs | aux] ---- */
+    t = g16_now_ms();
+    CZ_TRY(err, ring_push(&g->ring, z, 2, SIZE_MAX, pool, dg), done);
+    CZ_TRY(err, ring_drain(&g->ring, dg), done);
+    st->prep_ms += g16_stage_end(opts, "prep", t);
+
+    /* ---- MSMs (4.6) ---- */
+    t = g16_now_ms();
+    CZ_TRY(err, gpu_msm_g1_buf(g->dev, &sums.h, g->h, 0, g->da, 0, g->n - 1, true, NULL, dg), done);
+    st->msm_h_ms = g16_stage_end(opts, "msm_h", t);
+
+    t = g16_now_ms();
+    CZ_TRY(err,
+           gpu_msm_g1_buf(g->dev, &sums.l, g->l, 0, g->dz, g->ni * sizeof(fr_t), g->na, true, NULL,
+                          dg),
+           done);
+    st->msm_l_ms = g16_stage_end(opts, "msm_l", t);
+
+    t = g16_now_ms();
+    CZ_TRY(err, gpu_fr_compact_buf(g->dev, cmp, 0, g->dz, 0, g->dmap_a, 0, nz, a_cnt, dg), done);
+    CZ_TRY(err, gpu_msm_g1_buf(g->dev, &sums.a, g->a, 0, cmp, 0, a_cnt, true, NULL, dg), done);
+    st->msm_a_ms = g16_stage_end(opts, "msm_a", t);
+
+    t = g16_now_ms();
+    CZ_TRY(err, gpu_fr_compact_buf(g->dev, cmp, 0, g->dz, 0, g->dmap_b, 0, nz, b_cnt, dg), done);
+    CZ_TRY(err, gpu_msm_g1_buf(g->dev, &sums.b1, g->b1, 0, cmp, 0, b_cnt, true, NULL, dg), done);
+    st->msm_b_g1_ms = g16_stage_end(opts, "msm_b_g1", t);
+
+    t = g16_now_ms();
+    CZ_TRY(err, gpu_msm_g2_buf(g->dev, &sums.b2, g->b2, 0, cmp, 0, b_cnt, true, NULL, dg), done);
+    st->msm_b_g2_ms = g16_stage_end(opts, "msm_b_g2", t);
+
+    /* ---- assembly (4.7) ---- */
+    t = g16_now_ms();
+    g16_prove_assemble(p, job->out, &sums, job->r, job->s);
+    st->assemble_ms = g16_stage_end(opts, "assemble", t);
+
+done:
+    if (job->take) {
+        for (int k = 0; k < 3; k++) {
+            cz_free(job->abc[k]);
+            job->abc[k] = NULL;
+        }
+    }
+    if (err != CUZK_OK) {
+        /* leave no transfer in flight; the first error is the one reported */
+        cuzk_err e2 = ring_drain(&g->ring, NULL);
+        (void)e2;
+    }
+    return err;
+}
+
+/* ---- creation ------------------------------------------------------------------------------- */
+
+/* Uploads count points of elem bytes each from src into bases (G1 or G2) through the ring's
+ * slots: the pool copies into pinned memory, the device pulls at the pinned rate. */
+static cuzk_err upload_bases(gpu_params_impl *g, gpu_msm_bases *b, bool g2, const void *src,
+                             size_t count, cz_pool *pool, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    const size_t elem = g2 ? sizeof(g2_aff_t) : sizeof(g1_aff_t);
+    const size_t per = g->ring.slot_bytes / elem;
+    ring_t *rg = &g->ring;
+
+    for (size_t first = 0; first < count; first += per) {
+        size_t k = count - first < per ? count - first : per;
+        unsigned sl = 0;
+        uint8_t *slot;
+
+        CZ_TRY(err, ring_slot(rg, &sl, dg), done);
+        slot = rg->host + (size_t)sl * rg->slot_bytes;
+        pool_copy(slot, (const uint8_t *)src + first * elem, k * elem, pool);
+        if (g2) {
+            CZ_TRY(
+                err,
+                gpu_msm_bases_upload_g2(b, first, (const struct g2_aff *)(const void *)slot, k, dg),
+                done);
+        } else {
+            CZ_TRY(
+                err,
+                gpu_msm_bases_upload_g1(b, first, (const struct g1_aff *)(const void *)slot, k, dg),
+                done);
+        }
+    }
+done:
+    return err;
+}
+
+/* A device buffer of len bytes, counted in dev_bytes; dg names `what` when memory runs out. */
+static cuzk_err dev_buf(gpu_params_impl *g, gpu_buf **out, size_t len, const char *what,
+                        cz_diag *dg)
+{
+    cuzk_err err = gpu_buf_new(out, g->dev, len, dg);
+    if (err == CUZK_E_NOMEM) {
+        return cz_fail(dg, err, "device memory for %s (%zu bytes)", what, len);
+    }
+    if (err == CUZK_OK) {
+        g->dev_bytes += len;
+    }
+    return err;
+}
+
+static cuzk_err dev_bases(gpu_params_impl *g, gpu_msm_bases **out, bool g2, const void *points,
+                          size_t count, const char *what, cz_pool *pool, cz_diag *dg)
+{
+    cuzk_err err = g2 ? gpu_msm_bases_new_g2(out, g->dev, count, dg)
+                      : gpu_msm_bases_new_g1(out, g->dev, count, dg);
+    if (err == CUZK_E_NOMEM) {
+        return cz_fail(dg, err, "device memory for the %s bases (%zu points)", what, count);
+    }
+    if (err != CUZK_OK) {
+        return err;
+    }
+    g->dev_bytes += count * (g2 ? sizeof(g2_aff_t) : sizeof(g1_aff_t));
+    return upload_bases(g, *out, g2, points, count, pool, dg);
+}
+
+static cuzk_err pinned(gpu_params_impl *g, void **out, size_t len, const char *what, cz_diag *dg)
+{
+    cuzk_err err = gpu_host_alloc(out, len, dg);
+    if (err == CUZK_E_NOMEM) {
+        return cz_fail(dg, err, "pinned memory for %s (%zu bytes)", what, len);
+    }
+    if (err == CUZK_OK) {
+        g->pinned_bytes += len;
+    }
+    return err;
+}
+
+cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct gpu_dev *dev,
+                            const g16_gpu_opts_t *opts, cz_pool *pool, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    gpu_params_impl *g = NULL;
+    size_t slot_bytes = opts && opts->stage_bytes ? opts->stage_bytes : 0;
+    unsigned slots = opts && opts->stage_slots ? opts->stage_slots : STAGE_SLOTS_DEFAULT;
+    size_t n = p->h_len + 1, nz;
+    unsigned lg = 0;
+    void *ring_mem = NULL;
+
+    CZ_CHECK(p != NULL && dev != NULL);
+    *out = NULL;
+    if (slot_bytes == 0) {
+        /* the default, or less for a small circuit: one slot holds its largest vector of Fr */
+        size_t most = (n > p->vk.ic_len + p->l_len ? n : p->vk.ic_len + p->l_len) * sizeof(fr_t);
+        slot_bytes = most < STAGE_BYTES_DEFAULT ? most : STAGE_BYTES_DEFAULT;
+        slot_bytes = slot_bytes < STAGE_BYTES_MIN ? STAGE_BYTES_MIN : slot_bytes;
+    }
+    if (slot_bytes < STAGE_BYTES_MIN || slot_bytes > STAGE_BYTES_MAX || slots < 2 ||
+        slots > G16_GPU_MAX_SLOTS) {
+        return cz_fail(dg, CUZK_E_INVAL, "GPU staging of %u slots of %zu bytes", slots, slot_bytes);
+    }
+    slot_bytes = (slot_bytes + 255) & ~(size_t)255;
+    while (lg < 63 && ((size_t)1 << lg) < n) {
+        lg++;
+    }
+    if (((size_t)1 << lg) != n || p->a_len < p->vk.ic_len || p->b_g1_len != p->b_g2_len) {
+        return cz_fail(dg, CUZK_E_INVAL,
+                       "parameters unfit for the GPU prover: h_len %zu, a_len %zu < ic_len %zu "
+                       "or b_g1_len %zu != b_g2_len %zu",
+                       p->h_len, p->a_len, p->vk.ic_len, p->b_g1_len, p->b_g2_len);
+    }
+    g = cz_calloc(1, sizeof(*g));
+    if (!g) {
+        return cz_fail(dg, CUZK_E_NOMEM, "g16_gpu_params");
+    }
+    g->head.params = p;
+    g->head.prove = gpu_prove;
+    g->dev = dev;
+    g->lg = lg;
+    g->n = n;
+    g->ni = p->vk.ic_len;
+    g->na = p->l_len;
+    nz = g->ni + g->na;
+    g->cmp_len = p->a_len > p->b_g1_len ? p->a_len : p->b_g1_len;
+
+    CZ_TRY(err, ring_init(&g->ring, dev, slot_bytes, slots, dg), done);
+    CZ_TRY(err, pinned(g, &ring_mem, slot_bytes * slots, "the staging ring", dg), done);
+    g->ring.host = ring_mem;
+    CZ_TRY(err, dev_bases(g, &g->h, false, p->h, p->h_len, "h", pool, dg), done);
+    CZ_TRY(err, dev_bases(g, &g->l, false, p->l, p->l_len, "l", pool, dg), done);
+    CZ_TRY(err, dev_bases(g, &g->a, false, p->a, p->a_len, "a", pool, dg), done);
+    CZ_TRY(err, dev_bases(g, &g->b1, false, p->b_g1, p->b_g1_len, "b_g1", pool, dg), done);
+    CZ_TRY(err, dev_bases(g, &g->b2, true, p->b_g2, p->b_g2_len, "b_g2", pool, dg), done);
+
+    CZ_TRY(err, dev_buf(g, &g->da, n * sizeof(fr_t), "a", dg), done);
+    CZ_TRY(err, dev_buf(g, &g->db, n * sizeof(fr_t), "b", dg), done);
+    CZ_TRY(err, dev_buf(g, &g->dc, n * sizeof(fr_t), "c", dg), done);
+    CZ_TRY(err, dev_buf(g, &g->dz, nz * sizeof(fr_t), "the inputs and aux", dg), done);
+    if (g->cmp_len > n) {
+        CZ_TRY(err, dev_buf(g, &g->dcmp, g->cmp_len * sizeof(fr_t), "compacted scalars", dg), done);
+    }
+    g->map_bytes = gpu_compact_map_sizeof(nz);
+    CZ_TRY(err, dev_buf(g, &g->dmap_a, g->map_bytes, "the A density map", dg), done);
+    CZ_TRY(err, dev_buf(g, &g->dmap_b, g->map_bytes, "the B density map", dg), done);
+    CZ_TRY(err, pinned(g, &g->map_a, g->map_bytes, "the A density map", dg), done);
+    CZ_TRY(err, pinned(g, &g->map_b, g->map_bytes, "the B density map", dg), done);
+    g->words = cz_malloc((nz + 63) / 64 * sizeof(uint64_t));
+    if (!g->words) {
+        err = cz_fail(dg, CUZK_E_NOMEM, "density words (%zu positions)", nz);
+        goto done;
+    }
+    *out = &g->head;
+    g = NULL; /* ownership moved to the caller */
+done:
+    g16_gpu_params_free(g ? &g->head : NULL);
+    return err;
+}
+
+void g16_gpu_params_free(g16_gpu_params *gp)
+{
+    gpu_params_impl *g = (gpu_params_impl *)gp;
+
+    if (!g) {
+        return;
+    }
+    ring_clear(&g->ring); /* first: no transfer may still read the pinned maps */
+    gpu_msm_bases_free(g->h);
+    gpu_msm_bases_free(g->l);
+    gpu_msm_bases_free(g->a);
+    gpu_msm_bases_free(g->b1);
+    gpu_msm_bases_free(g->b2);
+    gpu_buf_free(g->da);
+    gpu_buf_free(g->db);
+    gpu_buf_free(g->dc);
+    gpu_buf_free(g->dz);
+    gpu_buf_free(g->dcmp);
+    gpu_buf_free(g->dmap_a);
+    gpu_buf_free(g->dmap_b);
+    gpu_host_free(g->map_a);
+    gpu_host_free(g->map_b);
+    cz_free(g->words);
+    cz_free(g);
+}
+
+size_t g16_gpu_params_device_bytes(const g16_gpu_params *gp)
+{
+    return gp ? ((const gpu_params_impl *)gp)->dev_bytes : 0;
+}
+
+size_t g16_gpu_params_pinned_bytes(const g16_gpu_params *gp)
+{
+    return gp ? ((const gpu_params_impl *)gp)->pinned_bytes : 0;
+}

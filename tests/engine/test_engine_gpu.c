@@ -1,0 +1,826 @@
+/* test_engine_gpu.c - the engine proving on devices: device threads, parameters resident per
+ * device (made on first use, least recently used freed first under gpus.memory_limit, freed
+ * when the parameters leave the hot tier), the CPU fallback when they do not fit, blame only
+ * for the device's own faults, and the status and metrics of each device.
+ *
+ * Jobs run the "tk" test handler (test_kind.h: small circuits proved for real). Every returned
+ * proof is verified here, independently of the engine's own check, with the parameter file
+ * loaded separately and the public input x^3 + x + 5 recomputed in this file; which backend
+ * proved a partition is read from the engine's per-device counters and its log.
+ * One test proves real 2 KiB WindowPoSt and WinningPoSt requests (sectors sealed here, the
+ * built-in handlers, the published circuit shapes) with the parameters of the e2e_params_2k
+ * fixture (<build>/params-2k, or $CUZK_TEST_PARAMS_2K); it skips when they are absent, and
+ * on the emulation unless CUZK_TEST_EMU_2K=1 (about a minute there: domains 2^15 and 2^17).
+ * Device failures cannot be provoked from outside, so one test reports them the way the
+ * proving path does (eng_gpu_proof_failed, engine/internal.h) while the device is idle.
+ * Built twice (tests/engine/CMakeLists.txt): test_engine_gpu over the real backend (every test
+ * skips, exit 77, without a device) and test_engine_gpu_emu over the CPU emulation of one
+ * device.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/test.h"
+
+#include "common/alloc.h"
+#include "common/log.h"
+#include "engine/engine.h"
+#include "engine/internal.h"
+#include "engine/kind_filecoin.h"
+#include "engine/test_kind.h"
+#include "gpu/gpu.h"
+#include "groth16/groth16.h"
+#include "proofs/proofs.h"
+#include "seal/seal.h"
+
+#if defined(CUZK_GPU_TEST_EMU)
+#    define EMU_BUILD 1
+#else
+#    define EMU_BUILD 0
+#endif
+
+static tk_ctx *g_tk;
+static char g_param_dir[512];
+
+static void remove_params(void)
+{
+    char path[600];
+    snprintf(path, sizeof(path), "%s/tk-test-cubic.params", g_param_dir);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/tk-test-cubic-big.params", g_param_dir);
+    unlink(path);
+    rmdir(g_param_dir);
+}
+
+static tk_ctx *tk(void)
+{
+    if (!g_tk) {
+        cz_diag dg;
+        cz_diag_init(&dg);
+        snprintf(g_param_dir, sizeof(g_param_dir), "%s-%ld",
+                 test_bin_path("tests/engine-gpu-tk-params"), (long)getpid());
+        CHECK_MSG(tk_new(&g_tk, g_param_dir, &dg) == CUZK_OK, "tk_new: %s", dg.msg);
+        atexit(remove_params);
+    }
+    return g_tk;
+}
+
+static uint64_t file_size(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fclose(f);
+    return (uint64_t)n;
+}
+
+static void need_gpu(void)
+{
+    if (gpu_count() == 0) {
+        test_skip("no GPU");
+    }
+}
+
+static void sleep_ms(unsigned ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* ---- the engine's log ---- */
+
+typedef struct log_capture {
+    pthread_mutex_t mu;
+    char *buf;
+    size_t len, cap;
+} log_capture;
+
+static log_capture g_logs = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static void capture_sink(cz_log_level level, const char *line, void *ctx)
+{
+    log_capture *c = ctx;
+    pthread_mutex_lock(&c->mu);
+    size_t need = strlen(line) + 16;
+    if (c->len + need > c->cap) {
+        size_t cap = (c->cap + need) * 2;
+        char *b = realloc(c->buf, cap);
+        if (!b) {
+            pthread_mutex_unlock(&c->mu);
+            return;
+        }
+        c->buf = b;
+        c->cap = cap;
+    }
+    c->len += (size_t)snprintf(c->buf + c->len, c->cap - c->len, "%s %s\n",
+                               cz_log_level_name(level), line);
+    pthread_mutex_unlock(&c->mu);
+}
+
+/* Captures the log from now on (also echoed nowhere: failures print the capture). */
+static void capture_start(void)
+{
+    pthread_mutex_lock(&g_logs.mu);
+    g_logs.len = 0;
+    if (g_logs.buf) {
+        g_logs.buf[0] = '\0';
+    }
+    pthread_mutex_unlock(&g_logs.mu);
+    cz_log_set_sink(capture_sink, &g_logs);
+}
+
+/* Number of captured lines containing every one of the (NULL-terminated) fragments. */
+static size_t count_lines(const char *a, const char *b)
+{
+    size_t n = 0;
+    pthread_mutex_lock(&g_logs.mu);
+    for (const char *p = g_logs.buf; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char line[2048];
+        snprintf(line, sizeof(line), "%.*s", (int)len, p);
+        n += strstr(line, a) != NULL && (!b || strstr(line, b) != NULL);
+        p = e ? e + 1 : p + len;
+    }
+    pthread_mutex_unlock(&g_logs.mu);
+    return n;
+}
+
+#define CHECK_LOG(a, b)                                                                            \
+    CHECK_MSG(count_lines((a), (b)) > 0, "no log line with \"%s\"%s%s; log:\n%s", (a),             \
+              (b) ? " and " : "", (b) ? (const char *)(b) : "", g_logs.buf ? g_logs.buf : "")
+
+/* ---- engine, requests, results ---- */
+
+static void base_cfg(eng_config_t *cfg)
+{
+    eng_config_default(cfg);
+    cfg->param_cache = g_param_dir;
+    cfg->mem_budget_bytes = UINT64_C(64) << 20;
+    cfg->synth_workers = 2;
+    cfg->prover_threads = 1;
+    cfg->prover_pool_threads = 0;
+    cfg->srs_load_threads = 0;
+    cfg->max_active_jobs = 4;
+    cfg->max_batch_wait_ms = 100;
+    cfg->eviction_min_idle_ms = 0;
+}
+
+/* Device 0 only, so that every count below is that device's. */
+static void dev0_cfg(eng_config_t *cfg, uint64_t limit)
+{
+    base_cfg(cfg);
+    cfg->gpu_mode = ENG_GPU_LIST;
+    cfg->gpu_devices[0] = 0;
+    cfg->n_gpu_devices = 1;
+    cfg->gpu_mem_limit_bytes = limit;
+}
+
+static eng_t *start(const eng_config_t *cfg)
+{
+    static const eng_kind kinds[] = {ENG_KIND_POREP, ENG_KIND_SNAP, ENG_KIND_WINDOW_POST,
+                                     ENG_KIND_WINNING_POST};
+    eng_t *eng = NULL;
+    cz_diag dg;
+    cz_diag_init(&dg);
+    tk_close_gate(tk());
+    tk_clear_events(tk());
+    CHECK_OK(eng_new(&eng, cfg, &dg));
+    for (size_t i = 0; i < ARRAY_LEN(kinds); i++) {
+        CHECK_OK(eng_register_kind(eng, kinds[i], &tk_ops, tk(), &dg));
+    }
+    CHECK_MSG(eng_start(eng, &dg) == CUZK_OK, "eng_start: %s", dg.msg);
+    return eng;
+}
+
+static tk_req mkreq(uint32_t flags, uint32_t nparts, uint64_t x0)
+{
+    tk_req r;
+    memset(&r, 0, sizeof(r));
+    r.flags = flags;
+    r.nparts = nparts;
+    for (uint32_t i = 0; i < nparts; i++) {
+        r.x[i] = x0 + 13 * i;
+    }
+    return r;
+}
+
+/* Submits r under kind (the handler ignores the kind) and waits for the result. */
+static void prove(eng_t *eng, eng_kind kind, const char *rid, const tk_req *r,
+                  eng_result_copy_t *res)
+{
+    uint8_t payload[512], b32[32];
+    eng_bytes_t vp = {payload, tk_encode(payload, r)};
+    eng_request_t req;
+    eng_submit_info_t info;
+    cz_diag dg;
+
+    memset(&req, 0, sizeof(req));
+    memset(b32, 0x22, sizeof(b32));
+    req.request_id = rid;
+    req.kind = kind;
+    req.sector_size = 2048;
+    req.registered_proof = 5;
+    if (kind == ENG_KIND_POREP) {
+        req.vanilla_proof = vp;
+    } else {
+        req.vanilla_proofs = &vp;
+        req.n_vanilla_proofs = 1;
+    }
+    if (kind == ENG_KIND_WINDOW_POST || kind == ENG_KIND_WINNING_POST) {
+        req.randomness = (eng_bytes_t){b32, 32};
+    }
+    if (kind == ENG_KIND_SNAP) {
+        req.comm_r_old = req.comm_r_new = req.comm_d_new = (eng_bytes_t){b32, 32};
+    }
+    cz_diag_init(&dg);
+    CHECK_MSG(eng_submit(eng, &req, &info, &dg) == CUZK_OK, "submit: %s", dg.msg);
+    eng_wait(eng, rid, 120000, res);
+    CHECK_MSG(res->r.status != ENG_STATUS_TIMEOUT, "job %s did not finish in 120 s", rid);
+}
+
+/* Every partition proof verifies with the parameters loaded here and y = x^3 + x + 5. */
+static void check_proofs(const eng_result_copy_t *res, const tk_req *r)
+{
+    static g16_params_t *params[2];
+    bool big = (r->flags & TK_BIG) != 0;
+    cz_diag dg;
+    cz_diag_init(&dg);
+
+    CHECK_MSG(res->r.status == ENG_STATUS_COMPLETED, "job %s status %d error \"%s\"", res->r.job_id,
+              (int)res->r.status, res->r.error);
+    CHECK_EQ_U64(res->r.proof_len, (uint64_t)r->nparts * G16_PROOF_NBYTES);
+    if (!params[big]) {
+        CHECK_OK(g16_params_load(&params[big], tk_params_path(tk(), big), NULL, NULL, &dg));
+    }
+    g16_pvk_t pvk;
+    g16_pvk_init(&pvk, &params[big]->vk);
+    for (uint32_t k = 0; k < r->nparts; k++) {
+        g16_proof_t proof;
+        fr_t x, y, five;
+        bool ok = false;
+        CHECK_OK(g16_proof_from_bytes(&proof, res->r.proof + k * G16_PROOF_NBYTES, &dg));
+        fr_from_u64(&x, r->x[k]);
+        fr_from_u64(&five, 5);
+        fr_pow_u64(&y, &x, 3);
+        fr_add(&y, &y, &x);
+        fr_add(&y, &y, &five);
+        CHECK_OK(g16_verify(&pvk, &ok, &proof, &y, 1, &dg));
+        CHECK_MSG(ok, "job %s partition %u does not verify", res->r.job_id, k);
+        fr_add(&y, &y, &five);
+        CHECK_OK(g16_verify(&pvk, &ok, &proof, &y, 1, &dg));
+        CHECK_MSG(!ok, "job %s partition %u verifies a wrong input", res->r.job_id, k);
+    }
+}
+
+static void prove_ok(eng_t *eng, eng_kind kind, const char *rid, const tk_req *r)
+{
+    eng_result_copy_t res;
+    prove(eng, kind, rid, r, &res);
+    check_proofs(&res, r);
+    eng_result_copy_clear(&res);
+}
+
+/* A metric's value: `name` with its labels, e.g. "cuzk_gpus" or
+ * "cuzk_gpu_proofs_total{gpu=\"0\"}"; fails when absent. */
+static uint64_t metric(eng_t *eng, const char *name)
+{
+    char *text = NULL, want[160];
+    CHECK_OK(eng_metrics_text(eng, &text, NULL));
+    snprintf(want, sizeof(want), "\n%s ", name);
+    const char *p = strstr(text, want);
+    CHECK_MSG(p != NULL, "no metric %s in:\n%s", name, text);
+    uint64_t v = strtoull(p + strlen(want), NULL, 10);
+    cz_free(text);
+    return v;
+}
+
+static uint64_t gpu0(eng_t *eng, const char *family)
+{
+    char name[128];
+    snprintf(name, sizeof(name), "%s{gpu=\"0\"}", family);
+    return metric(eng, name);
+}
+
+/* Device 0's status entry (the test lists only device 0). */
+static eng_gpu_info_t status0(eng_t *eng)
+{
+    eng_status_info_t st;
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.n_gpus, 1);
+    eng_gpu_info_t g = st.gpus[0];
+    eng_status_clear(&st);
+    CHECK_EQ_U64(g.ordinal, 0);
+    return g;
+}
+
+/* Polls device 0 until it holds `n` resident circuits (its thread frees demoted copies between
+ * proofs, asynchronously). */
+static eng_gpu_info_t wait_resident(eng_t *eng, uint32_t n)
+{
+    for (int i = 0; i < 1000; i++) {
+        eng_gpu_info_t g = status0(eng);
+        if (g.n_resident == n) {
+            return g;
+        }
+        sleep_ms(10);
+    }
+    test_fail(__FILE__, __LINE__, "device 0 never came down to %u resident circuits", n);
+}
+
+/* Resident bytes of the cubic and the big circuit on device 0, measured without a limit. */
+static void resident_sizes(uint64_t *rc, uint64_t *rb)
+{
+    eng_config_t cfg;
+    dev0_cfg(&cfg, 0);
+    eng_t *eng = start(&cfg);
+    tk_req c = mkreq(0, 1, 5), b = mkreq(TK_BIG, 1, 6);
+    prove_ok(eng, ENG_KIND_POREP, "size-c", &c);
+    *rc = status0(eng).resident_bytes;
+    prove_ok(eng, ENG_KIND_POREP, "size-b", &b);
+    eng_gpu_info_t g = status0(eng);
+    CHECK_EQ_U64(g.n_resident, 2);
+    *rb = g.resident_bytes - *rc;
+    CHECK(*rc > 0 && *rb > *rc);
+    eng_free(eng);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Tests
+ * ------------------------------------------------------------------------------------------- */
+
+/* "auto": every device proves with its own thread; each partition's proof verifies; status
+ * and metrics describe the devices; with timing on, the prover's stages are logged by the
+ * device threads and making the parameters resident is a stage of its own. */
+TEST(gpu_auto_proves_and_reports)
+{
+    need_gpu();
+    tk();
+    eng_config_t cfg;
+    base_cfg(&cfg);
+    cfg.timing = true;
+    capture_start();
+    eng_t *eng = start(&cfg);
+    tk_req a = mkreq(0, 3, 11), b = mkreq(0, 3, 1000003), w = mkreq(0, 1, 77);
+    prove_ok(eng, ENG_KIND_POREP, "auto-a", &a);
+    prove_ok(eng, ENG_KIND_SNAP, "auto-b", &b);
+    prove_ok(eng, ENG_KIND_WINNING_POST, "auto-w", &w);
+
+    eng_status_info_t st;
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    unsigned want = gpu_count() < ENG_MAX_GPUS ? gpu_count() : ENG_MAX_GPUS;
+    CHECK_EQ_U64(st.n_gpus, want);
+    uint64_t proofs = 0, fallbacks = 0, resident = 0;
+    for (size_t i = 0; i < st.n_gpus; i++) {
+        const eng_gpu_info_t *g = &st.gpus[i];
+        CHECK_EQ_U64(g->ordinal, i);
+        CHECK(g->name[0] != '\0');
+        CHECK(g->total_bytes > 0 && g->free_bytes <= g->total_bytes);
+        CHECK(g->usable);
+        CHECK_STR_EQ(g->current_job_id, "");
+        CHECK_EQ_U64(g->current_kind, ENG_KIND_UNSPECIFIED);
+        CHECK(g->n_resident <= 1); /* one circuit */
+        CHECK((g->n_resident == 0) == (g->resident_bytes == 0));
+        proofs += g->proofs;
+        fallbacks += g->cpu_fallbacks;
+        resident += g->n_resident;
+    }
+    CHECK_EQ_U64(proofs, 7);
+    CHECK_EQ_U64(fallbacks, 0);
+    CHECK(resident >= 1);
+    eng_status_clear(&st);
+    CHECK_EQ_U64(metric(eng, "cuzk_gpus"), want);
+    CHECK_EQ_U64(metric(eng, "cuzk_cpu_proofs_total"), 0);
+    CHECK_EQ_U64(metric(eng, "cuzk_proofs_completed_total"), 3);
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+
+    CHECK_LOG("gpu=0 event=opened", NULL);
+    CHECK_LOG("event=stage", "stage=gpu_upload");
+    CHECK_EQ_U64(count_lines("event=stage", "stage=gpu_upload"), resident);
+    CHECK_EQ_U64(count_lines("stage=msm_b_g2 worker=cuzk-gpu", NULL), 7);
+    CHECK_EQ_U64(count_lines("stage=verify worker=cuzk-gpu", NULL), 7);
+    CHECK_EQ_U64(count_lines("cuzk-prove-", NULL), 0); /* no CPU prover thread */
+}
+
+/* Under gpus.memory_limit a new circuit frees the least recently used copy; every partition
+ * is still proved on the device. */
+TEST(gpu_lru_under_memory_limit)
+{
+    need_gpu();
+    tk();
+    uint64_t rc, rb;
+    resident_sizes(&rc, &rb);
+
+    eng_config_t cfg;
+    dev0_cfg(&cfg, rc + rb - 1); /* either circuit fits, both do not */
+    capture_start();
+    eng_t *eng = start(&cfg);
+    tk_req c1 = mkreq(0, 2, 21), b = mkreq(TK_BIG, 1, 22), c2 = mkreq(0, 1, 23);
+    prove_ok(eng, ENG_KIND_POREP, "lru-c1", &c1);
+    CHECK_EQ_U64(status0(eng).resident_bytes, rc);
+    prove_ok(eng, ENG_KIND_POREP, "lru-b", &b);
+    eng_gpu_info_t g = status0(eng);
+    CHECK_EQ_U64(g.n_resident, 1);
+    CHECK_EQ_U64(g.resident_bytes, rb);
+    prove_ok(eng, ENG_KIND_POREP, "lru-c2", &c2);
+    g = status0(eng);
+    CHECK_EQ_U64(g.n_resident, 1);
+    CHECK_EQ_U64(g.resident_bytes, rc);
+    CHECK_EQ_U64(g.proofs, 4);
+    CHECK_EQ_U64(g.cpu_fallbacks, 0);
+    CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_uploads_total"), 3);
+    CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_evictions_total"), 2);
+    CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_resident_bytes"), rc);
+    CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_errors_total"), 0);
+    CHECK_EQ_U64(metric(eng, "cuzk_cpu_proofs_total"), 0);
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    CHECK_EQ_U64(count_lines("gpu=0 srs=test-cubic event=resident_freed reason=lru", NULL), 1);
+    CHECK_EQ_U64(count_lines("gpu=0 srs=test-cubic-big event=resident_freed reason=lru", NULL), 1);
+}
+
+/* Parameters that cannot be resident are proved on the CPU by the device's thread, and the
+ * copies that fit stay: a limit below the big circuit keeps the cubic one resident and proves
+ * the big one on the CPU; a limit below both proves everything on the CPU. */
+TEST(gpu_cpu_fallback_when_parameters_do_not_fit)
+{
+    need_gpu();
+    tk();
+    uint64_t rc, rb;
+    resident_sizes(&rc, &rb);
+
+    eng_config_t cfg;
+    dev0_cfg(&cfg, rc);
+    capture_start();
+    eng_t *eng = start(&cfg);
+    tk_req c = mkreq(0, 2, 31), b = mkreq(TK_BIG, 2, 32), c2 = mkreq(0, 1, 33);
+    prove_ok(eng, ENG_KIND_POREP, "fit-c", &c);
+    prove_ok(eng, ENG_KIND_POREP, "fit-b", &b);
+    prove_ok(eng, ENG_KIND_POREP, "fit-c2", &c2);
+    eng_gpu_info_t g = status0(eng);
+    CHECK_EQ_U64(g.n_resident, 1);
+    CHECK_EQ_U64(g.resident_bytes, rc);
+    CHECK_EQ_U64(g.proofs, 3);
+    CHECK_EQ_U64(g.cpu_fallbacks, 2);
+    CHECK(g.usable);
+    CHECK_EQ_U64(metric(eng, "cuzk_cpu_proofs_total"), 2);
+    CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_evictions_total"), 0);
+    CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_errors_total"), 0);
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    CHECK_EQ_U64(count_lines("srs=test-cubic-big event=cpu_fallback reason=too_large", NULL), 2);
+
+    dev0_cfg(&cfg, 4096);
+    eng = start(&cfg);
+    prove_ok(eng, ENG_KIND_WINDOW_POST, "tiny-c", &c);
+    prove_ok(eng, ENG_KIND_WINDOW_POST, "tiny-b", &b);
+    g = status0(eng);
+    CHECK_EQ_U64(g.n_resident, 0);
+    CHECK_EQ_U64(g.proofs, 0);
+    CHECK_EQ_U64(g.cpu_fallbacks, 4);
+    CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_cpu_fallbacks_total"), 4);
+    CHECK_EQ_U64(metric(eng, "cuzk_cpu_proofs_total"), 4);
+    eng_free(eng);
+}
+
+/* A device copy goes when its parameters leave the hot tier: by EvictSRS, and by the memory
+ * budget's demotion; the next partition makes it again. */
+TEST(gpu_copy_freed_with_its_parameters)
+{
+    need_gpu();
+    tk();
+    eng_config_t cfg;
+    dev0_cfg(&cfg, 0);
+    eng_t *eng = start(&cfg);
+    tk_req c = mkreq(0, 1, 41), b = mkreq(TK_BIG, 1, 42);
+    prove_ok(eng, ENG_KIND_POREP, "ev-c1", &c);
+    CHECK_EQ_U64(status0(eng).n_resident, 1);
+    bool was_loaded = false;
+    uint64_t freed = 0;
+    CHECK_OK(eng_srs_evict(eng, "test-cubic", &was_loaded, &freed, NULL));
+    CHECK(was_loaded && freed > 0);
+    eng_gpu_info_t g = wait_resident(eng, 0);
+    CHECK_EQ_U64(g.resident_bytes, 0);
+    prove_ok(eng, ENG_KIND_POREP, "ev-c2", &c);
+    CHECK_EQ_U64(status0(eng).n_resident, 1);
+    CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_uploads_total"), 2);
+    CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_evictions_total"), 0); /* not for room: with the SRS */
+    eng_free(eng);
+
+    /* A host budget that holds one parameter file: loading the big one demotes the cubic one,
+     * whose device copy follows. */
+    dev0_cfg(&cfg, 0);
+    cfg.mem_budget_bytes =
+        file_size(tk_params_path(tk(), false)) + file_size(tk_params_path(tk(), true)) - 1;
+    eng = start(&cfg);
+    prove_ok(eng, ENG_KIND_POREP, "pr-c", &c);
+    prove_ok(eng, ENG_KIND_POREP, "pr-b", &b);
+    g = wait_resident(eng, 1);
+    eng_status_info_t st;
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    for (size_t i = 0; i < st.n_srs; i++) {
+        CHECK(strcmp(st.srs[i].circuit_id, "test-cubic") != 0 || st.srs[i].tier != ENG_TIER_HOT);
+    }
+    eng_status_clear(&st);
+    prove_ok(eng, ENG_KIND_POREP, "pr-c2", &c);
+    CHECK_EQ_U64(wait_resident(eng, 1).proofs, 3);
+    CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_uploads_total"), 3);
+    eng_free(eng);
+}
+
+/* A proof that fails verification because the request's public input is wrong is retried on
+ * the CPU, fails there too, and is not the device's fault: the device stays in use. */
+TEST(gpu_bad_public_input_is_not_the_devices_fault)
+{
+    need_gpu();
+    tk();
+    eng_config_t cfg;
+    dev0_cfg(&cfg, 0);
+    capture_start();
+    eng_t *eng = start(&cfg);
+    for (int i = 0; i < 4; i++) { /* more than the failures that would disable a device */
+        char rid[32];
+        tk_req bad = mkreq(TK_BAD_INPUT, 1, 51 + (uint64_t)i);
+        eng_result_copy_t res;
+        snprintf(rid, sizeof(rid), "bad-%d", i);
+        prove(eng, ENG_KIND_POREP, rid, &bad, &res);
+        CHECK_EQ_U64(res.r.status, ENG_STATUS_FAILED);
+        CHECK_MSG(strstr(res.r.error, "does not verify") != NULL, "%s", res.r.error);
+        eng_result_copy_clear(&res);
+    }
+    tk_req good = mkreq(0, 1, 60);
+    prove_ok(eng, ENG_KIND_POREP, "good", &good);
+    eng_gpu_info_t g = status0(eng);
+    CHECK(g.usable);
+    CHECK_EQ_U64(g.proofs, 5);        /* four first attempts and the good job */
+    CHECK_EQ_U64(g.cpu_fallbacks, 4); /* the retries */
+    CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_errors_total"), 0);
+    CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_usable"), 1);
+    CHECK_EQ_U64(metric(eng, "cuzk_cpu_proofs_total"), 4); /* the retries */
+    CHECK_EQ_U64(metric(eng, "cuzk_verify_retries_total"), 4);
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    CHECK_EQ_U64(count_lines("event=invalid_proof backend=gpu action=retry_on_cpu", NULL), 4);
+}
+
+/* A listed ordinal that does not exist is skipped with a warning; the others prove. */
+TEST(gpu_listed_devices_partly_missing)
+{
+    need_gpu();
+    tk();
+    unsigned missing = gpu_count() + 7;
+    char want[128];
+    eng_config_t cfg;
+    base_cfg(&cfg);
+    cfg.gpu_mode = ENG_GPU_LIST;
+    cfg.gpu_devices[0] = missing;
+    cfg.gpu_devices[1] = 0;
+    cfg.n_gpu_devices = 2;
+    capture_start();
+    eng_t *eng = start(&cfg);
+    tk_req r = mkreq(0, 2, 90);
+    prove_ok(eng, ENG_KIND_POREP, "mix", &r);
+    eng_gpu_info_t g = status0(eng);
+    CHECK_EQ_U64(g.proofs, 2);
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    snprintf(want, sizeof(want), "gpu=%u event=skipped reason=\"no such device", missing);
+    CHECK_LOG(want, NULL);
+    CHECK_EQ_U64(count_lines("event=no_gpu_usable", NULL), 0);
+}
+
+/* Device failures: each frees the copy that failed (made again by the next partition); three
+ * in a row and the device is no longer used, its thread proving on the CPU; a good device
+ * proof in between resets the count. */
+TEST(gpu_disabled_after_repeated_failures)
+{
+    need_gpu();
+    tk();
+    eng_config_t cfg;
+    dev0_cfg(&cfg, 0);
+    capture_start();
+    eng_t *eng = start(&cfg);
+    tk_req r = mkreq(0, 1, 101);
+    eng_job fake;
+    memset(&fake, 0, sizeof(fake));
+    snprintf(fake.id, sizeof(fake.id), "injected");
+    cz_diag dg;
+    cz_diag_init(&dg);
+    cuzk_err fault = cz_fail(&dg, CUZK_E_GPU, "injected device failure");
+
+    /* The device is idle between jobs: reporting from this thread races with nothing. */
+    prove_ok(eng, ENG_KIND_POREP, "f-0", &r);
+    eng_srs *srs = eng->gpus[0].res->srs;
+    CHECK(srs != NULL);
+    eng_gpu_proof_failed(eng, &eng->gpus[0], &fake, 0, srs, fault, &dg);
+    eng_gpu_proof_failed(eng, &eng->gpus[0], &fake, 0, srs, fault, &dg);
+    eng_gpu_info_t g = status0(eng);
+    CHECK(g.usable);
+    CHECK_EQ_U64(g.n_resident, 0);            /* the failing copy went */
+    prove_ok(eng, ENG_KIND_POREP, "f-1", &r); /* a good device proof: the count restarts */
+    g = status0(eng);
+    CHECK_EQ_U64(g.proofs, 2);
+    CHECK_EQ_U64(g.n_resident, 1);
+    for (int i = 0; i < 2; i++) {
+        eng_gpu_proof_failed(eng, &eng->gpus[0], &fake, 0, NULL, fault, &dg);
+    }
+    CHECK(status0(eng).usable);
+    eng_gpu_proof_failed(eng, &eng->gpus[0], &fake, 0, NULL, fault, &dg);
+    g = status0(eng);
+    CHECK(!g.usable);
+    CHECK_EQ_U64(g.n_resident, 0);
+    CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_usable"), 0);
+    CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_errors_total"), 5);
+
+    tk_req r2 = mkreq(0, 2, 102);
+    prove_ok(eng, ENG_KIND_POREP, "f-2", &r2);
+    g = status0(eng);
+    CHECK_EQ_U64(g.proofs, 2);
+    CHECK_EQ_U64(g.cpu_fallbacks, 2);
+    CHECK_EQ_U64(g.n_resident, 0);
+    CHECK_EQ_U64(metric(eng, "cuzk_cpu_proofs_total"), 2);
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    CHECK_EQ_U64(count_lines("job=injected k=0 gpu=0 event=gpu_error", "injected device failure"),
+                 5);
+    CHECK_EQ_U64(count_lines("error gpu=0 event=disabled failures_in_row=3 action=cpu_only", NULL),
+                 1);
+}
+
+/* ---- 2 KiB Filecoin proofs ---- */
+
+#define MINER_ID 1000
+
+static void rand_fr(cz_prng *g, uint8_t out[32])
+{
+    cz_prng_bytes(g, out, 32);
+    out[31] &= 0x3f; /* below 2^254 < r */
+}
+
+static seal_sector *seal_2k(uint64_t sector_id, cz_prng *g)
+{
+    seal_porep_config pc;
+    seal_ids ids;
+    seal_sector *s = NULL;
+
+    CHECK(seal_porep_config_for_id(&pc, 5)); /* StackedDrg2KiBV1_1 */
+    seal_node *d = cz_malloc(pc.shape.nodes * sizeof(seal_node));
+    CHECK(d != NULL);
+    for (uint64_t i = 0; i < pc.shape.nodes; i++) {
+        rand_fr(g, d[i].b);
+    }
+    memset(&ids, 0, sizeof(ids));
+    seal_prover_id(ids.prover_id, MINER_ID);
+    ids.sector_id = sector_id;
+    rand_fr(g, ids.ticket);
+    CHECK_OK(seal_sector_seal(&s, &pc, &ids, d, NULL, NULL));
+    cz_free(d);
+    return s;
+}
+
+/* The proof of a one-partition PoSt request verifies with the verifying key read here from the
+ * parameter file and the public inputs the handler derives from the request (tests/e2e/
+ * test_kinds.c checks those against the synthesized witness), and fails with one changed. */
+static void check_post_proof(const char *dir, const eng_kind_ops *ops, const eng_request_t *req,
+                             const uint8_t *proof_bytes)
+{
+    static atomic_bool never;
+    eng_plan_t plan;
+    char name[256], path[1024];
+    g16_params_t *p = NULL;
+    g16_proof_t proof;
+    g16_pvk_t pvk;
+    cz_diag dg;
+
+    memset(&plan, 0, sizeof(plan));
+    plan.job_id = "check";
+    plan.cancelled = &never;
+    cz_diag_init(&dg);
+    CHECK_MSG(ops->parse(NULL, req, &plan, &dg) == CUZK_OK, "parse: %s", dg.msg);
+    CHECK_EQ_U64(plan.num_partitions, 1);
+    CHECK(ops->srs_file(NULL, plan.circuit_id, name, sizeof(name)));
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    CHECK_MSG(g16_params_load(&p, path, NULL, NULL, &dg) == CUZK_OK, "%s", dg.msg);
+    g16_pvk_init(&pvk, &p->vk);
+    size_t n = p->vk.ic_len - 1;
+    fr_t *x = cz_calloc(n, sizeof(fr_t));
+    CHECK(x != NULL);
+    CHECK_OK(ops->public_inputs(NULL, &plan, 0, x, n, NULL));
+    CHECK_OK(g16_proof_from_bytes(&proof, proof_bytes, NULL));
+    bool ok = false;
+    CHECK_OK(g16_verify(&pvk, &ok, &proof, x, n, NULL));
+    CHECK_MSG(ok, "%s proof does not verify", plan.circuit_id);
+    fr_t one;
+    fr_from_u64(&one, 1);
+    fr_add(&x[n - 1], &x[n - 1], &one);
+    CHECK_OK(g16_verify(&pvk, &ok, &proof, x, n, NULL));
+    CHECK(!ok);
+    cz_free(x);
+    g16_params_free(p);
+    if (ops->plan_free) {
+        ops->plan_free(NULL, &plan);
+    }
+}
+
+TEST(gpu_filecoin_post_2k)
+{
+    need_gpu();
+    if (EMU_BUILD && !getenv("CUZK_TEST_EMU_2K")) {
+        test_skip("about a minute on the emulation: CUZK_TEST_EMU_2K=1 runs it");
+    }
+    const char *env = getenv("CUZK_TEST_PARAMS_2K");
+    char dir[600], name[256], path[1024];
+    snprintf(dir, sizeof(dir), "%s", env && env[0] ? env : test_bin_path("params-2k"));
+    CHECK(eng_window_post_ops.srs_file(NULL, "wpost-2k", name, sizeof(name)));
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    if (access(path, R_OK) != 0) {
+        test_skip("no 2 KiB parameters: run the e2e_params_2k fixture or set CUZK_TEST_PARAMS_2K");
+    }
+
+    cz_prng *g = test_prng();
+    seal_sector *s1 = seal_2k(1, g), *s2 = seal_2k(2, g);
+    seal_post_config pc;
+    vp_post_proof vp;
+    uint8_t win_rnd[32], wdp_rnd[32], *win = NULL, *wdp[2] = {NULL, NULL};
+    size_t win_len = 0, wdp_len[2] = {0, 0};
+
+    rand_fr(g, win_rnd);
+    CHECK(seal_post_config_for_id(&pc, 0)); /* StackedDrgWinning2KiBV1 */
+    CHECK_OK(vp_gen_post(&vp, s1, &pc, win_rnd, 0, NULL));
+    CHECK_OK(vp_post_to_bincode(&vp, &win, &win_len, NULL));
+    vp_post_clear(&vp);
+    rand_fr(g, wdp_rnd);
+    CHECK(seal_post_config_for_id(&pc, 10)); /* StackedDrgWindow2KiBV1_1 */
+    for (int i = 0; i < 2; i++) {
+        CHECK_OK(vp_gen_post(&vp, i ? s2 : s1, &pc, wdp_rnd, (uint64_t)i, NULL));
+        CHECK_OK(vp_post_to_bincode(&vp, &wdp[i], &wdp_len[i], NULL));
+        vp_post_clear(&vp);
+    }
+    seal_sector_free(s1);
+    seal_sector_free(s2);
+
+    eng_bytes_t wvp[2] = {{wdp[0], wdp_len[0]}, {wdp[1], wdp_len[1]}}, nvp = {win, win_len};
+    eng_request_t wreq, nreq;
+    memset(&wreq, 0, sizeof(wreq));
+    wreq.request_id = "wpost-2k-gpu";
+    wreq.kind = ENG_KIND_WINDOW_POST;
+    wreq.sector_size = 2048;
+    wreq.registered_proof = 10;
+    wreq.vanilla_proofs = wvp;
+    wreq.n_vanilla_proofs = 2;
+    wreq.randomness = (eng_bytes_t){wdp_rnd, 32};
+    wreq.miner_id = MINER_ID;
+    nreq = wreq;
+    nreq.request_id = "winning-2k-gpu";
+    nreq.kind = ENG_KIND_WINNING_POST;
+    nreq.registered_proof = 0;
+    nreq.vanilla_proofs = &nvp;
+    nreq.n_vanilla_proofs = 1;
+    nreq.randomness = (eng_bytes_t){win_rnd, 32};
+
+    eng_config_t cfg;
+    base_cfg(&cfg);
+    cfg.param_cache = dir;
+    cfg.mem_budget_bytes = UINT64_C(4) << 30;
+    eng_t *eng = NULL;
+    cz_diag dg;
+    cz_diag_init(&dg);
+    CHECK_OK(eng_new(&eng, &cfg, &dg));
+    CHECK_OK(eng_register_builtin_kinds(eng, &dg));
+    CHECK_OK(eng_start(eng, &dg));
+    const eng_request_t *reqs[2] = {&wreq, &nreq};
+    const eng_kind_ops *ops[2] = {&eng_window_post_ops, &eng_winning_post_ops};
+    for (int i = 0; i < 2; i++) {
+        eng_submit_info_t info;
+        eng_result_copy_t res;
+        cz_diag_init(&dg);
+        CHECK_MSG(eng_submit(eng, reqs[i], &info, &dg) == CUZK_OK, "submit: %s", dg.msg);
+        eng_wait(eng, reqs[i]->request_id, 300000, &res);
+        CHECK_MSG(res.r.status == ENG_STATUS_COMPLETED, "%s: status %d \"%s\"", reqs[i]->request_id,
+                  (int)res.r.status, res.r.error);
+        CHECK_EQ_U64(res.r.proof_len, G16_PROOF_NBYTES);
+        check_post_proof(dir, ops[i], reqs[i], res.r.proof);
+        eng_result_copy_clear(&res);
+    }
+    eng_status_info_t st;
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    uint64_t proofs = 0, fallbacks = 0;
+    for (size_t i = 0; i < st.n_gpus; i++) {
+        proofs += st.gpus[i].proofs;
+        fallbacks += st.gpus[i].cpu_fallbacks;
+    }
+    eng_status_clear(&st);
+    CHECK_EQ_U64(proofs, 2);
+    CHECK_EQ_U64(fallbacks, 0);
+    CHECK_EQ_U64(metric(eng, "cuzk_cpu_proofs_total"), 0);
+    eng_free(eng);
+    cz_free(win);
+    cz_free(wdp[0]);
+    cz_free(wdp[1]);
+}

@@ -1,0 +1,673 @@
+/* test_groth16_gpu.c - the GPU prover (g16_gpu_params, src/groth16/prover_gpu.c) against the CPU
+ * prover, byte for byte, and the density compaction it relies on (gpu_fr_compact_buf) against a
+ * compaction on the host.
+ *
+ * Reference: g16_prove_ex without opts.gpu (itself checked against a naive prover in
+ * test_groth16.c); every GPU proof must have the same 192 bytes for the same r and s, and the
+ * same stage names in the same order. Circuits are random, synthesized through the cs API with
+ * a structure seed and a separate value seed, so that several witnesses of one circuit prove
+ * with the same resident parameters. Their shapes reach the corners of the density handling:
+ * m not a power of two, no aux at all, inputs with gaps in the B density, aux whose A and B
+ * density words are zero (aligned with the combined [inputs | aux] words or not), an empty A
+ * aux density, an empty B density (no B bases at all), both empty. Also: an unsatisfied witness
+ * gives CUZK_E_UNSAT on the GPU path (copy and take) and the parameters prove correctly
+ * afterwards; the taking variant frees a, b, c; staging rings of small slots split every vector
+ * into many chunks.
+ * Built twice: test_groth16_gpu (the real backend; every test skips, exit 77, without a device)
+ * and test_groth16_gpu_emu (the kernels run by the CPU emulation of gpu/cuda/emu.cuh; small
+ * circuits only). Randomized: the seed is printed; replay with --seed.
+ */
+#include "harness/test.h"
+
+#include <stdlib.h>
+
+#include "common/alloc.h"
+#include "common/pool.h"
+#include "field/fr.h"
+#include "gpu/gpu.h"
+#include "groth16/groth16.h"
+#include "r1cs/r1cs.h"
+
+/* Sizes: the emulation (and CUZK_GPU_TEST_SMALL=1 in the environment, for compute-sanitizer
+ * runs) takes small ones. */
+#if defined(CUZK_GPU_TEST_EMU)
+#    define EMU 1
+#else
+#    define EMU 0
+#endif
+static bool small_sizes(void)
+{
+    const char *e = getenv("CUZK_GPU_TEST_SMALL");
+    return EMU || (e && e[0] == '1');
+}
+
+/* ---- device, pool, helpers ---- */
+
+static gpu_dev *the_dev;
+
+static gpu_dev *need_dev(void)
+{
+    cz_diag dg;
+    if (gpu_count() == 0) {
+        test_skip("no GPU");
+    }
+    if (!the_dev) {
+        cz_diag_init(&dg);
+        if (gpu_dev_open(&the_dev, 0, &dg) != CUZK_OK) {
+            test_fail(__FILE__, __LINE__, "gpu_dev_open: %s", dg.msg);
+        }
+    }
+    return the_dev;
+}
+
+static cz_pool *test_pool(void)
+{
+    static cz_pool *pool;
+    if (!pool) {
+        unsigned n = cz_cpu_count();
+        CHECK_OK(cz_pool_new(&pool, n > 1 ? n - 1 : 0, "g16gpu-test", NULL));
+    }
+    return pool;
+}
+
+/* Runs a call and fails with its diagnostic. */
+#define DG_OK(expr)                                                                                \
+    do {                                                                                           \
+        cz_diag dg_ok_dg_;                                                                         \
+        cz_diag_init(&dg_ok_dg_);                                                                  \
+        cuzk_err dg_ok_e_ = (expr);                                                                \
+        if (dg_ok_e_ != CUZK_OK) {                                                                 \
+            test_fail(__FILE__, __LINE__, "%s: %s: %s", #expr, cuzk_errname(dg_ok_e_),             \
+                      dg_ok_dg_.msg);                                                              \
+        }                                                                                          \
+    } while (0)
+#define DG (&dg_ok_dg_)
+
+static void *xmalloc(size_t n)
+{
+    void *p = cz_malloc(n ? n : 1);
+    CHECK(p != NULL);
+    return p;
+}
+
+static void rand_fr(fr_t *out, cz_prng *g)
+{
+    uint64_t v[4];
+    for (int i = 0; i < 4; i++) {
+        v[i] = cz_prng_u64(g);
+    }
+    fr_from_u256_reduce(out, v);
+}
+
+/* 1, -1 or a random element. */
+static void rand_coeff(fr_t *out, cz_prng *g)
+{
+    switch (cz_prng_below(g, 3)) {
+    case 0:
+        *out = FR_ONE;
+        break;
+    case 1:
+        fr_neg(out, &FR_ONE);
+        break;
+    default:
+        rand_fr(out, g);
+    }
+}
+
+/* 0, 1 or a random element (witness values are mostly bits in Filecoin circuits). */
+static void rand_value(fr_t *out, cz_prng *g)
+{
+    switch (cz_prng_below(g, 3)) {
+    case 0:
+        *out = FR_ZERO;
+        break;
+    case 1:
+        *out = FR_ONE;
+        break;
+    default:
+        rand_fr(out, g);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Random circuits with controlled densities
+ * ------------------------------------------------------------------------------------------- */
+
+enum {
+    GC_A_EMPTY = 1,   /* no aux in any A: a_aux_density is all zero */
+    GC_B_EMPTY = 2,   /* every B is empty: no B density at all, no B bases */
+    GC_DARK = 4,      /* aux j with (j / 64) odd occur in C only: zero A and B density words */
+    GC_B_IN_GAPS = 8, /* odd inputs never occur in B */
+};
+
+typedef struct gc_spec {
+    const char *name;
+    size_t ni;     /* public inputs, ONE excluded */
+    size_t na;     /* aux variables; the circuit has na constraints, m = na + ni + 1 */
+    unsigned mode; /* GC_* */
+    uint64_t seed; /* structure (mixed with the test seed) */
+} gc_spec;
+
+typedef struct gc_term {
+    bool aux;
+    size_t idx;
+    fr_t c;
+} gc_term;
+
+typedef struct gc_state {
+    const gc_spec *sp;
+    cs_t *cs;
+    cz_prng gs, gv; /* structure, values */
+    fr_t *win, *waux;
+    cs_var_t *vin, *vaux;
+    size_t nin; /* inputs allocated so far, ONE included */
+    size_t *op; /* aux usable as operands (not dark), in allocation order */
+    size_t nop;
+} gc_state;
+
+/* A random term over an earlier variable allowed in A (for_b false) or B; false: none drawn. */
+static bool gc_pick(gc_state *st, bool for_b, gc_term *t)
+{
+    unsigned mode = st->sp->mode;
+    size_t nop = (mode & (for_b ? GC_B_EMPTY : GC_A_EMPTY)) ? 0 : st->nop;
+    size_t r = (size_t)cz_prng_below(&st->gs, st->nin + nop);
+
+    rand_coeff(&t->c, &st->gs);
+    if (r < st->nin) {
+        t->aux = false;
+        t->idx = r;
+        return !(for_b && (mode & GC_B_IN_GAPS) && r % 2 == 1);
+    }
+    t->aux = true;
+    t->idx = st->op[r - st->nin];
+    return true;
+}
+
+static cs_var_t gc_var(const gc_state *st, const gc_term *t)
+{
+    return t->aux ? st->vaux[t->idx] : st->vin[t->idx];
+}
+
+static void gc_eval(fr_t *out, const gc_state *st, const gc_term *t, size_t len)
+{
+    *out = FR_ZERO;
+    for (size_t k = 0; k < len; k++) {
+        fr_t v;
+        fr_mul(&v, &t[k].c, t[k].aux ? &st->waux[t[k].idx] : &st->win[t[k].idx]);
+        fr_add(out, out, &v);
+    }
+}
+
+static cs_lc_t gc_lc(gc_state *st, const gc_term *t, size_t len)
+{
+    cs_lc_t lc = cs_lc(st->cs);
+    for (size_t k = 0; k < len; k++) {
+        cs_lc_add(st->cs, &lc, &t[k].c, gc_var(st, &t[k]));
+    }
+    return lc;
+}
+
+static void gc_inputs(gc_state *st, size_t upto)
+{
+    while (st->nin <= upto) {
+        rand_fr(&st->win[st->nin], &st->gv);
+        (void)cs_alloc_input(st->cs, &st->vin[st->nin], &st->win[st->nin]);
+        st->nin++;
+    }
+}
+
+/* Synthesizes the circuit of sp (structure from sseed) with the witness of vseed into cs. Each
+ * aux variable z gets one constraint that defines it: a free bit (z (z - 1) = 0), a free value
+ * in A only (z * 0 = 0), a free value in B (1 * z = z), or a product of earlier operands
+ * (A * B = z, z in C only). Half of the inputs come first, the rest after half of the aux.
+ * corrupt: the first product gets a wrong value (unsatisfied). Returns the number of
+ * products. */
+static size_t gc_synth(cs_t *cs, const gc_spec *sp, uint64_t vseed, bool corrupt)
+{
+    gc_state st = {.sp = sp, .cs = cs, .nin = 1};
+    gc_term ta[4], tb[4];
+    size_t nprod = 0;
+
+    cz_prng_seed(&st.gs, sp->seed ^ test_seed());
+    cz_prng_seed(&st.gv, vseed);
+    st.win = xmalloc((sp->ni + 1) * sizeof(fr_t));
+    st.waux = xmalloc((sp->na + 1) * sizeof(fr_t));
+    st.vin = xmalloc((sp->ni + 1) * sizeof(cs_var_t));
+    st.vaux = xmalloc((sp->na + 1) * sizeof(cs_var_t));
+    st.op = xmalloc((sp->na + 1) * sizeof(size_t));
+    st.win[0] = FR_ONE;
+    st.vin[0] = CS_ONE;
+    gc_inputs(&st, sp->ni / 2);
+    for (size_t j = 0; j < sp->na; j++) {
+        bool dark = (sp->mode & GC_DARK) && (j / 64) % 2 == 1;
+        unsigned k = (unsigned)cz_prng_below(&st.gs, 100);
+        int kind = dark ? 3 : k < 35 ? 0 : k < 50 ? 1 : k < 65 ? 2 : 3;
+        cs_lc_t A, B, C;
+
+        if (j == sp->na / 2) {
+            gc_inputs(&st, sp->ni);
+        }
+        if ((kind == 0 && (sp->mode & (GC_A_EMPTY | GC_B_EMPTY))) ||
+            (kind == 1 && (sp->mode & GC_A_EMPTY)) || (kind == 2 && (sp->mode & GC_B_EMPTY))) {
+            kind = 3;
+        }
+        if (kind == 3) {
+            size_t la = 0, lb = 0, want_a = 1 + (size_t)cz_prng_below(&st.gs, 3);
+            size_t want_b = (sp->mode & GC_B_EMPTY) ? 0 : (size_t)cz_prng_below(&st.gs, 4);
+            fr_t ea, eb;
+            for (size_t i = 0; i < want_a; i++) {
+                la += gc_pick(&st, false, &ta[la]);
+            }
+            for (size_t i = 0; i < want_b; i++) {
+                lb += gc_pick(&st, true, &tb[lb]);
+            }
+            gc_eval(&ea, &st, ta, la);
+            gc_eval(&eb, &st, tb, lb);
+            fr_mul(&st.waux[j], &ea, &eb);
+            if (corrupt && nprod == 0) {
+                fr_add(&st.waux[j], &st.waux[j], &FR_ONE);
+            }
+            nprod++;
+            (void)cs_alloc(cs, &st.vaux[j], &st.waux[j]);
+            A = gc_lc(&st, ta, la);
+            B = gc_lc(&st, tb, lb);
+            C = cs_lc_of(cs, st.vaux[j]);
+            (void)cs_enforce(cs, &A, &B, &C, "prod");
+        } else {
+            if (kind == 0) {
+                st.waux[j] = cz_prng_below(&st.gv, 2) ? FR_ONE : FR_ZERO;
+            } else {
+                rand_value(&st.waux[j], &st.gv);
+            }
+            (void)cs_alloc(cs, &st.vaux[j], &st.waux[j]);
+            if (kind == 0) {
+                A = cs_lc_of(cs, st.vaux[j]);
+                B = cs_lc_of(cs, st.vaux[j]);
+                cs_lc_sub_var(cs, &B, CS_ONE);
+                (void)cs_enforce(cs, &A, &B, NULL, "bit");
+            } else if (kind == 1) {
+                A = cs_lc_of(cs, st.vaux[j]);
+                (void)cs_enforce(cs, &A, NULL, NULL, "free_a");
+            } else {
+                A = cs_lc_of(cs, CS_ONE);
+                B = cs_lc_of(cs, st.vaux[j]);
+                C = cs_lc_of(cs, st.vaux[j]);
+                (void)cs_enforce(cs, &A, &B, &C, "free_b");
+            }
+        }
+        if (!dark) {
+            st.op[st.nop++] = j;
+        }
+    }
+    gc_inputs(&st, sp->ni);
+    cz_free(st.win);
+    cz_free(st.waux);
+    cz_free(st.vin);
+    cz_free(st.vaux);
+    cz_free(st.op);
+    return nprod;
+}
+
+static void gc_record(cs_r1cs_t *out, const gc_spec *sp)
+{
+    cs_t *cs = NULL;
+    CHECK_OK(cs_new_recorder(&cs, NULL));
+    (void)gc_synth(cs, sp, 1, false);
+    CHECK_OK(cs_finish(cs, NULL));
+    CHECK_OK(cs_take_r1cs(cs, out, NULL));
+    cs_free(cs);
+}
+
+static size_t gc_assign(cs_assignment_t *out, const gc_spec *sp, uint64_t vseed, bool corrupt)
+{
+    cs_t *cs = NULL;
+    size_t nprod;
+    CHECK_OK(cs_new_prover(&cs, NULL, NULL));
+    nprod = gc_synth(cs, sp, vseed, corrupt);
+    CHECK_OK(cs_finish(cs, NULL));
+    CHECK_OK(cs_take_assignment(cs, out, NULL));
+    cs_free(cs);
+    return nprod;
+}
+
+static g16_params_t *gc_setup(const gc_spec *sp)
+{
+    cs_r1cs_t r1cs;
+    g16_params_t *p = NULL;
+    uint64_t seed = sp->seed + 1000;
+    cz_diag dg;
+
+    cz_diag_init(&dg);
+    gc_record(&r1cs, sp);
+    CHECK_MSG(g16_setup(&p, &r1cs, &seed, test_pool(), &dg) == CUZK_OK, "%s: setup: %s", sp->name,
+              dg.msg);
+    cs_r1cs_clear(&r1cs);
+    return p;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * CPU versus GPU
+ * ------------------------------------------------------------------------------------------- */
+
+#define MAX_STAGES 16
+
+typedef struct stage_log {
+    const char *name[MAX_STAGES];
+    size_t n;
+    bool ordered; /* every stage ended after it began, and began after the previous ended */
+    double last_end;
+} stage_log;
+
+static void log_stage(void *ctx, const char *stage, double t0, double t1)
+{
+    stage_log *l = ctx;
+    if (l->n < MAX_STAGES) {
+        l->name[l->n] = stage;
+    }
+    l->n++;
+    if (t1 < t0 || t0 < l->last_end) {
+        l->ordered = false;
+    }
+    l->last_end = t1;
+}
+
+static void fixed_rs(fr_t *r, fr_t *s, uint64_t seed)
+{
+    cz_prng g;
+    cz_prng_seed(&g, seed);
+    rand_fr(r, &g);
+    rand_fr(s, &g);
+}
+
+/* Proves the witness vseed of sp with r, s from rs_seed on the CPU, on the GPU (copy), and on
+ * the GPU again taking a fresh copy of the assignment: the three proofs must be equal and must
+ * verify; the GPU reports the CPU's stages in the CPU's order. */
+static void check_same(const gc_spec *sp, const g16_params_t *p, g16_gpu_params *gp, uint64_t vseed,
+                       uint64_t rs_seed)
+{
+    cs_assignment_t asg, own;
+    g16_proof_t proof;
+    g16_prove_stats_t st;
+    g16_pvk_t pvk;
+    stage_log lc = {.ordered = true}, lg = {.ordered = true};
+    g16_prove_opts_t oc = {.on_stage = log_stage, .on_stage_ctx = &lc};
+    g16_prove_opts_t og = {.on_stage = log_stage, .on_stage_ctx = &lg, .gpu = gp};
+    uint8_t want[G16_PROOF_NBYTES], got[G16_PROOF_NBYTES];
+    bool valid = false;
+    fr_t r, s;
+
+    fixed_rs(&r, &s, rs_seed);
+    (void)gc_assign(&asg, sp, vseed, false);
+    DG_OK(g16_prove_ex(p, &proof, &asg, &r, &s, &oc, NULL, test_pool(), DG));
+    g16_proof_to_bytes(want, &proof);
+    g16_pvk_init(&pvk, &p->vk);
+    CHECK_OK(g16_verify(&pvk, &valid, &proof, asg.inputs + 1, asg.num_inputs - 1, NULL));
+    CHECK_MSG(valid, "%s: the CPU proof does not verify", sp->name);
+
+    memset(&proof, 0, sizeof(proof));
+    DG_OK(g16_prove_ex(p, &proof, &asg, &r, &s, &og, &st, test_pool(), DG));
+    g16_proof_to_bytes(got, &proof);
+    CHECK_MSG(memcmp(got, want, sizeof(want)) == 0, "%s: GPU proof differs (witness %llu)",
+              sp->name, (unsigned long long)vseed);
+    CHECK(st.total_ms >= st.quotient_ms && st.quotient_ms >= 0.0 && st.msm_b_g2_ms >= 0.0);
+    CHECK_EQ_U64(lg.n, lc.n);
+    CHECK(lc.n <= MAX_STAGES);
+    for (size_t i = 0; i < lc.n; i++) {
+        CHECK_STR_EQ(lg.name[i], lc.name[i]);
+    }
+    CHECK(lg.ordered && lc.ordered);
+
+    /* the taking variant: same bytes, a, b, c consumed, nothing leaked */
+    {
+        size_t live = cz_alloc_live();
+        (void)gc_assign(&own, sp, vseed, false);
+        memset(&proof, 0, sizeof(proof));
+        DG_OK(g16_prove_take(p, &proof, &own, &r, &s, &og, NULL, NULL, DG));
+        CHECK(own.a == NULL && own.b == NULL && own.c == NULL);
+        g16_proof_to_bytes(got, &proof);
+        CHECK_MSG(memcmp(got, want, sizeof(want)) == 0, "%s: GPU take proof differs", sp->name);
+        cs_assignment_clear(&own);
+        CHECK_EQ_U64(cz_alloc_live(), live);
+    }
+    cs_assignment_clear(&asg);
+}
+
+static void check_spec(const gc_spec *sp, const g16_gpu_opts_t *gopts, unsigned witnesses)
+{
+    gpu_dev *dev = need_dev();
+    g16_params_t *p = gc_setup(sp);
+    g16_gpu_params *gp = NULL;
+    size_t bases;
+
+    DG_OK(g16_gpu_params_new(&gp, p, dev, gopts, test_pool(), DG));
+    bases = 96 * (p->h_len + p->l_len + p->a_len + p->b_g1_len) + 192 * p->b_g2_len;
+    CHECK(g16_gpu_params_device_bytes(gp) >= bases);
+    CHECK(g16_gpu_params_pinned_bytes(gp) > 0);
+    printf("  %-14s n=%zu inputs=%zu aux=%zu a=%zu b=%zu device=%zu B\n", sp->name, p->h_len + 1,
+           p->vk.ic_len, p->l_len, p->a_len, p->b_g1_len, g16_gpu_params_device_bytes(gp));
+    for (unsigned w = 0; w < witnesses; w++) {
+        check_same(sp, p, gp, 100 + w, test_seed() + w);
+    }
+    g16_gpu_params_free(gp);
+    g16_params_free(p);
+}
+
+/* Small slots: every vector (parameters, a, b, c, inputs, aux) crosses in many chunks, and the
+ * ring wraps around within each proof. */
+static const g16_gpu_opts_t SMALL_RING = {.stage_bytes = 1024, .stage_slots = 3};
+
+TEST(gpu_prove_tiny_and_inputs_only)
+{
+    static const gc_spec specs[] = {
+        {.name = "tiny", .ni = 0, .na = 1, .mode = 0, .seed = 1},
+        {.name = "inputs_only", .ni = 5, .na = 0, .mode = 0, .seed = 2},
+        {.name = "one_input", .ni = 1, .na = 3, .mode = GC_B_EMPTY, .seed = 3},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(specs); i++) {
+        check_spec(&specs[i], NULL, 2);
+    }
+}
+
+TEST(gpu_prove_mixed_sizes)
+{
+    static const gc_spec specs[] = {
+        {.name = "m204", .ni = 3, .na = 200, .mode = 0, .seed = 11},
+        {.name = "m256", .ni = 2, .na = 253, .mode = 0, .seed = 12},
+        {.name = "m257", .ni = 2, .na = 254, .mode = 0, .seed = 13},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(specs); i++) {
+        check_spec(&specs[i], i == 1 ? &SMALL_RING : NULL, 2);
+    }
+}
+
+TEST(gpu_prove_density_corners)
+{
+    static const gc_spec specs[] = {
+        {.name = "b_input_gaps", .ni = 20, .na = 300, .mode = GC_B_IN_GAPS, .seed = 21},
+        /* 64 inputs with ONE: the dark aux blocks are whole zero words of [inputs | aux] */
+        {.name = "dark_aligned", .ni = 63, .na = 600, .mode = GC_DARK, .seed = 22},
+        {.name = "dark_shifted", .ni = 9, .na = 600, .mode = GC_DARK | GC_B_IN_GAPS, .seed = 23},
+        {.name = "a_empty", .ni = 4, .na = 250, .mode = GC_A_EMPTY, .seed = 24},
+        {.name = "b_empty", .ni = 4, .na = 250, .mode = GC_B_EMPTY, .seed = 25},
+        {.name = "a_b_empty", .ni = 2, .na = 100, .mode = GC_A_EMPTY | GC_B_EMPTY, .seed = 26},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(specs); i++) {
+        check_spec(&specs[i], i % 2 ? &SMALL_RING : NULL, 2);
+    }
+}
+
+TEST(gpu_prove_larger)
+{
+    /* 2^12 with small sizes; 2^16 and a 64 KiB staging ring otherwise */
+    const bool small = small_sizes();
+    const gc_spec sp =
+        small ? (gc_spec){.name = "m4011", .ni = 10, .na = 4000, .mode = GC_DARK, .seed = 31}
+              : (gc_spec){.name = "m65000", .ni = 10, .na = 64989, .mode = GC_DARK, .seed = 31};
+    const g16_gpu_opts_t ring = {.stage_bytes = 65536, .stage_slots = 2};
+    check_spec(&sp, small ? NULL : &ring, small ? 1 : 3);
+}
+
+TEST(gpu_prove_unsat_then_recovers)
+{
+    static const gc_spec sp = {.name = "unsat", .ni = 3, .na = 300, .mode = GC_DARK, .seed = 41};
+    gpu_dev *dev = need_dev();
+    g16_params_t *p = gc_setup(&sp);
+    g16_gpu_params *gp = NULL;
+    g16_prove_opts_t og = {0};
+    cs_assignment_t bad;
+    g16_proof_t proof;
+    fr_t r, s;
+    cz_diag dg;
+
+    DG_OK(g16_gpu_params_new(&gp, p, dev, &SMALL_RING, test_pool(), DG));
+    og.gpu = gp;
+    fixed_rs(&r, &s, 7);
+    CHECK(gc_assign(&bad, &sp, 5, true) > 0);
+    cz_diag_init(&dg);
+    CHECK_ERR(g16_prove_ex(p, &proof, &bad, &r, &s, NULL, NULL, NULL, &dg), CUZK_E_UNSAT);
+    cz_diag_init(&dg);
+    CHECK_ERR(g16_prove_ex(p, &proof, &bad, &r, &s, &og, NULL, test_pool(), &dg), CUZK_E_UNSAT);
+    CHECK(strstr(dg.msg, "satisfy") != NULL);
+    {
+        size_t live = cz_alloc_live();
+        cs_assignment_t own;
+        (void)gc_assign(&own, &sp, 5, true);
+        CHECK_ERR(g16_prove_take(p, &proof, &own, &r, &s, &og, NULL, NULL, NULL), CUZK_E_UNSAT);
+        CHECK(own.a == NULL && own.b == NULL && own.c == NULL);
+        cs_assignment_clear(&own);
+        CHECK_EQ_U64(cz_alloc_live(), live);
+    }
+    cs_assignment_clear(&bad);
+    /* the same resident parameters still prove honest witnesses */
+    check_same(&sp, p, gp, 6, 8);
+    g16_gpu_params_free(gp);
+    g16_params_free(p);
+}
+
+TEST(gpu_params_options_and_shape)
+{
+    static const gc_spec sp = {.name = "opts", .ni = 2, .na = 40, .mode = 0, .seed = 51};
+    static const g16_gpu_opts_t bad[] = {
+        {.stage_bytes = 1023},
+        {.stage_slots = 1},
+        {.stage_slots = G16_GPU_MAX_SLOTS + 1},
+    };
+    gpu_dev *dev = need_dev();
+    g16_params_t *p = gc_setup(&sp);
+    g16_gpu_params *gp = NULL;
+    g16_params_t broken;
+
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        CHECK_ERR(g16_gpu_params_new(&gp, p, dev, &bad[i], NULL, NULL), CUZK_E_INVAL);
+        CHECK(gp == NULL);
+    }
+    /* h_len + 1 must be the domain size */
+    broken = *p;
+    broken.h_len = p->h_len - 1;
+    CHECK_ERR(g16_gpu_params_new(&gp, &broken, dev, NULL, NULL, NULL), CUZK_E_INVAL);
+    /* the largest slots and ring are fine, and g16_gpu_params_free(NULL) does nothing */
+    DG_OK(g16_gpu_params_new(
+        &gp, p, dev, &(g16_gpu_opts_t){.stage_bytes = 4096, .stage_slots = G16_GPU_MAX_SLOTS}, NULL,
+        DG));
+    g16_gpu_params_free(gp);
+    g16_gpu_params_free(NULL);
+    g16_params_free(p);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Density compaction on the device
+ * ------------------------------------------------------------------------------------------- */
+
+TEST(gpu_compact_matches_host)
+{
+    static const size_t sizes[] = {1, 63, 64, 65, 130, 1000, 4099};
+    gpu_dev *dev = need_dev();
+    cz_prng *g = test_prng();
+
+    for (size_t si = 0; si < ARRAY_LEN(sizes); si++) {
+        for (int kind = 0; kind < 5; kind++) {
+            const size_t n = sizes[si], nw = (n + 63) / 64;
+            const size_t in_off = 3 * 32, out_off = 5 * 32, map_off = 80;
+            uint64_t *bits = xmalloc(nw * 8);
+            fr_t *in = xmalloc(n * 32), *want = xmalloc(n * 32);
+            uint8_t *got = NULL;
+            void *map = xmalloc(gpu_compact_map_sizeof(n));
+            gpu_buf *bin = NULL, *bout = NULL, *bmap = NULL;
+            size_t count = 0, out_len;
+
+            for (size_t w = 0; w < nw; w++) {
+                uint64_t x = cz_prng_u64(g);
+                switch (kind) {
+                case 0: /* empty */
+                    bits[w] = 0;
+                    break;
+                case 1: /* full */
+                    bits[w] = ~(uint64_t)0;
+                    break;
+                case 2: /* half */
+                    bits[w] = x;
+                    break;
+                case 3: /* sparse */
+                    bits[w] = x & cz_prng_u64(g) & cz_prng_u64(g) & cz_prng_u64(g);
+                    break;
+                default: /* every other word empty */
+                    bits[w] = w % 2 ? 0 : x;
+                }
+            }
+            if (n % 64) {
+                bits[nw - 1] |= ~(uint64_t)0 << (n % 64); /* past n: must be ignored */
+            }
+            for (size_t i = 0; i < n; i++) {
+                rand_fr(&in[i], g);
+                if ((bits[i / 64] >> (i % 64)) & 1) {
+                    want[count++] = in[i];
+                }
+            }
+            CHECK_EQ_U64(gpu_compact_map_build(map, bits, n), count);
+            out_len = out_off + (count + 3) * 32;
+            got = xmalloc(out_len);
+            memset(got, 0xa5, out_len);
+            DG_OK(gpu_buf_new(&bin, dev, in_off + n * 32, DG));
+            DG_OK(gpu_buf_new(&bout, dev, out_len, DG));
+            DG_OK(gpu_buf_new(&bmap, dev, map_off + gpu_compact_map_sizeof(n), DG));
+            DG_OK(gpu_buf_upload(bin, in_off, in, n * 32, DG));
+            DG_OK(gpu_buf_upload(bout, 0, got, out_len, DG));
+            DG_OK(gpu_buf_upload(bmap, map_off, map, gpu_compact_map_sizeof(n), DG));
+            DG_OK(gpu_fr_compact_buf(dev, bout, out_off, bin, in_off, bmap, map_off, n, count, DG));
+            DG_OK(gpu_buf_download(got, bout, 0, out_len, DG));
+            CHECK_MSG(memcmp(got + out_off, want, count * 32) == 0, "n=%zu kind=%d", n, kind);
+            for (size_t i = 0; i < out_len; i++) {
+                if (i < out_off || i >= out_off + count * 32) {
+                    CHECK_MSG(got[i] == 0xa5, "n=%zu kind=%d: byte %zu written", n, kind, i);
+                }
+            }
+            /* ranges: the output too small, a misaligned input, a short map */
+            CHECK_ERR(gpu_fr_compact_buf(dev, bout, out_off + 4 * 32, bin, in_off, bmap, map_off, n,
+                                         count, NULL),
+                      CUZK_E_INVAL);
+            CHECK_ERR(gpu_fr_compact_buf(dev, bout, 0, bin, 16, bmap, map_off, n, count, NULL),
+                      CUZK_E_INVAL);
+            CHECK_ERR(
+                gpu_fr_compact_buf(dev, bout, 0, bin, in_off, bmap, map_off + 16, n, count, NULL),
+                CUZK_E_INVAL);
+            gpu_buf_free(bin);
+            gpu_buf_free(bout);
+            gpu_buf_free(bmap);
+            cz_free(bits);
+            cz_free(in);
+            cz_free(want);
+            cz_free(got);
+            cz_free(map);
+        }
+    }
+}
+
+TEST(zz_close_device)
+{
+    /* runs last (registration order): releases the device after every object on it is freed */
+    gpu_dev_close(the_dev);
+    the_dev = NULL;
+    if (gpu_count() == 0) {
+        test_skip("no GPU");
+    }
+}
