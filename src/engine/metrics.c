@@ -90,58 +90,35 @@ static void per_kind(sbuf *b, const char *name, const char *type, const char *he
     }
 }
 
-/* One line per device in use of a per-device value. */
-typedef uint64_t (*gpu_value_fn)(const eng_gpu *g);
+/* The per-device families, one line per device in use each; gpu_value gives the values. */
+static const struct {
+    const char *name, *type, *help;
+} gpu_families[] = {
+    {"cuzk_gpu_proofs_total", "counter", "Partition proofs computed on the device"},
+    {"cuzk_gpu_cpu_fallbacks_total", "counter",
+     "Partitions the device's thread proved on the CPU instead"},
+    {"cuzk_gpu_errors_total", "counter",
+     "Device failures (runtime errors, device memory, proofs that did not verify)"},
+    {"cuzk_gpu_uploads_total", "counter", "Parameter sets made resident on the device"},
+    {"cuzk_gpu_evictions_total", "counter",
+     "Resident parameter sets freed to make room (least recently used)"},
+    {"cuzk_gpu_resident_bytes", "gauge", "Device memory held by resident parameters"},
+    {"cuzk_gpu_resident_circuits", "gauge", "Circuits whose parameters are resident on the device"},
+    {"cuzk_gpu_memory_total_bytes", "gauge", "Device memory"},
+    {"cuzk_gpu_memory_free_bytes", "gauge",
+     "Free device memory as last read by the device's thread"},
+    {"cuzk_gpu_usable", "gauge",
+     "1 while the device proves; 0 after repeated failures (its thread proves on the CPU)"},
+};
 
-static void per_gpu(sbuf *b, const eng_t *eng, const char *name, const char *type, const char *help,
-                    gpu_value_fn value)
+/* Device g's value of gpu_families[f]. */
+static uint64_t gpu_value(const eng_gpu *g, size_t f)
 {
-    family(b, name, type, help);
-    for (unsigned i = 0; i < eng->n_gpus; i++) {
-        sb_printf(b, "%s{gpu=\"%u\"} %llu\n", name, eng->gpus[i].ordinal,
-                  (unsigned long long)value(&eng->gpus[i]));
-    }
-}
-
-static uint64_t gv_proofs(const eng_gpu *g)
-{
-    return g->proofs;
-}
-static uint64_t gv_fallbacks(const eng_gpu *g)
-{
-    return g->cpu_fallbacks;
-}
-static uint64_t gv_errors(const eng_gpu *g)
-{
-    return g->errors;
-}
-static uint64_t gv_uploads(const eng_gpu *g)
-{
-    return g->uploads;
-}
-static uint64_t gv_evictions(const eng_gpu *g)
-{
-    return g->evictions;
-}
-static uint64_t gv_res_bytes(const eng_gpu *g)
-{
-    return g->res_bytes;
-}
-static uint64_t gv_res_count(const eng_gpu *g)
-{
-    return g->n_res;
-}
-static uint64_t gv_total(const eng_gpu *g)
-{
-    return g->total_bytes;
-}
-static uint64_t gv_free(const eng_gpu *g)
-{
-    return g->free_bytes;
-}
-static uint64_t gv_usable(const eng_gpu *g)
-{
-    return g->usable;
+    const uint64_t v[] = {g->proofs,     g->cpu_fallbacks, g->errors, g->uploads,
+                          g->evictions,  g->res_bytes,     g->n_res,  g->total_bytes,
+                          g->free_bytes, g->usable}; /* in the order of gpu_families */
+    _Static_assert(ARRAY_LEN(v) == ARRAY_LEN(gpu_families), "one value per family");
+    return v[f];
 }
 
 /* The device families (mu held). */
@@ -149,27 +126,13 @@ static void gpu_metrics(sbuf *b, const eng_t *eng)
 {
     family(b, "cuzk_gpus", "gauge", "Devices in use (each with its prover thread)");
     sb_printf(b, "cuzk_gpus %u\n", eng->n_gpus);
-    per_gpu(b, eng, "cuzk_gpu_proofs_total", "counter", "Partition proofs computed on the device",
-            gv_proofs);
-    per_gpu(b, eng, "cuzk_gpu_cpu_fallbacks_total", "counter",
-            "Partitions the device's thread proved on the CPU instead", gv_fallbacks);
-    per_gpu(b, eng, "cuzk_gpu_errors_total", "counter",
-            "Device failures (runtime errors, device memory, proofs that did not verify)",
-            gv_errors);
-    per_gpu(b, eng, "cuzk_gpu_uploads_total", "counter",
-            "Parameter sets made resident on the device", gv_uploads);
-    per_gpu(b, eng, "cuzk_gpu_evictions_total", "counter",
-            "Resident parameter sets freed to make room (least recently used)", gv_evictions);
-    per_gpu(b, eng, "cuzk_gpu_resident_bytes", "gauge", "Device memory held by resident parameters",
-            gv_res_bytes);
-    per_gpu(b, eng, "cuzk_gpu_resident_circuits", "gauge",
-            "Circuits whose parameters are resident on the device", gv_res_count);
-    per_gpu(b, eng, "cuzk_gpu_memory_total_bytes", "gauge", "Device memory", gv_total);
-    per_gpu(b, eng, "cuzk_gpu_memory_free_bytes", "gauge",
-            "Free device memory as last read by the device's thread", gv_free);
-    per_gpu(b, eng, "cuzk_gpu_usable", "gauge",
-            "1 while the device proves; 0 after repeated failures (its thread proves on the CPU)",
-            gv_usable);
+    for (size_t f = 0; f < ARRAY_LEN(gpu_families); f++) {
+        family(b, gpu_families[f].name, gpu_families[f].type, gpu_families[f].help);
+        for (unsigned i = 0; i < eng->n_gpus; i++) {
+            sb_printf(b, "%s{gpu=\"%u\"} %llu\n", gpu_families[f].name, eng->gpus[i].ordinal,
+                      (unsigned long long)gpu_value(&eng->gpus[i], f));
+        }
+    }
 }
 
 cuzk_err eng_metrics_text(eng_t *eng, char **out, cz_diag *dg)

@@ -255,12 +255,26 @@ done:
 }
 
 /* The GPU path: the backend that made opts->gpu runs the job (it frees a taken a, b, c). */
-static cuzk_err prove_on_gpu(g16_prove_job_t *job, cz_pool *pool, cz_diag *dg)
+static cuzk_err prove_on_gpu(const g16_params_t *p, g16_proof_t *out, const cs_assignment_t *asg,
+                             fr_t *const abc[3], bool take, unsigned lg, const fr_t *r,
+                             const fr_t *s, const g16_prove_opts_t *opts, g16_prove_stats_t *st,
+                             double t0, cz_pool *pool, cz_diag *dg)
 {
-    g16_gpu_params *gp = job->opts->gpu;
+    g16_gpu_params *gp = opts->gpu;
+    g16_prove_job_t job = {.p = p,
+                           .out = out,
+                           .asg = asg,
+                           .abc = {abc[0], abc[1], abc[2]},
+                           .take = take,
+                           .lg = lg,
+                           .r = r,
+                           .s = s,
+                           .opts = opts,
+                           .st = st,
+                           .t0 = t0};
 
-    CZ_CHECK(gp->params == job->p && gp->prove != NULL);
-    return gp->prove(gp, job, pool, dg);
+    CZ_CHECK(gp->params == p && gp->prove != NULL);
+    return gp->prove(gp, &job, pool, dg);
 }
 
 cuzk_err g16_prove_ex(const g16_params_t *p, g16_proof_t *out, const cs_assignment_t *asg,
@@ -279,18 +293,8 @@ cuzk_err g16_prove_ex(const g16_params_t *p, g16_proof_t *out, const cs_assignme
     CZ_TRY(err, g16_prove_check(p, asg, &lg, dg), done);
     CZ_CHECK(asg->a && asg->b && asg->c);
     if (opts && opts->gpu) {
-        g16_prove_job_t job = {.p = p,
-                               .out = out,
-                               .asg = asg,
-                               .abc = {asg->a, asg->b, asg->c},
-                               .take = false,
-                               .lg = lg,
-                               .r = r,
-                               .s = s,
-                               .opts = opts,
-                               .st = &st,
-                               .t0 = t0};
-        err = prove_on_gpu(&job, pool, dg);
+        fr_t *const abc[3] = {asg->a, asg->b, asg->c};
+        err = prove_on_gpu(p, out, asg, abc, false, lg, r, s, opts, &st, t0, pool, dg);
         goto done;
     }
     n = (size_t)1 << lg;
@@ -335,19 +339,9 @@ cuzk_err g16_prove_take(const g16_params_t *p, g16_proof_t *out, cs_assignment_t
     CZ_TRY(err, g16_prove_check(p, asg, &lg, dg), done);
     CZ_CHECK(w.a && w.b && w.c);
     if (opts && opts->gpu) {
-        g16_prove_job_t job = {.p = p,
-                               .out = out,
-                               .asg = asg,
-                               .abc = {w.a, w.b, w.c},
-                               .take = true,
-                               .lg = lg,
-                               .r = r,
-                               .s = s,
-                               .opts = opts,
-                               .st = &st,
-                               .t0 = t0};
+        fr_t *const abc[3] = {w.a, w.b, w.c};
         w.a = w.b = w.c = NULL; /* ownership moved to the GPU path */
-        err = prove_on_gpu(&job, pool, dg);
+        err = prove_on_gpu(p, out, asg, abc, true, lg, r, s, opts, &st, t0, pool, dg);
         goto done;
     }
     n = (size_t)1 << lg;

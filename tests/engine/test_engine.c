@@ -3,221 +3,30 @@
  *
  * Jobs run the "tk" test handler (test_kind.h): a small circuit proved for real with
  * parameters from g16_setup. Every returned proof is checked here independently of the
- * engine's own verification: the partition proofs are decoded from the result bytes and
- * verified with the parameter file loaded separately and the public input recomputed in this
- * file as x^3 + x + 5 (through fr_pow_u64, not the handler's code), partition by partition, so
- * a proof in the wrong slot fails.
+ * engine's own verification (etu_check_proofs, engine_util.h): the partition proofs are
+ * verified with the parameter file loaded separately and the public input recomputed as
+ * x^3 + x + 5, partition by partition, so a proof in the wrong slot fails.
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "harness/test.h"
 
 #include "common/alloc.h"
 #include "common/log.h"
 #include "engine/engine.h"
+#include "engine/engine_util.h"
 #include "engine/test_kind.h"
 #include "gpu/gpu.h"
 #include "groth16/groth16.h"
 
-static tk_ctx *g_tk;
-
-static char g_param_dir[512];
-
-static void remove_params(void)
-{
-    char path[600];
-    snprintf(path, sizeof(path), "%s/tk-test-cubic.params", g_param_dir);
-    unlink(path);
-    snprintf(path, sizeof(path), "%s/tk-test-cubic-big.params", g_param_dir);
-    unlink(path);
-    rmdir(g_param_dir);
-}
-
-/* The parameter directory of this process (concurrent runs must not share files). */
-static const char *param_dir(void)
-{
-    if (!g_param_dir[0]) {
-        snprintf(g_param_dir, sizeof(g_param_dir), "%s-%ld",
-                 test_bin_path("tests/engine-tk-params"), (long)getpid());
-    }
-    return g_param_dir;
-}
-
-/* The shared test handler (parameters generated once per run, removed at exit). */
-static tk_ctx *tk(void)
-{
-    if (!g_tk) {
-        cz_diag dg;
-        cz_diag_init(&dg);
-        CHECK_MSG(tk_new(&g_tk, param_dir(), &dg) == CUZK_OK, "tk_new: %s", dg.msg);
-        atexit(remove_params);
-    }
-    return g_tk;
-}
-
-/* Closes the gate and forgets earlier events; called whenever a test starts an engine. */
-static void tk_reset(void)
-{
-    tk_close_gate(tk());
-    tk_clear_events(tk());
-}
-
-static uint64_t file_size(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    CHECK(f != NULL);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fclose(f);
-    return (uint64_t)n;
-}
-
 static void test_cfg(eng_config_t *cfg)
 {
-    eng_config_default(cfg);
-    cfg->param_cache = param_dir();
-    cfg->mem_budget_bytes = UINT64_C(64) << 20;
-    cfg->synth_workers = 2;
-    cfg->prover_threads = 1;
-    cfg->prover_pool_threads = 0;
-    cfg->srs_load_threads = 0;
-    cfg->max_active_jobs = 4;
-    cfg->max_batch_wait_ms = 100;
+    etu_cfg(cfg);
     /* These tests are about the CPU provers (prover_threads); the device path has its own
      * (test_engine_gpu.c), and the tests below choose GPUs explicitly. */
     cfg->gpu_mode = ENG_GPU_NONE;
-}
-
-/* Starts an engine with the test handler on the kinds in `kinds` (0-terminated). */
-static eng_t *start(const eng_config_t *cfg, const eng_kind *kinds, const eng_kind_ops *ops)
-{
-    eng_t *eng = NULL;
-    cz_diag dg;
-    cz_diag_init(&dg);
-    tk_reset();
-    CHECK_OK(eng_new(&eng, cfg, &dg));
-    for (size_t i = 0; kinds && kinds[i]; i++) {
-        CHECK_OK(eng_register_kind(eng, kinds[i], ops, tk(), &dg));
-    }
-    CHECK_OK(eng_start(eng, &dg));
-    return eng;
-}
-
-static const eng_kind all_kinds[] = {ENG_KIND_POREP, ENG_KIND_SNAP, ENG_KIND_WINDOW_POST,
-                                     ENG_KIND_WINNING_POST, 0};
-
-static tk_req mkreq(uint32_t flags, uint32_t nparts, uint64_t x0)
-{
-    tk_req r;
-    memset(&r, 0, sizeof(r));
-    r.flags = flags;
-    r.nparts = nparts;
-    for (uint32_t i = 0; i < nparts; i++) {
-        r.x[i] = x0 + 17 * i;
-    }
-    return r;
-}
-
-/* Fills an eng_request_t for the test handler under `kind`; buffers live in *scratch. */
-typedef struct req_scratch {
-    uint8_t payload[512];
-    eng_bytes_t vp;
-    uint8_t b32[32];
-} req_scratch;
-
-static eng_request_t mkrequest(req_scratch *s, eng_kind kind, eng_prio prio, const char *rid,
-                               const tk_req *r)
-{
-    eng_request_t req;
-    memset(&req, 0, sizeof(req));
-    memset(s->b32, 0x11, sizeof(s->b32));
-    s->vp.ptr = s->payload;
-    s->vp.len = tk_encode(s->payload, r);
-    req.request_id = rid;
-    req.kind = kind;
-    req.priority = prio;
-    req.sector_size = 2048;
-    req.registered_proof = 5;
-    if (kind == ENG_KIND_POREP) {
-        req.vanilla_proof = s->vp;
-    } else {
-        req.vanilla_proofs = &s->vp;
-        req.n_vanilla_proofs = 1;
-    }
-    if (kind == ENG_KIND_WINDOW_POST || kind == ENG_KIND_WINNING_POST) {
-        req.randomness = (eng_bytes_t){s->b32, 32};
-    }
-    if (kind == ENG_KIND_SNAP) {
-        req.comm_r_old = req.comm_r_new = req.comm_d_new = (eng_bytes_t){s->b32, 32};
-    }
-    return req;
-}
-
-static void submit(eng_t *eng, eng_kind kind, eng_prio prio, const char *rid, const tk_req *r,
-                   char *job_id)
-{
-    req_scratch s;
-    eng_request_t req = mkrequest(&s, kind, prio, rid, r);
-    eng_submit_info_t info;
-    cz_diag dg;
-    cz_diag_init(&dg);
-    CHECK_MSG(eng_submit(eng, &req, &info, &dg) == CUZK_OK, "submit: %s", dg.msg);
-    if (rid && rid[0]) {
-        CHECK_STR_EQ(info.job_id, rid);
-    }
-    if (job_id) {
-        snprintf(job_id, ENG_ID_MAX, "%s", info.job_id);
-    }
-}
-
-static void wait_done(eng_t *eng, const char *id, eng_result_copy_t *res)
-{
-    eng_wait(eng, id, 30000, res);
-    CHECK_MSG(res->r.status != ENG_STATUS_TIMEOUT, "job %s did not finish in 30 s", id);
-}
-
-/* Independent check of a COMPLETED result (see the file comment). */
-static void check_proofs(const eng_result_copy_t *res, const tk_req *r)
-{
-    static g16_params_t *params[2];
-    bool big = (r->flags & TK_BIG) != 0;
-    cz_diag dg;
-    cz_diag_init(&dg);
-
-    CHECK_MSG(res->r.status == ENG_STATUS_COMPLETED, "job %s status %d error \"%s\"", res->r.job_id,
-              (int)res->r.status, res->r.error);
-    CHECK_EQ_U64(res->r.proof_len, (uint64_t)r->nparts * G16_PROOF_NBYTES);
-    if (!params[big]) {
-        CHECK_OK(g16_params_load(&params[big], tk_params_path(tk(), big), NULL, NULL, &dg));
-    }
-    g16_pvk_t pvk;
-    g16_pvk_init(&pvk, &params[big]->vk);
-    for (uint32_t k = 0; k < r->nparts; k++) {
-        g16_proof_t proof;
-        CHECK_OK(g16_proof_from_bytes(&proof, res->r.proof + k * G16_PROOF_NBYTES, &dg));
-        fr_t x, y, five;
-        fr_from_u64(&x, r->x[k]);
-        fr_from_u64(&five, 5);
-        fr_pow_u64(&y, &x, 3);
-        fr_add(&y, &y, &x);
-        fr_add(&y, &y, &five);
-        bool ok = false;
-        CHECK_OK(g16_verify(&pvk, &ok, &proof, &y, 1, &dg));
-        CHECK_MSG(ok, "job %s partition %u does not verify", res->r.job_id, k);
-        if (r->nparts > 1 && r->x[(k + 1) % r->nparts] != r->x[k]) {
-            fr_t y2;
-            fr_from_u64(&x, r->x[(k + 1) % r->nparts]);
-            fr_pow_u64(&y2, &x, 3);
-            fr_add(&y2, &y2, &x);
-            fr_add(&y2, &y2, &five);
-            CHECK_OK(g16_verify(&pvk, &ok, &proof, &y2, 1, &dg));
-            CHECK_MSG(!ok, "partition %u verifies with another partition's input", k);
-        }
-    }
 }
 
 static void ev(char *buf, size_t cap, const char *what, const char *id, long k)
@@ -233,20 +42,14 @@ static long ev_index(const char *what, const char *id, long k)
 {
     char e[256];
     ev(e, sizeof(e), what, id, k);
-    return tk_event_index(tk(), e);
+    return tk_event_index(etu_tk(), e);
 }
 
 static bool ev_wait(const char *what, const char *id, long k)
 {
     char e[256];
     ev(e, sizeof(e), what, id, k);
-    return tk_wait_event(g_tk, e, 10000);
-}
-
-static void sleep_ms(unsigned ms)
-{
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
+    return tk_wait_event(etu_tk(), e, 10000);
 }
 
 /* Polls the status until the kind has `n` jobs in progress. */
@@ -260,7 +63,7 @@ static void wait_in_progress(eng_t *eng, eng_kind kind, uint32_t n)
         if (got == n) {
             return;
         }
-        sleep_ms(5);
+        etu_sleep_ms(5);
     }
     test_fail(__FILE__, __LINE__, "kind %d never reached %u jobs in progress", (int)kind, n);
 }
@@ -273,14 +76,14 @@ TEST(prove_three_partitions)
 {
     eng_config_t cfg;
     test_cfg(&cfg);
-    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
-    tk_req r = mkreq(0, 3, 3);
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req r = etu_req(0, 3, 3);
     r.x[2] = 1000000007u;
     char id[ENG_ID_MAX];
-    submit(eng, ENG_KIND_POREP, ENG_PRIO_UNSPECIFIED, "porep-1000-1", &r, id);
+    etu_submit(eng, ENG_KIND_POREP, ENG_PRIO_UNSPECIFIED, "porep-1000-1", &r, id);
     eng_result_copy_t res;
-    wait_done(eng, id, &res);
-    check_proofs(&res, &r);
+    etu_wait(eng, id, &res, 30);
+    etu_check_proofs(&res, &r);
     CHECK_EQ_U64(res.r.batch_size, 1);
     CHECK(res.r.timings.total_ms >= res.r.timings.queue_wait_ms);
     CHECK_STR_EQ(res.r.error, "");
@@ -303,7 +106,7 @@ TEST(prove_three_partitions)
     CHECK_STR_EQ(st.srs[0].circuit_id, "test-cubic");
     CHECK_EQ_U64(st.srs[0].tier, ENG_TIER_HOT);
     CHECK_EQ_U64(st.srs[0].ref_count, 0);
-    CHECK_EQ_U64(st.srs[0].size_bytes, file_size(tk_params_path(tk(), false)));
+    CHECK_EQ_U64(st.srs[0].size_bytes, etu_file_size(tk_params_path(etu_tk(), false)));
     CHECK_EQ_U64(st.mem_used_bytes, st.srs[0].size_bytes);
     eng_status_clear(&st);
     eng_free(eng);
@@ -317,16 +120,16 @@ TEST(priority_order_and_status)
     test_cfg(&cfg);
     cfg.max_active_jobs = 1;
     cfg.synth_workers = 1;
-    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
-    tk_req gate = mkreq(TK_GATE, 1, 5), plain = mkreq(0, 1, 9);
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req gate = etu_req(TK_GATE, 1, 5), plain = etu_req(0, 1, 9);
 
-    submit(eng, ENG_KIND_POREP, ENG_PRIO_UNSPECIFIED, "A", &gate, NULL);
+    etu_submit(eng, ENG_KIND_POREP, ENG_PRIO_UNSPECIFIED, "A", &gate, NULL);
     CHECK(ev_wait("synth", "A", 0));
-    submit(eng, ENG_KIND_POREP, ENG_PRIO_NORMAL, "N1", &plain, NULL);
-    submit(eng, ENG_KIND_POREP, ENG_PRIO_UNSPECIFIED, "N2", &plain, NULL);
-    submit(eng, ENG_KIND_SNAP, ENG_PRIO_LOW, "L", &plain, NULL);
-    submit(eng, ENG_KIND_WINDOW_POST, ENG_PRIO_UNSPECIFIED, "H", &plain, NULL);
-    submit(eng, ENG_KIND_WINNING_POST, ENG_PRIO_UNSPECIFIED, "W", &plain, NULL);
+    etu_submit(eng, ENG_KIND_POREP, ENG_PRIO_NORMAL, "N1", &plain, NULL);
+    etu_submit(eng, ENG_KIND_POREP, ENG_PRIO_UNSPECIFIED, "N2", &plain, NULL);
+    etu_submit(eng, ENG_KIND_SNAP, ENG_PRIO_LOW, "L", &plain, NULL);
+    etu_submit(eng, ENG_KIND_WINDOW_POST, ENG_PRIO_UNSPECIFIED, "H", &plain, NULL);
+    etu_submit(eng, ENG_KIND_WINNING_POST, ENG_PRIO_UNSPECIFIED, "W", &plain, NULL);
 
     /* W (CRITICAL) is dispatched at once despite max_active_jobs; the others wait. */
     wait_in_progress(eng, ENG_KIND_WINNING_POST, 1);
@@ -341,11 +144,11 @@ TEST(priority_order_and_status)
     CHECK_EQ_U64(st.queues[ENG_KIND_WINNING_POST - 1].in_progress, 1);
     eng_status_clear(&st);
 
-    tk_open_gate(tk());
+    tk_open_gate(etu_tk());
     const char *ids[] = {"A", "N1", "N2", "L", "H", "W"};
     for (size_t i = 0; i < ARRAY_LEN(ids); i++) {
         eng_result_copy_t res;
-        wait_done(eng, ids[i], &res);
+        etu_wait(eng, ids[i], &res, 30);
         CHECK_MSG(res.r.status == ENG_STATUS_COMPLETED, "%s: %s", ids[i], res.r.error);
         eng_result_copy_clear(&res);
     }
@@ -372,13 +175,13 @@ TEST(cancel_queued_never_runs)
     eng_config_t cfg;
     test_cfg(&cfg);
     cfg.max_active_jobs = 1;
-    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
-    tk_req gate = mkreq(TK_GATE, 1, 5), plain = mkreq(0, 1, 9);
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req gate = etu_req(TK_GATE, 1, 5), plain = etu_req(0, 1, 9);
     bool was_running = true;
 
-    submit(eng, ENG_KIND_POREP, 0, "A", &gate, NULL);
+    etu_submit(eng, ENG_KIND_POREP, 0, "A", &gate, NULL);
     CHECK(ev_wait("synth", "A", 0));
-    submit(eng, ENG_KIND_POREP, 0, "B", &plain, NULL);
+    etu_submit(eng, ENG_KIND_POREP, 0, "B", &plain, NULL);
     CHECK(eng_cancel(eng, "B", &was_running));
     CHECK(!was_running);
     eng_result_copy_t res;
@@ -389,8 +192,8 @@ TEST(cancel_queued_never_runs)
     CHECK(!eng_cancel(eng, "B", &was_running)); /* already finished */
     CHECK(!eng_cancel(eng, "nope", &was_running));
 
-    tk_open_gate(tk());
-    wait_done(eng, "A", &res);
+    tk_open_gate(etu_tk());
+    etu_wait(eng, "A", &res, 30);
     CHECK_EQ_U64(res.r.status, ENG_STATUS_COMPLETED);
     eng_result_copy_clear(&res);
     CHECK_EQ_U64(ev_index("parse", "B", -1), (uint64_t)-1);
@@ -409,18 +212,18 @@ TEST(cancel_running_stops_at_next_stage)
     eng_config_t cfg;
     test_cfg(&cfg);
     cfg.synth_workers = 1;
-    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
-    tk_req r = mkreq(TK_GATE, 3, 5);
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req r = etu_req(TK_GATE, 3, 5);
     r.mem_bytes = 1 << 20;
     bool was_running = false;
 
-    submit(eng, ENG_KIND_POREP, 0, "A", &r, NULL);
+    etu_submit(eng, ENG_KIND_POREP, 0, "A", &r, NULL);
     CHECK(ev_wait("synth", "A", 0));
     CHECK(eng_cancel(eng, "A", &was_running));
     CHECK(was_running);
-    tk_open_gate(tk());
+    tk_open_gate(etu_tk());
     eng_result_copy_t res;
-    wait_done(eng, "A", &res);
+    etu_wait(eng, "A", &res, 30);
     CHECK_EQ_U64(res.r.status, ENG_STATUS_CANCELLED);
     eng_result_copy_clear(&res);
     CHECK(ev_wait("free", "A", -1));
@@ -431,16 +234,16 @@ TEST(cancel_running_stops_at_next_stage)
     /* All partition memory was returned; only the parameters stay charged. */
     eng_status_info_t st;
     CHECK_OK(eng_get_status(eng, &st, NULL));
-    CHECK_EQ_U64(st.mem_used_bytes, file_size(tk_params_path(tk(), false)));
+    CHECK_EQ_U64(st.mem_used_bytes, etu_file_size(tk_params_path(etu_tk(), false)));
     CHECK_EQ_U64(st.srs[0].ref_count, 0);
     CHECK_EQ_U64(st.queues[0].in_progress, 0);
     eng_status_clear(&st);
 
     /* The engine keeps working. */
-    tk_req ok = mkreq(0, 2, 77);
-    submit(eng, ENG_KIND_POREP, 0, "B", &ok, NULL);
-    wait_done(eng, "B", &res);
-    check_proofs(&res, &ok);
+    tk_req ok = etu_req(0, 2, 77);
+    etu_submit(eng, ENG_KIND_POREP, 0, "B", &ok, NULL);
+    etu_wait(eng, "B", &res, 30);
+    etu_check_proofs(&res, &ok);
     eng_result_copy_clear(&res);
     eng_free(eng);
 }
@@ -449,10 +252,10 @@ TEST(idempotent_request_ids)
 {
     eng_config_t cfg;
     test_cfg(&cfg);
-    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
-    tk_req gate = mkreq(TK_GATE, 1, 5);
-    req_scratch s;
-    eng_request_t req = mkrequest(&s, ENG_KIND_POREP, 0, "porep-1-1", &gate);
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req gate = etu_req(TK_GATE, 1, 5);
+    etu_scratch s;
+    eng_request_t req = etu_request(&s, ENG_KIND_POREP, 0, "porep-1-1", &gate);
     eng_submit_info_t a, b;
     cz_diag dg;
     cz_diag_init(&dg);
@@ -463,52 +266,52 @@ TEST(idempotent_request_ids)
     CHECK(b.existing);
     CHECK_STR_EQ(a.job_id, b.job_id);
     /* The same id for another kind is refused. */
-    eng_request_t other = mkrequest(&s, ENG_KIND_SNAP, 0, "porep-1-1", &gate);
+    eng_request_t other = etu_request(&s, ENG_KIND_SNAP, 0, "porep-1-1", &gate);
     CHECK_ERR(eng_submit(eng, &other, &b, &dg), CUZK_E_INVAL);
     CHECK(strstr(dg.msg, "already used") != NULL);
-    tk_open_gate(tk());
+    tk_open_gate(etu_tk());
     eng_result_copy_t r1, r2;
-    wait_done(eng, "porep-1-1", &r1);
-    check_proofs(&r1, &gate);
+    etu_wait(eng, "porep-1-1", &r1, 30);
+    etu_check_proofs(&r1, &gate);
     /* After completion the same id still answers with the same proof, without new work. */
-    req = mkrequest(&s, ENG_KIND_POREP, 0, "porep-1-1", &gate);
+    req = etu_request(&s, ENG_KIND_POREP, 0, "porep-1-1", &gate);
     CHECK_OK(eng_submit(eng, &req, &b, &dg));
     CHECK(b.existing);
-    wait_done(eng, "porep-1-1", &r2);
+    etu_wait(eng, "porep-1-1", &r2, 30);
     CHECK_EQ_U64(r2.r.proof_len, r1.r.proof_len);
     CHECK_MEM_EQ(r2.r.proof, r1.r.proof, r1.r.proof_len);
     eng_result_copy_clear(&r1);
     eng_result_copy_clear(&r2);
     char events[4096];
-    tk_events(tk(), events, sizeof(events));
+    tk_events(etu_tk(), events, sizeof(events));
     long first = ev_index("parse", "porep-1-1", -1);
     CHECK(first >= 0);
     CHECK_MSG(strstr(strstr(events, "parse porep-1-1") + 1, "parse porep-1-1") == NULL,
               "parsed twice:\n%s", events);
 
     /* A failed attempt is retried by a new submission with the same id. */
-    tk_req bad = mkreq(TK_PARSE_FAIL, 1, 5), good = mkreq(0, 1, 5);
-    submit(eng, ENG_KIND_POREP, 0, "retry-1", &bad, NULL);
-    wait_done(eng, "retry-1", &r1);
+    tk_req bad = etu_req(TK_PARSE_FAIL, 1, 5), good = etu_req(0, 1, 5);
+    etu_submit(eng, ENG_KIND_POREP, 0, "retry-1", &bad, NULL);
+    etu_wait(eng, "retry-1", &r1, 30);
     CHECK_EQ_U64(r1.r.status, ENG_STATUS_FAILED);
     eng_result_copy_clear(&r1);
-    req = mkrequest(&s, ENG_KIND_POREP, 0, "retry-1", &good);
+    req = etu_request(&s, ENG_KIND_POREP, 0, "retry-1", &good);
     CHECK_OK(eng_submit(eng, &req, &b, &dg));
     CHECK(!b.existing);
-    wait_done(eng, "retry-1", &r1);
-    check_proofs(&r1, &good);
+    etu_wait(eng, "retry-1", &r1, 30);
+    etu_check_proofs(&r1, &good);
     eng_result_copy_clear(&r1);
 
     /* No request_id: the engine makes distinct ids. */
     char id1[ENG_ID_MAX], id2[ENG_ID_MAX];
-    submit(eng, ENG_KIND_POREP, 0, NULL, &good, id1);
-    submit(eng, ENG_KIND_POREP, 0, "", &good, id2);
+    etu_submit(eng, ENG_KIND_POREP, 0, NULL, &good, id1);
+    etu_submit(eng, ENG_KIND_POREP, 0, "", &good, id2);
     CHECK(strncmp(id1, "job-", 4) == 0);
     CHECK(strcmp(id1, id2) != 0);
-    wait_done(eng, id1, &r1);
-    wait_done(eng, id2, &r2);
-    check_proofs(&r1, &good);
-    check_proofs(&r2, &good);
+    etu_wait(eng, id1, &r1, 30);
+    etu_wait(eng, id2, &r2, 30);
+    etu_check_proofs(&r1, &good);
+    etu_check_proofs(&r2, &good);
     eng_result_copy_clear(&r1);
     eng_result_copy_clear(&r2);
     eng_free(eng);
@@ -518,35 +321,35 @@ TEST(failing_jobs_do_not_disturb_others)
 {
     eng_config_t cfg;
     test_cfg(&cfg);
-    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
-    tk_req g1 = mkreq(0, 2, 1), g2 = mkreq(0, 3, 100), bs = mkreq(TK_BAD_SYNTH, 2, 3);
-    tk_req bi = mkreq(TK_BAD_INPUT, 2, 4), bp = mkreq(TK_PARSE_FAIL, 1, 5);
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req g1 = etu_req(0, 2, 1), g2 = etu_req(0, 3, 100), bs = etu_req(TK_BAD_SYNTH, 2, 3);
+    tk_req bi = etu_req(TK_BAD_INPUT, 2, 4), bp = etu_req(TK_PARSE_FAIL, 1, 5);
 
-    submit(eng, ENG_KIND_POREP, 0, "g1", &g1, NULL);
-    submit(eng, ENG_KIND_POREP, 0, "bad-synth", &bs, NULL);
-    submit(eng, ENG_KIND_WINNING_POST, 0, "bad-input", &bi, NULL);
-    submit(eng, ENG_KIND_SNAP, 0, "bad-parse", &bp, NULL);
-    submit(eng, ENG_KIND_WINDOW_POST, 0, "g2", &g2, NULL);
+    etu_submit(eng, ENG_KIND_POREP, 0, "g1", &g1, NULL);
+    etu_submit(eng, ENG_KIND_POREP, 0, "bad-synth", &bs, NULL);
+    etu_submit(eng, ENG_KIND_WINNING_POST, 0, "bad-input", &bi, NULL);
+    etu_submit(eng, ENG_KIND_SNAP, 0, "bad-parse", &bp, NULL);
+    etu_submit(eng, ENG_KIND_WINDOW_POST, 0, "g2", &g2, NULL);
 
     eng_result_copy_t res;
-    wait_done(eng, "bad-synth", &res);
+    etu_wait(eng, "bad-synth", &res, 30);
     CHECK_EQ_U64(res.r.status, ENG_STATUS_FAILED);
     CHECK_MSG(strstr(res.r.error, "partition 1 synthesis") != NULL, "%s", res.r.error);
     CHECK_EQ_U64(res.r.proof_len, 0);
     eng_result_copy_clear(&res);
-    wait_done(eng, "bad-input", &res);
+    etu_wait(eng, "bad-input", &res, 30);
     CHECK_EQ_U64(res.r.status, ENG_STATUS_FAILED);
     CHECK_MSG(strstr(res.r.error, "does not verify") != NULL, "%s", res.r.error);
     eng_result_copy_clear(&res);
-    wait_done(eng, "bad-parse", &res);
+    etu_wait(eng, "bad-parse", &res, 30);
     CHECK_EQ_U64(res.r.status, ENG_STATUS_FAILED);
     CHECK_MSG(strstr(res.r.error, "invalid snap-update request") != NULL, "%s", res.r.error);
     eng_result_copy_clear(&res);
-    wait_done(eng, "g1", &res);
-    check_proofs(&res, &g1);
+    etu_wait(eng, "g1", &res, 30);
+    etu_check_proofs(&res, &g1);
     eng_result_copy_clear(&res);
-    wait_done(eng, "g2", &res);
-    check_proofs(&res, &g2);
+    etu_wait(eng, "g2", &res, 30);
+    etu_check_proofs(&res, &g2);
     eng_result_copy_clear(&res);
     CHECK(ev_wait("free", "bad-input", -1));
 
@@ -554,7 +357,7 @@ TEST(failing_jobs_do_not_disturb_others)
     CHECK_OK(eng_get_status(eng, &st, NULL));
     CHECK_EQ_U64(st.completed, 2);
     CHECK_EQ_U64(st.failed, 3);
-    CHECK_EQ_U64(st.mem_used_bytes, file_size(tk_params_path(tk(), false)));
+    CHECK_EQ_U64(st.mem_used_bytes, etu_file_size(tk_params_path(etu_tk(), false)));
     eng_status_clear(&st);
     char *text = NULL;
     CHECK_OK(eng_metrics_text(eng, &text, NULL));
@@ -570,18 +373,18 @@ TEST(kind_without_handler_fails_cleanly)
     eng_config_t cfg;
     test_cfg(&cfg);
     const eng_kind only_winning[] = {ENG_KIND_WINNING_POST, 0};
-    eng_t *eng = start(&cfg, only_winning, &tk_ops);
-    tk_req r = mkreq(0, 1, 8);
+    eng_t *eng = etu_start(&cfg, only_winning, &tk_ops);
+    tk_req r = etu_req(0, 1, 8);
     eng_result_copy_t res;
 
-    submit(eng, ENG_KIND_POREP, 0, "p", &r, NULL);
-    wait_done(eng, "p", &res);
+    etu_submit(eng, ENG_KIND_POREP, 0, "p", &r, NULL);
+    etu_wait(eng, "p", &res, 30);
     CHECK_EQ_U64(res.r.status, ENG_STATUS_FAILED);
     CHECK_STR_EQ(res.r.error, "proof kind porep-c2 is not available in this build");
     eng_result_copy_clear(&res);
-    submit(eng, ENG_KIND_WINNING_POST, 0, "w", &r, NULL);
-    wait_done(eng, "w", &res);
-    check_proofs(&res, &r);
+    etu_submit(eng, ENG_KIND_WINNING_POST, 0, "w", &r, NULL);
+    etu_wait(eng, "w", &res, 30);
+    etu_check_proofs(&res, &r);
     eng_result_copy_clear(&res);
 
     eng_status_info_t st;
@@ -676,7 +479,7 @@ TEST(request_checks)
     /* eng_submit refuses the same way and creates nothing. */
     eng_config_t cfg;
     test_cfg(&cfg);
-    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
     eng_submit_info_t info;
     cz_diag_init(&dg);
     CHECK_ERR(eng_submit(eng, &cases[0].req, &info, &dg), CUZK_E_INVAL);
@@ -710,12 +513,12 @@ static void preload_cb(void *arg, cuzk_err err, const char *msg, bool already, u
 
 TEST(srs_tiers_and_lru)
 {
-    uint64_t small = file_size(tk_params_path(tk(), false));
-    uint64_t big = file_size(tk_params_path(tk(), true));
+    uint64_t small = etu_file_size(tk_params_path(etu_tk(), false));
+    uint64_t big = etu_file_size(tk_params_path(etu_tk(), true));
     eng_config_t cfg;
     test_cfg(&cfg);
     cfg.mem_budget_bytes = small + big - 1; /* never both hot */
-    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
     eng_status_info_t st;
     eng_result_copy_t res;
     bool was_loaded;
@@ -752,10 +555,10 @@ TEST(srs_tiers_and_lru)
     eng_status_clear(&st);
 
     /* A big job needs room: the unused small entry is demoted to WARM (LRU). */
-    tk_req rb = mkreq(TK_BIG, 1, 3);
-    submit(eng, ENG_KIND_POREP, 0, "big", &rb, NULL);
-    wait_done(eng, "big", &res);
-    check_proofs(&res, &rb);
+    tk_req rb = etu_req(TK_BIG, 1, 3);
+    etu_submit(eng, ENG_KIND_POREP, 0, "big", &rb, NULL);
+    etu_wait(eng, "big", &res, 30);
+    etu_check_proofs(&res, &rb);
     CHECK(res.r.timings.srs_load_ms <= res.r.timings.total_ms);
     eng_result_copy_clear(&res);
     CHECK_OK(eng_get_status(eng, &st, NULL));
@@ -769,8 +572,8 @@ TEST(srs_tiers_and_lru)
     eng_status_clear(&st);
 
     /* Back to the small circuit: reloaded from the warm mapping, the big one demoted. */
-    tk_req rs = mkreq(TK_GATE, 1, 4);
-    submit(eng, ENG_KIND_POREP, 0, "small", &rs, NULL);
+    tk_req rs = etu_req(TK_GATE, 1, 4);
+    etu_submit(eng, ENG_KIND_POREP, 0, "small", &rs, NULL);
     CHECK(ev_wait("synth", "small", 0));
     /* In use: EvictSRS refuses to free it. */
     CHECK_OK(eng_srs_evict(eng, "test-cubic", &was_loaded, &freed, &dg));
@@ -786,9 +589,9 @@ TEST(srs_tiers_and_lru)
         }
     }
     eng_status_clear(&st);
-    tk_open_gate(tk());
-    wait_done(eng, "small", &res);
-    check_proofs(&res, &rs);
+    tk_open_gate(etu_tk());
+    etu_wait(eng, "small", &res, 30);
+    etu_check_proofs(&res, &rs);
     eng_result_copy_clear(&res);
 
     CHECK_OK(eng_srs_evict(eng, "test-cubic", &was_loaded, &freed, &dg));
@@ -815,7 +618,7 @@ TEST(srs_tiers_and_lru)
 
 TEST(memory_budget_admission)
 {
-    uint64_t small = file_size(tk_params_path(tk(), false));
+    uint64_t small = etu_file_size(tk_params_path(etu_tk(), false));
     const uint64_t part = 4u << 20;
     eng_config_t cfg;
     test_cfg(&cfg);
@@ -824,21 +627,21 @@ TEST(memory_budget_admission)
 
     /* Room for the parameters and one partition: syntheses never overlap. */
     cfg.mem_budget_bytes = small + part + part / 2;
-    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
-    tk_req r = mkreq(0, 4, 21);
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req r = etu_req(0, 4, 21);
     r.mem_bytes = part;
     r.sleep_ms = 40;
-    submit(eng, ENG_KIND_POREP, 0, "tight", &r, NULL);
-    wait_done(eng, "tight", &res);
-    check_proofs(&res, &r);
+    etu_submit(eng, ENG_KIND_POREP, 0, "tight", &r, NULL);
+    etu_wait(eng, "tight", &res, 30);
+    etu_check_proofs(&res, &r);
     eng_result_copy_clear(&res);
-    CHECK_EQ_U64(tk_max_concurrent(tk()), 1);
+    CHECK_EQ_U64(tk_max_concurrent(etu_tk()), 1);
 
     /* A partition that can never fit fails with a clear message; others carry on. */
-    tk_req huge = mkreq(0, 1, 2);
+    tk_req huge = etu_req(0, 1, 2);
     huge.mem_bytes = cfg.mem_budget_bytes;
-    submit(eng, ENG_KIND_POREP, 0, "huge", &huge, NULL);
-    wait_done(eng, "huge", &res);
+    etu_submit(eng, ENG_KIND_POREP, 0, "huge", &huge, NULL);
+    etu_wait(eng, "huge", &res, 30);
     CHECK_EQ_U64(res.r.status, ENG_STATUS_FAILED);
     CHECK_MSG(strstr(res.r.error, "memory budget") != NULL, "%s", res.r.error);
     eng_result_copy_clear(&res);
@@ -846,13 +649,13 @@ TEST(memory_budget_admission)
 
     /* Room for two partitions: the two workers overlap. */
     cfg.mem_budget_bytes = small + 2 * part + part / 2;
-    eng = start(&cfg, all_kinds, &tk_ops);
+    eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
     r.sleep_ms = 150;
-    submit(eng, ENG_KIND_POREP, 0, "roomy", &r, NULL);
-    wait_done(eng, "roomy", &res);
-    check_proofs(&res, &r);
+    etu_submit(eng, ENG_KIND_POREP, 0, "roomy", &r, NULL);
+    etu_wait(eng, "roomy", &res, 30);
+    etu_check_proofs(&res, &r);
     eng_result_copy_clear(&res);
-    CHECK_EQ_U64(tk_max_concurrent(tk()), 2);
+    CHECK_EQ_U64(tk_max_concurrent(etu_tk()), 2);
     eng_free(eng);
 }
 
@@ -864,18 +667,18 @@ TEST(batching)
     cfg.max_batch_wait_ms = 20000;
     cfg.synth_workers = 1;
     const eng_kind porep[] = {ENG_KIND_POREP, 0};
-    eng_t *eng = start(&cfg, porep, &tk_ops_batchable);
+    eng_t *eng = etu_start(&cfg, porep, &tk_ops_batchable);
     eng_result_copy_t res;
-    tk_req r = mkreq(0, 1, 30);
+    tk_req r = etu_req(0, 1, 30);
 
     /* Full batch: dispatched at once, long before the wait expires. */
-    submit(eng, ENG_KIND_POREP, 0, "b1", &r, NULL);
-    submit(eng, ENG_KIND_POREP, 0, "b2", &r, NULL);
-    submit(eng, ENG_KIND_POREP, 0, "b3", &r, NULL);
+    etu_submit(eng, ENG_KIND_POREP, 0, "b1", &r, NULL);
+    etu_submit(eng, ENG_KIND_POREP, 0, "b2", &r, NULL);
+    etu_submit(eng, ENG_KIND_POREP, 0, "b3", &r, NULL);
     const char *ids[] = {"b1", "b2", "b3"};
     for (int i = 0; i < 3; i++) {
-        wait_done(eng, ids[i], &res);
-        check_proofs(&res, &r);
+        etu_wait(eng, ids[i], &res, 30);
+        etu_check_proofs(&res, &r);
         CHECK_EQ_U64(res.r.batch_size, 3);
         CHECK(res.r.timings.queue_wait_ms < 10000);
         eng_result_copy_clear(&res);
@@ -889,10 +692,10 @@ TEST(batching)
     /* A lone job waits for company ... */
     eng_free(eng);
     cfg.max_batch_wait_ms = 300;
-    eng = start(&cfg, porep, &tk_ops_batchable);
-    submit(eng, ENG_KIND_POREP, 0, "lone", &r, NULL);
-    wait_done(eng, "lone", &res);
-    check_proofs(&res, &r);
+    eng = etu_start(&cfg, porep, &tk_ops_batchable);
+    etu_submit(eng, ENG_KIND_POREP, 0, "lone", &r, NULL);
+    etu_wait(eng, "lone", &res, 30);
+    etu_check_proofs(&res, &r);
     CHECK_EQ_U64(res.r.batch_size, 1);
     CHECK_MSG(res.r.timings.queue_wait_ms >= 290, "queue_wait %llu ms",
               (unsigned long long)res.r.timings.queue_wait_ms);
@@ -900,26 +703,26 @@ TEST(batching)
     eng_free(eng);
 
     /* ... unless higher-priority work arrives, which flushes the partial batch. */
-    tk_reset();
+    etu_reset();
     cfg.max_batch_wait_ms = 20000;
     eng_t *e2 = NULL;
     cz_diag dg;
     cz_diag_init(&dg);
     CHECK_OK(eng_new(&e2, &cfg, &dg));
-    CHECK_OK(eng_register_kind(e2, ENG_KIND_POREP, &tk_ops_batchable, tk(), &dg));
-    CHECK_OK(eng_register_kind(e2, ENG_KIND_WINNING_POST, &tk_ops, tk(), &dg));
+    CHECK_OK(eng_register_kind(e2, ENG_KIND_POREP, &tk_ops_batchable, etu_tk(), &dg));
+    CHECK_OK(eng_register_kind(e2, ENG_KIND_WINNING_POST, &tk_ops, etu_tk(), &dg));
     CHECK_OK(eng_start(e2, &dg));
-    submit(e2, ENG_KIND_POREP, 0, "n", &r, NULL);
-    sleep_ms(50);
-    submit(e2, ENG_KIND_WINNING_POST, 0, "w", &r, NULL);
-    wait_done(e2, "n", &res);
-    check_proofs(&res, &r);
+    etu_submit(e2, ENG_KIND_POREP, 0, "n", &r, NULL);
+    etu_sleep_ms(50);
+    etu_submit(e2, ENG_KIND_WINNING_POST, 0, "w", &r, NULL);
+    etu_wait(e2, "n", &res, 30);
+    etu_check_proofs(&res, &r);
     CHECK_EQ_U64(res.r.batch_size, 1);
     CHECK_MSG(res.r.timings.queue_wait_ms < 10000, "queue_wait %llu ms",
               (unsigned long long)res.r.timings.queue_wait_ms);
     eng_result_copy_clear(&res);
-    wait_done(e2, "w", &res);
-    check_proofs(&res, &r);
+    etu_wait(e2, "w", &res, 30);
+    etu_check_proofs(&res, &r);
     eng_result_copy_clear(&res);
     eng_free(e2);
 }
@@ -928,11 +731,11 @@ TEST(await_timeout_and_unknown)
 {
     eng_config_t cfg;
     test_cfg(&cfg);
-    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
-    tk_req gate = mkreq(TK_GATE, 1, 5);
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req gate = etu_req(TK_GATE, 1, 5);
     eng_result_copy_t res;
 
-    submit(eng, ENG_KIND_POREP, 0, "slow", &gate, NULL);
+    etu_submit(eng, ENG_KIND_POREP, 0, "slow", &gate, NULL);
     eng_wait(eng, "slow", 50, &res);
     CHECK_EQ_U64(res.r.status, ENG_STATUS_TIMEOUT);
     CHECK_STR_EQ(res.r.job_id, "slow");
@@ -940,9 +743,9 @@ TEST(await_timeout_and_unknown)
     eng_wait(eng, "missing", 0, &res);
     CHECK_EQ_U64(res.r.status, ENG_STATUS_UNKNOWN);
     eng_result_copy_clear(&res);
-    tk_open_gate(tk());
-    wait_done(eng, "slow", &res);
-    check_proofs(&res, &gate);
+    tk_open_gate(etu_tk());
+    etu_wait(eng, "slow", &res, 30);
+    etu_check_proofs(&res, &gate);
     eng_result_copy_clear(&res);
     eng_free(eng);
 }
@@ -951,11 +754,11 @@ TEST(metrics_exposition)
 {
     eng_config_t cfg;
     test_cfg(&cfg);
-    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
-    tk_req r = mkreq(0, 2, 50);
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req r = etu_req(0, 2, 50);
     eng_result_copy_t res;
-    submit(eng, ENG_KIND_POREP, 0, "m1", &r, NULL);
-    wait_done(eng, "m1", &res);
+    etu_submit(eng, ENG_KIND_POREP, 0, "m1", &r, NULL);
+    etu_wait(eng, "m1", &res, 30);
     eng_result_copy_clear(&res);
 
     char *text = NULL;
@@ -1003,54 +806,15 @@ TEST(metrics_exposition)
 
 /* ---- GPU selection without a usable device ---- */
 
-/* The log lines of the engine's threads while a test captures them. */
-typedef struct log_capture {
-    pthread_mutex_t mu;
-    char buf[16384];
-    size_t len;
-} log_capture;
-
-static log_capture g_logs = {.mu = PTHREAD_MUTEX_INITIALIZER};
-
-static void capture_sink(cz_log_level level, const char *line, void *ctx)
-{
-    log_capture *c = ctx;
-    pthread_mutex_lock(&c->mu);
-    int n = snprintf(c->buf + c->len, sizeof(c->buf) - c->len, "%s %s\n", cz_log_level_name(level),
-                     line);
-    if (n > 0 && (size_t)n < sizeof(c->buf) - c->len) {
-        c->len += (size_t)n;
-    }
-    pthread_mutex_unlock(&c->mu);
-}
-
-static void capture_start(void)
-{
-    pthread_mutex_lock(&g_logs.mu);
-    g_logs.len = 0;
-    g_logs.buf[0] = '\0';
-    pthread_mutex_unlock(&g_logs.mu);
-    cz_log_set_sink(capture_sink, &g_logs);
-}
-
-/* Stops capturing; true if a captured line contains `want`. */
-static bool captured(const char *want)
-{
-    pthread_mutex_lock(&g_logs.mu);
-    bool found = strstr(g_logs.buf, want) != NULL;
-    pthread_mutex_unlock(&g_logs.mu);
-    return found;
-}
-
 /* Proves one two-partition job and checks that both partitions went to the CPU provers and
  * that status and metrics list no device. */
 static void prove_on_cpu_only(eng_t *eng, const char *rid)
 {
-    tk_req r = mkreq(0, 2, 70);
+    tk_req r = etu_req(0, 2, 70);
     eng_result_copy_t res;
-    submit(eng, ENG_KIND_POREP, 0, rid, &r, NULL);
-    wait_done(eng, rid, &res);
-    check_proofs(&res, &r);
+    etu_submit(eng, ENG_KIND_POREP, 0, rid, &r, NULL);
+    etu_wait(eng, rid, &res, 30);
+    etu_check_proofs(&res, &r);
     eng_result_copy_clear(&res);
 
     eng_status_info_t st;
@@ -1075,13 +839,13 @@ TEST(gpu_auto_without_device_uses_cpu)
     eng_config_t cfg;
     test_cfg(&cfg);
     cfg.gpu_mode = ENG_GPU_AUTO;
-    capture_start();
-    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
+    etu_capture_start();
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
     prove_on_cpu_only(eng, "auto-1");
     eng_free(eng);
     cz_log_set_sink(NULL, NULL);
-    CHECK(captured("event=no_gpu gpus=auto devices_found=0 action=cpu"));
-    CHECK(captured("prover_threads=1 gpus=0"));
+    CHECK(etu_captured("event=no_gpu gpus=auto devices_found=0 action=cpu"));
+    CHECK(etu_captured("prover_threads=1 gpus=0"));
 }
 
 /* A listed device that does not exist is skipped with a warning naming it (the engine still
@@ -1096,25 +860,25 @@ TEST(gpu_listed_device_missing_is_skipped)
     cfg.gpu_mode = ENG_GPU_LIST;
     cfg.gpu_devices[0] = missing;
     cfg.n_gpu_devices = 1;
-    capture_start();
-    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
+    etu_capture_start();
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
     prove_on_cpu_only(eng, "missing-1");
     eng_free(eng);
     cz_log_set_sink(NULL, NULL);
     snprintf(want, sizeof(want),
              "warn gpu=%u event=skipped reason=\"no such device: %u found\" action=not_used",
              missing, gpu_count());
-    CHECK_MSG(captured(want), "no \"%s\" in the log:\n%s", want, g_logs.buf);
-    CHECK(captured("warn event=no_gpu_usable devices_listed=1"));
+    CHECK_MSG(etu_captured(want), "no \"%s\" in the log:\n%s", want, etu_log_text());
+    CHECK(etu_captured("warn event=no_gpu_usable devices_listed=1"));
 
     test_cfg(&cfg); /* ENG_GPU_NONE */
-    capture_start();
-    eng = start(&cfg, all_kinds, &tk_ops);
+    etu_capture_start();
+    eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
     prove_on_cpu_only(eng, "none-1");
     eng_free(eng);
     cz_log_set_sink(NULL, NULL);
-    CHECK(!captured("event=no_gpu"));
-    CHECK(!captured("event=opened"));
+    CHECK(!etu_captured("event=no_gpu"));
+    CHECK(!etu_captured("event=opened"));
 }
 
 /* eng_new refuses GPU lists it could not honour. */
@@ -1165,26 +929,26 @@ TEST(drain_then_free_cancels_the_rest)
     eng_config_t cfg;
     test_cfg(&cfg);
     cfg.max_active_jobs = 1;
-    eng_t *eng = start(&cfg, all_kinds, &tk_ops);
-    tk_req r = mkreq(0, 1, 5), gate = mkreq(TK_GATE, 1, 6);
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req r = etu_req(0, 1, 5), gate = etu_req(TK_GATE, 1, 6);
     r.sleep_ms = 50;
 
-    submit(eng, ENG_KIND_POREP, 0, "d1", &r, NULL);
-    submit(eng, ENG_KIND_POREP, 0, "d2", &r, NULL);
+    etu_submit(eng, ENG_KIND_POREP, 0, "d1", &r, NULL);
+    etu_submit(eng, ENG_KIND_POREP, 0, "d2", &r, NULL);
     CHECK_EQ_U64(eng_drain(eng, 20000), 0);
     CHECK(eng_idle(eng));
-    req_scratch s;
-    eng_request_t req = mkrequest(&s, ENG_KIND_POREP, 0, "late", &r);
+    etu_scratch s;
+    eng_request_t req = etu_request(&s, ENG_KIND_POREP, 0, "late", &r);
     eng_submit_info_t info;
     CHECK_ERR(eng_submit(eng, &req, &info, NULL), CUZK_E_CANCELLED);
     eng_free(eng);
 
     /* eng_free with a running and a queued job: both waiters hear CANCELLED. */
-    eng = start(&cfg, all_kinds, &tk_ops);
+    eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
     counted c = {.mu = PTHREAD_MUTEX_INITIALIZER};
-    submit(eng, ENG_KIND_POREP, 0, "run", &gate, NULL);
+    etu_submit(eng, ENG_KIND_POREP, 0, "run", &gate, NULL);
     CHECK(ev_wait("synth", "run", 0));
-    submit(eng, ENG_KIND_POREP, 0, "queued", &r, NULL);
+    etu_submit(eng, ENG_KIND_POREP, 0, "queued", &r, NULL);
     eng_await(eng, "run", 0, count_cb, &c);
     eng_await(eng, "queued", 0, count_cb, &c);
     eng_await(eng, "queued", 60000, count_cb, &c);
@@ -1203,7 +967,7 @@ TEST(random_mix)
     cfg.max_batch_size = 2;
     cfg.max_batch_wait_ms = 20;
     cfg.max_active_jobs = 3;
-    eng_t *eng = start(&cfg, all_kinds, &tk_ops_batchable);
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops_batchable);
     cz_prng *g = test_prng();
     enum { N = 24 };
     tk_req reqs[N];
@@ -1223,12 +987,12 @@ TEST(random_mix)
         default:
             break;
         }
-        reqs[i] = mkreq(flags, 1 + (uint32_t)cz_prng_below(g, 3), cz_prng_u64(g) >> 8);
+        reqs[i] = etu_req(flags, 1 + (uint32_t)cz_prng_below(g, 3), cz_prng_u64(g) >> 8);
         reqs[i].mem_bytes = cz_prng_below(g, 4) << 20;
         eng_kind kind = (eng_kind)(1 + cz_prng_below(g, 4));
         eng_prio prio = (eng_prio)cz_prng_below(g, 5);
         snprintf(ids[i], ENG_ID_MAX, "mix-%d", i);
-        submit(eng, kind, prio, ids[i], &reqs[i], NULL);
+        etu_submit(eng, kind, prio, ids[i], &reqs[i], NULL);
         if (cz_prng_below(g, 8) == 0) {
             bool was_running;
             cancelled[i] = eng_cancel(eng, ids[i], &was_running);
@@ -1237,10 +1001,10 @@ TEST(random_mix)
     int ok = 0, failed = 0, canc = 0;
     for (int i = 0; i < N; i++) {
         eng_result_copy_t res;
-        wait_done(eng, ids[i], &res);
+        etu_wait(eng, ids[i], &res, 30);
         if (res.r.status == ENG_STATUS_COMPLETED) {
             CHECK(!(reqs[i].flags & (TK_BAD_SYNTH | TK_PARSE_FAIL)));
-            check_proofs(&res, &reqs[i]);
+            etu_check_proofs(&res, &reqs[i]);
             ok++;
         } else if (res.r.status == ENG_STATUS_FAILED) {
             CHECK_MSG(reqs[i].flags != 0, "%s failed: %s", ids[i], res.r.error);

@@ -4,8 +4,8 @@
  * for the device's own faults, and the status and metrics of each device.
  *
  * Jobs run the "tk" test handler (test_kind.h: small circuits proved for real). Every returned
- * proof is verified here, independently of the engine's own check, with the parameter file
- * loaded separately and the public input x^3 + x + 5 recomputed in this file; which backend
+ * proof is verified independently of the engine's own check (etu_check_proofs, engine_util.h:
+ * the parameter file loaded separately, the public input x^3 + x + 5 recomputed); which backend
  * proved a partition is read from the engine's per-device counters and its log.
  * One test proves real 2 KiB WindowPoSt and WinningPoSt requests (sectors sealed here, the
  * built-in handlers, the published circuit shapes) with the parameters of the e2e_params_2k
@@ -17,11 +17,9 @@
  * skips, exit 77, without a device) and test_engine_gpu_emu over the CPU emulation of one
  * device.
  */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "harness/test.h"
@@ -29,6 +27,7 @@
 #include "common/alloc.h"
 #include "common/log.h"
 #include "engine/engine.h"
+#include "engine/engine_util.h"
 #include "engine/internal.h"
 #include "engine/kind_filecoin.h"
 #include "engine/test_kind.h"
@@ -43,42 +42,6 @@
 #    define EMU_BUILD 0
 #endif
 
-static tk_ctx *g_tk;
-static char g_param_dir[512];
-
-static void remove_params(void)
-{
-    char path[600];
-    snprintf(path, sizeof(path), "%s/tk-test-cubic.params", g_param_dir);
-    unlink(path);
-    snprintf(path, sizeof(path), "%s/tk-test-cubic-big.params", g_param_dir);
-    unlink(path);
-    rmdir(g_param_dir);
-}
-
-static tk_ctx *tk(void)
-{
-    if (!g_tk) {
-        cz_diag dg;
-        cz_diag_init(&dg);
-        snprintf(g_param_dir, sizeof(g_param_dir), "%s-%ld",
-                 test_bin_path("tests/engine-gpu-tk-params"), (long)getpid());
-        CHECK_MSG(tk_new(&g_tk, g_param_dir, &dg) == CUZK_OK, "tk_new: %s", dg.msg);
-        atexit(remove_params);
-    }
-    return g_tk;
-}
-
-static uint64_t file_size(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    CHECK(f != NULL);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fclose(f);
-    return (uint64_t)n;
-}
-
 static void need_gpu(void)
 {
     if (gpu_count() == 0) {
@@ -86,88 +49,11 @@ static void need_gpu(void)
     }
 }
 
-static void sleep_ms(unsigned ms)
-{
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-/* ---- the engine's log ---- */
-
-typedef struct log_capture {
-    pthread_mutex_t mu;
-    char *buf;
-    size_t len, cap;
-} log_capture;
-
-static log_capture g_logs = {.mu = PTHREAD_MUTEX_INITIALIZER};
-
-static void capture_sink(cz_log_level level, const char *line, void *ctx)
-{
-    log_capture *c = ctx;
-    pthread_mutex_lock(&c->mu);
-    size_t need = strlen(line) + 16;
-    if (c->len + need > c->cap) {
-        size_t cap = (c->cap + need) * 2;
-        char *b = realloc(c->buf, cap);
-        if (!b) {
-            pthread_mutex_unlock(&c->mu);
-            return;
-        }
-        c->buf = b;
-        c->cap = cap;
-    }
-    c->len += (size_t)snprintf(c->buf + c->len, c->cap - c->len, "%s %s\n",
-                               cz_log_level_name(level), line);
-    pthread_mutex_unlock(&c->mu);
-}
-
-/* Captures the log from now on (also echoed nowhere: failures print the capture). */
-static void capture_start(void)
-{
-    pthread_mutex_lock(&g_logs.mu);
-    g_logs.len = 0;
-    if (g_logs.buf) {
-        g_logs.buf[0] = '\0';
-    }
-    pthread_mutex_unlock(&g_logs.mu);
-    cz_log_set_sink(capture_sink, &g_logs);
-}
-
-/* Number of captured lines containing every one of the (NULL-terminated) fragments. */
-static size_t count_lines(const char *a, const char *b)
-{
-    size_t n = 0;
-    pthread_mutex_lock(&g_logs.mu);
-    for (const char *p = g_logs.buf; p && *p;) {
-        const char *e = strchr(p, '\n');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        char line[2048];
-        snprintf(line, sizeof(line), "%.*s", (int)len, p);
-        n += strstr(line, a) != NULL && (!b || strstr(line, b) != NULL);
-        p = e ? e + 1 : p + len;
-    }
-    pthread_mutex_unlock(&g_logs.mu);
-    return n;
-}
-
-#define CHECK_LOG(a, b)                                                                            \
-    CHECK_MSG(count_lines((a), (b)) > 0, "no log line with \"%s\"%s%s; log:\n%s", (a),             \
-              (b) ? " and " : "", (b) ? (const char *)(b) : "", g_logs.buf ? g_logs.buf : "")
-
 /* ---- engine, requests, results ---- */
 
 static void base_cfg(eng_config_t *cfg)
 {
-    eng_config_default(cfg);
-    cfg->param_cache = g_param_dir;
-    cfg->mem_budget_bytes = UINT64_C(64) << 20;
-    cfg->synth_workers = 2;
-    cfg->prover_threads = 1;
-    cfg->prover_pool_threads = 0;
-    cfg->srs_load_threads = 0;
-    cfg->max_active_jobs = 4;
-    cfg->max_batch_wait_ms = 100;
+    etu_cfg(cfg);
     cfg->eviction_min_idle_ms = 0;
 }
 
@@ -181,108 +67,19 @@ static void dev0_cfg(eng_config_t *cfg, uint64_t limit)
     cfg->gpu_mem_limit_bytes = limit;
 }
 
-static eng_t *start(const eng_config_t *cfg)
-{
-    static const eng_kind kinds[] = {ENG_KIND_POREP, ENG_KIND_SNAP, ENG_KIND_WINDOW_POST,
-                                     ENG_KIND_WINNING_POST};
-    eng_t *eng = NULL;
-    cz_diag dg;
-    cz_diag_init(&dg);
-    tk_close_gate(tk());
-    tk_clear_events(tk());
-    CHECK_OK(eng_new(&eng, cfg, &dg));
-    for (size_t i = 0; i < ARRAY_LEN(kinds); i++) {
-        CHECK_OK(eng_register_kind(eng, kinds[i], &tk_ops, tk(), &dg));
-    }
-    CHECK_MSG(eng_start(eng, &dg) == CUZK_OK, "eng_start: %s", dg.msg);
-    return eng;
-}
-
-static tk_req mkreq(uint32_t flags, uint32_t nparts, uint64_t x0)
-{
-    tk_req r;
-    memset(&r, 0, sizeof(r));
-    r.flags = flags;
-    r.nparts = nparts;
-    for (uint32_t i = 0; i < nparts; i++) {
-        r.x[i] = x0 + 13 * i;
-    }
-    return r;
-}
-
 /* Submits r under kind (the handler ignores the kind) and waits for the result. */
 static void prove(eng_t *eng, eng_kind kind, const char *rid, const tk_req *r,
                   eng_result_copy_t *res)
 {
-    uint8_t payload[512], b32[32];
-    eng_bytes_t vp = {payload, tk_encode(payload, r)};
-    eng_request_t req;
-    eng_submit_info_t info;
-    cz_diag dg;
-
-    memset(&req, 0, sizeof(req));
-    memset(b32, 0x22, sizeof(b32));
-    req.request_id = rid;
-    req.kind = kind;
-    req.sector_size = 2048;
-    req.registered_proof = 5;
-    if (kind == ENG_KIND_POREP) {
-        req.vanilla_proof = vp;
-    } else {
-        req.vanilla_proofs = &vp;
-        req.n_vanilla_proofs = 1;
-    }
-    if (kind == ENG_KIND_WINDOW_POST || kind == ENG_KIND_WINNING_POST) {
-        req.randomness = (eng_bytes_t){b32, 32};
-    }
-    if (kind == ENG_KIND_SNAP) {
-        req.comm_r_old = req.comm_r_new = req.comm_d_new = (eng_bytes_t){b32, 32};
-    }
-    cz_diag_init(&dg);
-    CHECK_MSG(eng_submit(eng, &req, &info, &dg) == CUZK_OK, "submit: %s", dg.msg);
-    eng_wait(eng, rid, 120000, res);
-    CHECK_MSG(res->r.status != ENG_STATUS_TIMEOUT, "job %s did not finish in 120 s", rid);
-}
-
-/* Every partition proof verifies with the parameters loaded here and y = x^3 + x + 5. */
-static void check_proofs(const eng_result_copy_t *res, const tk_req *r)
-{
-    static g16_params_t *params[2];
-    bool big = (r->flags & TK_BIG) != 0;
-    cz_diag dg;
-    cz_diag_init(&dg);
-
-    CHECK_MSG(res->r.status == ENG_STATUS_COMPLETED, "job %s status %d error \"%s\"", res->r.job_id,
-              (int)res->r.status, res->r.error);
-    CHECK_EQ_U64(res->r.proof_len, (uint64_t)r->nparts * G16_PROOF_NBYTES);
-    if (!params[big]) {
-        CHECK_OK(g16_params_load(&params[big], tk_params_path(tk(), big), NULL, NULL, &dg));
-    }
-    g16_pvk_t pvk;
-    g16_pvk_init(&pvk, &params[big]->vk);
-    for (uint32_t k = 0; k < r->nparts; k++) {
-        g16_proof_t proof;
-        fr_t x, y, five;
-        bool ok = false;
-        CHECK_OK(g16_proof_from_bytes(&proof, res->r.proof + k * G16_PROOF_NBYTES, &dg));
-        fr_from_u64(&x, r->x[k]);
-        fr_from_u64(&five, 5);
-        fr_pow_u64(&y, &x, 3);
-        fr_add(&y, &y, &x);
-        fr_add(&y, &y, &five);
-        CHECK_OK(g16_verify(&pvk, &ok, &proof, &y, 1, &dg));
-        CHECK_MSG(ok, "job %s partition %u does not verify", res->r.job_id, k);
-        fr_add(&y, &y, &five);
-        CHECK_OK(g16_verify(&pvk, &ok, &proof, &y, 1, &dg));
-        CHECK_MSG(!ok, "job %s partition %u verifies a wrong input", res->r.job_id, k);
-    }
+    etu_submit(eng, kind, 0, rid, r, NULL);
+    etu_wait(eng, rid, res, 120);
 }
 
 static void prove_ok(eng_t *eng, eng_kind kind, const char *rid, const tk_req *r)
 {
     eng_result_copy_t res;
     prove(eng, kind, rid, r, &res);
-    check_proofs(&res, r);
+    etu_check_proofs(&res, r);
     eng_result_copy_clear(&res);
 }
 
@@ -328,7 +125,7 @@ static eng_gpu_info_t wait_resident(eng_t *eng, uint32_t n)
         if (g.n_resident == n) {
             return g;
         }
-        sleep_ms(10);
+        etu_sleep_ms(10);
     }
     test_fail(__FILE__, __LINE__, "device 0 never came down to %u resident circuits", n);
 }
@@ -338,8 +135,8 @@ static void resident_sizes(uint64_t *rc, uint64_t *rb)
 {
     eng_config_t cfg;
     dev0_cfg(&cfg, 0);
-    eng_t *eng = start(&cfg);
-    tk_req c = mkreq(0, 1, 5), b = mkreq(TK_BIG, 1, 6);
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req c = etu_req(0, 1, 5), b = etu_req(TK_BIG, 1, 6);
     prove_ok(eng, ENG_KIND_POREP, "size-c", &c);
     *rc = status0(eng).resident_bytes;
     prove_ok(eng, ENG_KIND_POREP, "size-b", &b);
@@ -360,13 +157,13 @@ static void resident_sizes(uint64_t *rc, uint64_t *rb)
 TEST(gpu_auto_proves_and_reports)
 {
     need_gpu();
-    tk();
+    etu_tk();
     eng_config_t cfg;
     base_cfg(&cfg);
     cfg.timing = true;
-    capture_start();
-    eng_t *eng = start(&cfg);
-    tk_req a = mkreq(0, 3, 11), b = mkreq(0, 3, 1000003), w = mkreq(0, 1, 77);
+    etu_capture_start();
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req a = etu_req(0, 3, 11), b = etu_req(0, 3, 1000003), w = etu_req(0, 1, 77);
     prove_ok(eng, ENG_KIND_POREP, "auto-a", &a);
     prove_ok(eng, ENG_KIND_SNAP, "auto-b", &b);
     prove_ok(eng, ENG_KIND_WINNING_POST, "auto-w", &w);
@@ -400,12 +197,12 @@ TEST(gpu_auto_proves_and_reports)
     eng_free(eng);
     cz_log_set_sink(NULL, NULL);
 
-    CHECK_LOG("gpu=0 event=opened", NULL);
-    CHECK_LOG("event=stage", "stage=gpu_upload");
-    CHECK_EQ_U64(count_lines("event=stage", "stage=gpu_upload"), resident);
-    CHECK_EQ_U64(count_lines("stage=msm_b_g2 worker=cuzk-gpu", NULL), 7);
-    CHECK_EQ_U64(count_lines("stage=verify worker=cuzk-gpu", NULL), 7);
-    CHECK_EQ_U64(count_lines("cuzk-prove-", NULL), 0); /* no CPU prover thread */
+    ETU_CHECK_LOG("gpu=0 event=opened", NULL);
+    ETU_CHECK_LOG("event=stage", "stage=gpu_upload");
+    CHECK_EQ_U64(etu_count_lines("event=stage", "stage=gpu_upload"), resident);
+    CHECK_EQ_U64(etu_count_lines("stage=msm_b_g2 worker=cuzk-gpu", NULL), 7);
+    CHECK_EQ_U64(etu_count_lines("stage=verify worker=cuzk-gpu", NULL), 7);
+    CHECK_EQ_U64(etu_count_lines("cuzk-prove-", NULL), 0); /* no CPU prover thread */
 }
 
 /* Under gpus.memory_limit a new circuit frees the least recently used copy; every partition
@@ -413,15 +210,15 @@ TEST(gpu_auto_proves_and_reports)
 TEST(gpu_lru_under_memory_limit)
 {
     need_gpu();
-    tk();
+    etu_tk();
     uint64_t rc, rb;
     resident_sizes(&rc, &rb);
 
     eng_config_t cfg;
     dev0_cfg(&cfg, rc + rb - 1); /* either circuit fits, both do not */
-    capture_start();
-    eng_t *eng = start(&cfg);
-    tk_req c1 = mkreq(0, 2, 21), b = mkreq(TK_BIG, 1, 22), c2 = mkreq(0, 1, 23);
+    etu_capture_start();
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req c1 = etu_req(0, 2, 21), b = etu_req(TK_BIG, 1, 22), c2 = etu_req(0, 1, 23);
     prove_ok(eng, ENG_KIND_POREP, "lru-c1", &c1);
     CHECK_EQ_U64(status0(eng).resident_bytes, rc);
     prove_ok(eng, ENG_KIND_POREP, "lru-b", &b);
@@ -441,8 +238,9 @@ TEST(gpu_lru_under_memory_limit)
     CHECK_EQ_U64(metric(eng, "cuzk_cpu_proofs_total"), 0);
     eng_free(eng);
     cz_log_set_sink(NULL, NULL);
-    CHECK_EQ_U64(count_lines("gpu=0 srs=test-cubic event=resident_freed reason=lru", NULL), 1);
-    CHECK_EQ_U64(count_lines("gpu=0 srs=test-cubic-big event=resident_freed reason=lru", NULL), 1);
+    CHECK_EQ_U64(etu_count_lines("gpu=0 srs=test-cubic event=resident_freed reason=lru", NULL), 1);
+    CHECK_EQ_U64(etu_count_lines("gpu=0 srs=test-cubic-big event=resident_freed reason=lru", NULL),
+                 1);
 }
 
 /* Parameters that cannot be resident are proved on the CPU by the device's thread, and the
@@ -451,15 +249,15 @@ TEST(gpu_lru_under_memory_limit)
 TEST(gpu_cpu_fallback_when_parameters_do_not_fit)
 {
     need_gpu();
-    tk();
+    etu_tk();
     uint64_t rc, rb;
     resident_sizes(&rc, &rb);
 
     eng_config_t cfg;
     dev0_cfg(&cfg, rc);
-    capture_start();
-    eng_t *eng = start(&cfg);
-    tk_req c = mkreq(0, 2, 31), b = mkreq(TK_BIG, 2, 32), c2 = mkreq(0, 1, 33);
+    etu_capture_start();
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req c = etu_req(0, 2, 31), b = etu_req(TK_BIG, 2, 32), c2 = etu_req(0, 1, 33);
     prove_ok(eng, ENG_KIND_POREP, "fit-c", &c);
     prove_ok(eng, ENG_KIND_POREP, "fit-b", &b);
     prove_ok(eng, ENG_KIND_POREP, "fit-c2", &c2);
@@ -474,10 +272,11 @@ TEST(gpu_cpu_fallback_when_parameters_do_not_fit)
     CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_errors_total"), 0);
     eng_free(eng);
     cz_log_set_sink(NULL, NULL);
-    CHECK_EQ_U64(count_lines("srs=test-cubic-big event=cpu_fallback reason=too_large", NULL), 2);
+    CHECK_EQ_U64(etu_count_lines("srs=test-cubic-big event=cpu_fallback reason=too_large", NULL),
+                 2);
 
     dev0_cfg(&cfg, 4096);
-    eng = start(&cfg);
+    eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
     prove_ok(eng, ENG_KIND_WINDOW_POST, "tiny-c", &c);
     prove_ok(eng, ENG_KIND_WINDOW_POST, "tiny-b", &b);
     g = status0(eng);
@@ -494,11 +293,11 @@ TEST(gpu_cpu_fallback_when_parameters_do_not_fit)
 TEST(gpu_copy_freed_with_its_parameters)
 {
     need_gpu();
-    tk();
+    etu_tk();
     eng_config_t cfg;
     dev0_cfg(&cfg, 0);
-    eng_t *eng = start(&cfg);
-    tk_req c = mkreq(0, 1, 41), b = mkreq(TK_BIG, 1, 42);
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req c = etu_req(0, 1, 41), b = etu_req(TK_BIG, 1, 42);
     prove_ok(eng, ENG_KIND_POREP, "ev-c1", &c);
     CHECK_EQ_U64(status0(eng).n_resident, 1);
     bool was_loaded = false;
@@ -516,9 +315,9 @@ TEST(gpu_copy_freed_with_its_parameters)
     /* A host budget that holds one parameter file: loading the big one demotes the cubic one,
      * whose device copy follows. */
     dev0_cfg(&cfg, 0);
-    cfg.mem_budget_bytes =
-        file_size(tk_params_path(tk(), false)) + file_size(tk_params_path(tk(), true)) - 1;
-    eng = start(&cfg);
+    cfg.mem_budget_bytes = etu_file_size(tk_params_path(etu_tk(), false)) +
+                           etu_file_size(tk_params_path(etu_tk(), true)) - 1;
+    eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
     prove_ok(eng, ENG_KIND_POREP, "pr-c", &c);
     prove_ok(eng, ENG_KIND_POREP, "pr-b", &b);
     g = wait_resident(eng, 1);
@@ -539,14 +338,14 @@ TEST(gpu_copy_freed_with_its_parameters)
 TEST(gpu_bad_public_input_is_not_the_devices_fault)
 {
     need_gpu();
-    tk();
+    etu_tk();
     eng_config_t cfg;
     dev0_cfg(&cfg, 0);
-    capture_start();
-    eng_t *eng = start(&cfg);
+    etu_capture_start();
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
     for (int i = 0; i < 4; i++) { /* more than the failures that would disable a device */
         char rid[32];
-        tk_req bad = mkreq(TK_BAD_INPUT, 1, 51 + (uint64_t)i);
+        tk_req bad = etu_req(TK_BAD_INPUT, 1, 51 + (uint64_t)i);
         eng_result_copy_t res;
         snprintf(rid, sizeof(rid), "bad-%d", i);
         prove(eng, ENG_KIND_POREP, rid, &bad, &res);
@@ -554,7 +353,7 @@ TEST(gpu_bad_public_input_is_not_the_devices_fault)
         CHECK_MSG(strstr(res.r.error, "does not verify") != NULL, "%s", res.r.error);
         eng_result_copy_clear(&res);
     }
-    tk_req good = mkreq(0, 1, 60);
+    tk_req good = etu_req(0, 1, 60);
     prove_ok(eng, ENG_KIND_POREP, "good", &good);
     eng_gpu_info_t g = status0(eng);
     CHECK(g.usable);
@@ -566,14 +365,14 @@ TEST(gpu_bad_public_input_is_not_the_devices_fault)
     CHECK_EQ_U64(metric(eng, "cuzk_verify_retries_total"), 4);
     eng_free(eng);
     cz_log_set_sink(NULL, NULL);
-    CHECK_EQ_U64(count_lines("event=invalid_proof backend=gpu action=retry_on_cpu", NULL), 4);
+    CHECK_EQ_U64(etu_count_lines("event=invalid_proof backend=gpu action=retry_on_cpu", NULL), 4);
 }
 
 /* A listed ordinal that does not exist is skipped with a warning; the others prove. */
 TEST(gpu_listed_devices_partly_missing)
 {
     need_gpu();
-    tk();
+    etu_tk();
     unsigned missing = gpu_count() + 7;
     char want[128];
     eng_config_t cfg;
@@ -582,17 +381,17 @@ TEST(gpu_listed_devices_partly_missing)
     cfg.gpu_devices[0] = missing;
     cfg.gpu_devices[1] = 0;
     cfg.n_gpu_devices = 2;
-    capture_start();
-    eng_t *eng = start(&cfg);
-    tk_req r = mkreq(0, 2, 90);
+    etu_capture_start();
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req r = etu_req(0, 2, 90);
     prove_ok(eng, ENG_KIND_POREP, "mix", &r);
     eng_gpu_info_t g = status0(eng);
     CHECK_EQ_U64(g.proofs, 2);
     eng_free(eng);
     cz_log_set_sink(NULL, NULL);
     snprintf(want, sizeof(want), "gpu=%u event=skipped reason=\"no such device", missing);
-    CHECK_LOG(want, NULL);
-    CHECK_EQ_U64(count_lines("event=no_gpu_usable", NULL), 0);
+    ETU_CHECK_LOG(want, NULL);
+    CHECK_EQ_U64(etu_count_lines("event=no_gpu_usable", NULL), 0);
 }
 
 /* Device failures: each frees the copy that failed (made again by the next partition); three
@@ -601,12 +400,12 @@ TEST(gpu_listed_devices_partly_missing)
 TEST(gpu_disabled_after_repeated_failures)
 {
     need_gpu();
-    tk();
+    etu_tk();
     eng_config_t cfg;
     dev0_cfg(&cfg, 0);
-    capture_start();
-    eng_t *eng = start(&cfg);
-    tk_req r = mkreq(0, 1, 101);
+    etu_capture_start();
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req r = etu_req(0, 1, 101);
     eng_job fake;
     memset(&fake, 0, sizeof(fake));
     snprintf(fake.id, sizeof(fake.id), "injected");
@@ -638,7 +437,7 @@ TEST(gpu_disabled_after_repeated_failures)
     CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_usable"), 0);
     CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_errors_total"), 5);
 
-    tk_req r2 = mkreq(0, 2, 102);
+    tk_req r2 = etu_req(0, 2, 102);
     prove_ok(eng, ENG_KIND_POREP, "f-2", &r2);
     g = status0(eng);
     CHECK_EQ_U64(g.proofs, 2);
@@ -647,10 +446,10 @@ TEST(gpu_disabled_after_repeated_failures)
     CHECK_EQ_U64(metric(eng, "cuzk_cpu_proofs_total"), 2);
     eng_free(eng);
     cz_log_set_sink(NULL, NULL);
-    CHECK_EQ_U64(count_lines("job=injected k=0 gpu=0 event=gpu_error", "injected device failure"),
-                 5);
-    CHECK_EQ_U64(count_lines("error gpu=0 event=disabled failures_in_row=3 action=cpu_only", NULL),
-                 1);
+    CHECK_EQ_U64(
+        etu_count_lines("job=injected k=0 gpu=0 event=gpu_error", "injected device failure"), 5);
+    CHECK_EQ_U64(
+        etu_count_lines("error gpu=0 event=disabled failures_in_row=3 action=cpu_only", NULL), 1);
 }
 
 /* ---- 2 KiB Filecoin proofs ---- */

@@ -21,62 +21,19 @@
 #include "field/fp2.h"
 #include "field/fr.h"
 #include "gpu/gpu.h"
+#include "gpu/gpu_test_util.h"
 #include "gpu/internal.h"
 #include "msm/msm.h"
 #include "poly/poly.h"
 
-/* Sizes: the emulation (and CUZK_GPU_TEST_SMALL=1 in the environment, for compute-sanitizer
- * runs) takes small ones. */
-#if defined(CUZK_GPU_TEST_EMU)
-#    define EMU 1
-#else
-#    define EMU 0
-#endif
-static bool small_sizes(void)
-{
-    const char *e = getenv("CUZK_GPU_TEST_SMALL");
-    return EMU || (e && e[0] == '1');
-}
-#define T_NTT_LG     (small_sizes() ? 11u : 20u)
-#define T_QUOT_LG    (small_sizes() ? 10u : 20u)
-#define MSM_BIG_N    (small_sizes() ? (size_t)2100 : (size_t)1 << 17)
-#define MSM_MID_N    (small_sizes() ? (size_t)2100 : (size_t)4097)
-#define MSM_G2_BIG_N (small_sizes() ? (size_t)300 : (size_t)1 << 13)
-#define FIELD_N      (small_sizes() ? (size_t)300 : (size_t)20000)
+#define T_NTT_LG     (gtu_small_sizes() ? 11u : 20u)
+#define T_QUOT_LG    (gtu_small_sizes() ? 10u : 20u)
+#define MSM_BIG_N    (gtu_small_sizes() ? (size_t)2100 : (size_t)1 << 17)
+#define MSM_MID_N    (gtu_small_sizes() ? (size_t)2100 : (size_t)4097)
+#define MSM_G2_BIG_N (gtu_small_sizes() ? (size_t)300 : (size_t)1 << 13)
+#define FIELD_N      (gtu_small_sizes() ? (size_t)300 : (size_t)20000)
 
 /* ---- shared state and helpers ---- */
-
-static gpu_dev *the_dev;
-
-static gpu_dev *need_dev(void)
-{
-    cz_diag dg;
-    if (gpu_count() == 0) {
-        test_skip("no GPU");
-    }
-    if (!the_dev) {
-        cz_diag_init(&dg);
-        if (gpu_dev_open(&the_dev, 0, &dg) != CUZK_OK) {
-            char buf[600];
-            test_fail(__FILE__, __LINE__, "gpu_dev_open: %s", cz_diag_str(&dg, buf, sizeof(buf)));
-        }
-    }
-    return the_dev;
-}
-
-/* Runs a gpu call and fails with its diagnostic. */
-#define GPU_OK(expr)                                                                               \
-    do {                                                                                           \
-        cz_diag gpu_ok_dg_;                                                                        \
-        char gpu_ok_buf_[600];                                                                     \
-        cz_diag_init(&gpu_ok_dg_);                                                                 \
-        cuzk_err gpu_ok_e_ = (expr);                                                               \
-        if (gpu_ok_e_ != CUZK_OK) {                                                                \
-            test_fail(__FILE__, __LINE__, "%s: %s", #expr,                                         \
-                      cz_diag_str(&gpu_ok_dg_, gpu_ok_buf_, sizeof(gpu_ok_buf_)));                 \
-        }                                                                                          \
-    } while (0)
-#define DG (&gpu_ok_dg_)
 
 static void *xmalloc(size_t n)
 {
@@ -133,7 +90,7 @@ static cz_pool *test_pool(void)
 
 TEST(gpu_info_and_buffers)
 {
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     gpu_dev_info info;
     gpu_buf *buf = NULL;
     uint8_t in[1000], out[1000];
@@ -161,7 +118,7 @@ TEST(gpu_info_and_buffers)
 
 TEST(gpu_streams_events_pinned)
 {
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     gpu_stream *s = NULL;
     gpu_event *e0 = NULL, *e1 = NULL;
     gpu_buf *buf = NULL;
@@ -200,7 +157,7 @@ TEST(gpu_streams_events_pinned)
 
 TEST(gpu_field_fr)
 {
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     const size_t n = FIELD_N;
     fr_t *a = xmalloc(n * 32), *b = xmalloc(n * 32), *got = xmalloc(n * 32), want;
     fr_repr_t rep;
@@ -274,7 +231,7 @@ TEST(gpu_field_fr)
  * checks that it does. */
 TEST(gpu_carry_flag_convention)
 {
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     const size_t n = 64;
     uint32_t *a = xmalloc(n * 32), *b = xmalloc(n * 32), *got = xmalloc(n * 32);
 
@@ -314,7 +271,7 @@ TEST(gpu_carry_flag_convention)
 
 TEST(gpu_field_fp_fp2)
 {
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     const size_t n = FIELD_N;
     fp_t *a = xmalloc(n * 48), *b = xmalloc(n * 48), *got = xmalloc(n * 48), want;
     fp2_t *a2 = xmalloc(n * 96), *b2 = xmalloc(n * 96), *got2 = xmalloc(n * 96), want2;
@@ -453,7 +410,7 @@ static void g2_random_points(g2_aff_t *out, fr_t *dlog, size_t n)
 
 TEST(gpu_curve_g1_formulas)
 {
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     const size_t n = 64;
     g1_aff_t p[64], q[64];
     uint64_t *out = xmalloc(4 * n * GPU_G1_XYZZ_LIMBS * 8);
@@ -501,7 +458,7 @@ TEST(gpu_curve_g1_formulas)
 
 TEST(gpu_curve_g2_formulas)
 {
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     const size_t n = 16;
     g2_aff_t p[16], q[16];
     uint64_t *out = xmalloc(4 * n * GPU_G2_XYZZ_LIMBS * 8);
@@ -580,7 +537,7 @@ static void cpu_ntt(const ntt_domain_t *d, fr_t *x, gpu_ntt_kind kind)
 
 TEST(gpu_ntt_naive_dft)
 {
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     fr_t x[64], want[64], got[64], w;
     uint64_t wl[4];
 
@@ -614,7 +571,7 @@ static const unsigned LAYOUTS[][4] = {{0, 0, 0, 0}, {3, 3, 3, 1}, {4, 3, 6, 2},
 
 TEST(gpu_ntt_all_kinds_vs_poly)
 {
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     size_t nmax = (size_t)1 << T_NTT_LG;
     fr_t *x = xmalloc(nmax * 32), *want = xmalloc(nmax * 32), *got = xmalloc(nmax * 32);
     void *tw = xmalloc(ntt_domain_tw_sizeof(T_NTT_LG));
@@ -656,7 +613,7 @@ TEST(gpu_ntt_all_kinds_vs_poly)
 
 TEST(gpu_ntt_buf_roundtrip)
 {
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     const unsigned lg = T_NTT_LG > 14 ? 14 : T_NTT_LG;
     const size_t n = (size_t)1 << lg, off = 3 * 32;
     fr_t *x = xmalloc(n * 32), *y = xmalloc(n * 32), *z = xmalloc(n * 32);
@@ -753,7 +710,7 @@ static void check_quotient(gpu_dev *dev, unsigned lg, size_t m, bool satisfying)
 
 TEST(gpu_quotient_vs_poly)
 {
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     static const unsigned lgs[] = {0, 1, 2, 3, 4, 7, 8, 9, 11, 12, 13, 16, 18, 20};
     for (size_t i = 0; i < ARRAY_LEN(lgs) && lgs[i] <= T_QUOT_LG; i++) {
         unsigned lg = lgs[i];
@@ -884,7 +841,7 @@ static void g1_from_logs(g1_t *out, const fr_t *dlog, const fr_repr_t *s, size_t
 
 TEST(gpu_msm_g1_small_n)
 {
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     g1_aff_t p[40];
     fr_repr_t s[40];
     gpu_msm_bases *b = NULL;
@@ -932,7 +889,7 @@ TEST(gpu_msm_g1_small_n)
 
 TEST(gpu_msm_g1_kinds_and_windows)
 {
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     const size_t sizes[] = {65, 700, MSM_MID_N};
     const size_t nmax = MSM_MID_N;
     g1_aff_t *p = xmalloc(nmax * sizeof(g1_aff_t));
@@ -966,7 +923,7 @@ TEST(gpu_msm_g1_kinds_and_windows)
 
 TEST(gpu_msm_g1_big_known_logs)
 {
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     const size_t n = MSM_BIG_N;
     g1_aff_t *p = xmalloc(n * sizeof(g1_aff_t));
     fr_t *dlog = xmalloc(n * sizeof(fr_t));
@@ -1011,7 +968,7 @@ TEST(gpu_msm_g1_big_known_logs)
 
 TEST(gpu_msm_g2)
 {
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     const size_t sizes[] = {1, 2, 3, 17, 100, MSM_G2_BIG_N};
     const size_t nmax = MSM_G2_BIG_N;
     g2_aff_t *p = xmalloc(nmax * sizeof(g2_aff_t));
@@ -1062,7 +1019,7 @@ TEST(gpu_msm_g2)
 TEST(gpu_msm_from_quotient)
 {
     /* h stays on the device: quotient into a buffer, then the MSM over its n - 1 values */
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     const unsigned lg = T_QUOT_LG > 12 ? 12 : T_QUOT_LG;
     const size_t n = (size_t)1 << lg;
     fr_t *a = xmalloc(n * 32), *b = xmalloc(n * 32), *c = xmalloc(n * 32);
@@ -1112,10 +1069,10 @@ TEST(gpu_msm_from_quotient)
 TEST(gpu_zz_close_device)
 {
     /* runs last (registration order): releases the device, exercising trim and close */
-    if (the_dev) {
-        GPU_OK(gpu_dev_trim(the_dev, DG));
-        gpu_dev_close(the_dev);
-        the_dev = NULL;
+    if (gtu_dev) {
+        GPU_OK(gpu_dev_trim(gtu_dev, DG));
+        gpu_dev_close(gtu_dev);
+        gtu_dev = NULL;
     }
     gpu_dev_close(NULL);
     if (gpu_count() == 0) {

@@ -23,6 +23,7 @@
 #include "common/bytes.h"
 #include "curve/pairing.h"
 #include "groth16/circom.h"
+#include "groth16/g16_test_util.h"
 #include "groth16/groth16.h"
 #include "groth16/internal.h"
 #include "r1cs/r1cs.h"
@@ -45,31 +46,6 @@ typedef struct rc_term {
     fr_t c;
 } rc_term;
 
-static void rand_fr(fr_t *out, cz_prng *g)
-{
-    fr_repr_t r;
-    do {
-        for (int i = 0; i < 4; i++) {
-            r.l[i] = cz_prng_u64(g);
-        }
-        r.l[3] &= UINT64_MAX >> 1;
-    } while (!fr_from_repr(out, &r));
-}
-
-static void rand_coeff(fr_t *out, cz_prng *g)
-{
-    switch (cz_prng_below(g, 3)) {
-    case 0:
-        *out = FR_ONE;
-        break;
-    case 1:
-        fr_neg(out, &FR_ONE);
-        break;
-    default:
-        rand_fr(out, g);
-    }
-}
-
 /* Appends random terms: each input with probability p_in/1000, each aux with p_aux/1000. */
 static size_t rand_lc(rc_term *t, size_t len, cz_prng *g, const rc_spec *sp, unsigned p_in,
                       unsigned p_aux)
@@ -78,7 +54,7 @@ static size_t rand_lc(rc_term *t, size_t len, cz_prng *g, const rc_spec *sp, uns
         if (cz_prng_below(g, 1000) < p_in) {
             t[len].aux = false;
             t[len].idx = i;
-            rand_coeff(&t[len].c, g);
+            g16t_rand_coeff(&t[len].c, g);
             len++;
         }
     }
@@ -86,7 +62,7 @@ static size_t rand_lc(rc_term *t, size_t len, cz_prng *g, const rc_spec *sp, uns
         if (cz_prng_below(g, 1000) < p_aux) {
             t[len].aux = true;
             t[len].idx = j;
-            rand_coeff(&t[len].c, g);
+            g16t_rand_coeff(&t[len].c, g);
             len++;
         }
     }
@@ -133,7 +109,7 @@ static void rc_synth(cs_t *cs, const rc_spec *sp)
     cz_prng_seed(&g, sp->seed);
     w_in[0] = FR_ONE;
     for (size_t i = 1; i <= sp->ni; i++) {
-        rand_fr(&w_in[i], &g);
+        g16t_rand_fr(&w_in[i], &g);
     }
     for (size_t j = 0; j < sp->na; j++) {
         switch (cz_prng_below(&g, 3)) {
@@ -144,7 +120,7 @@ static void rc_synth(cs_t *cs, const rc_spec *sp)
             w_aux[j] = FR_ONE;
             break;
         default:
-            rand_fr(&w_aux[j], &g);
+            g16t_rand_fr(&w_aux[j], &g);
         }
     }
     vin[0] = CS_ONE;
@@ -173,13 +149,13 @@ static void rc_synth(cs_t *cs, const rc_spec *sp)
             tc[lc].aux = true;
             tc[lc].idx = j;
             /* a random coefficient: +-1 could cancel a +-1 that rand_lc put on the same aux */
-            rand_fr(&tc[lc].c, &g);
+            g16t_rand_fr(&tc[lc].c, &g);
             lc++;
         }
         if (sp->na > 0 && cz_prng_below(&g, 8) == 0) {
             /* a merged zero coefficient: the variable is not structurally present */
             size_t j = (size_t)cz_prng_below(&g, sp->na);
-            rand_fr(&ta[la].c, &g);
+            g16t_rand_fr(&ta[la].c, &g);
             fr_neg(&ta[la + 1].c, &ta[la].c);
             ta[la].aux = ta[la + 1].aux = true;
             ta[la].idx = ta[la + 1].idx = j;
@@ -246,7 +222,7 @@ static void fc_synth(cs_t *cs, size_t ni, size_t ncons, uint64_t seed)
     cz_prng_seed(&g, seed);
     fr_from_u64(&two, 2);
     for (size_t i = 0; i < ni; i++) {
-        rand_fr(&vals[nv], &g);
+        g16t_rand_fr(&vals[nv], &g);
         (void)cs_alloc_input(cs, &vars[nv], &vals[nv]);
         nv++;
     }
@@ -342,8 +318,8 @@ static void fixed_rs(fr_t *r, fr_t *s, uint64_t seed)
 {
     cz_prng g;
     cz_prng_seed(&g, seed);
-    rand_fr(r, &g);
-    rand_fr(s, &g);
+    g16t_rand_fr(r, &g);
+    g16t_rand_fr(s, &g);
 }
 
 static bool verify_asg(const fixture *f, const g16_proof_t *proof)
@@ -1568,7 +1544,7 @@ TEST(decimal_conversions)
         "836054947676345821548104185464507");
     /* random round trips */
     for (int i = 0; i < 100; i++) {
-        rand_fr(&a, test_prng());
+        g16t_rand_fr(&a, test_prng());
         g16_fr_to_dec(buf, sizeof(buf), &a);
         CHECK(g16_fr_from_dec(&b, buf));
         CHECK(fr_eq(&a, &b));
@@ -1758,7 +1734,7 @@ TEST(snarkjs_public_json_round_trip)
 
     tmp_path(path, sizeof(path), "public.json");
     for (int i = 0; i < 3; i++) {
-        rand_fr(&x[i], test_prng());
+        g16t_rand_fr(&x[i], test_prng());
     }
     CHECK_OK(g16_snarkjs_write_public(x, 3, path, NULL));
     CHECK_OK(g16_snarkjs_read_public(&y, &rows, &cols, path, NULL));

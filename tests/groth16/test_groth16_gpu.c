@@ -25,40 +25,12 @@
 #include "common/pool.h"
 #include "field/fr.h"
 #include "gpu/gpu.h"
+#include "gpu/gpu_test_util.h"
+#include "groth16/g16_test_util.h"
 #include "groth16/groth16.h"
 #include "r1cs/r1cs.h"
 
-/* Sizes: the emulation (and CUZK_GPU_TEST_SMALL=1 in the environment, for compute-sanitizer
- * runs) takes small ones. */
-#if defined(CUZK_GPU_TEST_EMU)
-#    define EMU 1
-#else
-#    define EMU 0
-#endif
-static bool small_sizes(void)
-{
-    const char *e = getenv("CUZK_GPU_TEST_SMALL");
-    return EMU || (e && e[0] == '1');
-}
-
 /* ---- device, pool, helpers ---- */
-
-static gpu_dev *the_dev;
-
-static gpu_dev *need_dev(void)
-{
-    cz_diag dg;
-    if (gpu_count() == 0) {
-        test_skip("no GPU");
-    }
-    if (!the_dev) {
-        cz_diag_init(&dg);
-        if (gpu_dev_open(&the_dev, 0, &dg) != CUZK_OK) {
-            test_fail(__FILE__, __LINE__, "gpu_dev_open: %s", dg.msg);
-        }
-    }
-    return the_dev;
-}
 
 static cz_pool *test_pool(void)
 {
@@ -70,48 +42,11 @@ static cz_pool *test_pool(void)
     return pool;
 }
 
-/* Runs a call and fails with its diagnostic. */
-#define DG_OK(expr)                                                                                \
-    do {                                                                                           \
-        cz_diag dg_ok_dg_;                                                                         \
-        cz_diag_init(&dg_ok_dg_);                                                                  \
-        cuzk_err dg_ok_e_ = (expr);                                                                \
-        if (dg_ok_e_ != CUZK_OK) {                                                                 \
-            test_fail(__FILE__, __LINE__, "%s: %s: %s", #expr, cuzk_errname(dg_ok_e_),             \
-                      dg_ok_dg_.msg);                                                              \
-        }                                                                                          \
-    } while (0)
-#define DG (&dg_ok_dg_)
-
 static void *xmalloc(size_t n)
 {
     void *p = cz_malloc(n ? n : 1);
     CHECK(p != NULL);
     return p;
-}
-
-static void rand_fr(fr_t *out, cz_prng *g)
-{
-    uint64_t v[4];
-    for (int i = 0; i < 4; i++) {
-        v[i] = cz_prng_u64(g);
-    }
-    fr_from_u256_reduce(out, v);
-}
-
-/* 1, -1 or a random element. */
-static void rand_coeff(fr_t *out, cz_prng *g)
-{
-    switch (cz_prng_below(g, 3)) {
-    case 0:
-        *out = FR_ONE;
-        break;
-    case 1:
-        fr_neg(out, &FR_ONE);
-        break;
-    default:
-        rand_fr(out, g);
-    }
 }
 
 /* 0, 1 or a random element (witness values are mostly bits in Filecoin circuits). */
@@ -125,7 +60,7 @@ static void rand_value(fr_t *out, cz_prng *g)
         *out = FR_ONE;
         break;
     default:
-        rand_fr(out, g);
+        g16t_rand_fr(out, g);
     }
 }
 
@@ -172,7 +107,7 @@ static bool gc_pick(gc_state *st, bool for_b, gc_term *t)
     size_t nop = (mode & (for_b ? GC_B_EMPTY : GC_A_EMPTY)) ? 0 : st->nop;
     size_t r = (size_t)cz_prng_below(&st->gs, st->nin + nop);
 
-    rand_coeff(&t->c, &st->gs);
+    g16t_rand_coeff(&t->c, &st->gs);
     if (r < st->nin) {
         t->aux = false;
         t->idx = r;
@@ -210,7 +145,7 @@ static cs_lc_t gc_lc(gc_state *st, const gc_term *t, size_t len)
 static void gc_inputs(gc_state *st, size_t upto)
 {
     while (st->nin <= upto) {
-        rand_fr(&st->win[st->nin], &st->gv);
+        g16t_rand_fr(&st->win[st->nin], &st->gv);
         (void)cs_alloc_input(st->cs, &st->vin[st->nin], &st->win[st->nin]);
         st->nin++;
     }
@@ -375,8 +310,8 @@ static void fixed_rs(fr_t *r, fr_t *s, uint64_t seed)
 {
     cz_prng g;
     cz_prng_seed(&g, seed);
-    rand_fr(r, &g);
-    rand_fr(s, &g);
+    g16t_rand_fr(r, &g);
+    g16t_rand_fr(s, &g);
 }
 
 /* Proves the witness vseed of sp with r, s from rs_seed on the CPU, on the GPU (copy), and on
@@ -398,14 +333,14 @@ static void check_same(const gc_spec *sp, const g16_params_t *p, g16_gpu_params 
 
     fixed_rs(&r, &s, rs_seed);
     (void)gc_assign(&asg, sp, vseed, false);
-    DG_OK(g16_prove_ex(p, &proof, &asg, &r, &s, &oc, NULL, test_pool(), DG));
+    GPU_OK(g16_prove_ex(p, &proof, &asg, &r, &s, &oc, NULL, test_pool(), DG));
     g16_proof_to_bytes(want, &proof);
     g16_pvk_init(&pvk, &p->vk);
     CHECK_OK(g16_verify(&pvk, &valid, &proof, asg.inputs + 1, asg.num_inputs - 1, NULL));
     CHECK_MSG(valid, "%s: the CPU proof does not verify", sp->name);
 
     memset(&proof, 0, sizeof(proof));
-    DG_OK(g16_prove_ex(p, &proof, &asg, &r, &s, &og, &st, test_pool(), DG));
+    GPU_OK(g16_prove_ex(p, &proof, &asg, &r, &s, &og, &st, test_pool(), DG));
     g16_proof_to_bytes(got, &proof);
     CHECK_MSG(memcmp(got, want, sizeof(want)) == 0, "%s: GPU proof differs (witness %llu)",
               sp->name, (unsigned long long)vseed);
@@ -422,7 +357,7 @@ static void check_same(const gc_spec *sp, const g16_params_t *p, g16_gpu_params 
         size_t live = cz_alloc_live();
         (void)gc_assign(&own, sp, vseed, false);
         memset(&proof, 0, sizeof(proof));
-        DG_OK(g16_prove_take(p, &proof, &own, &r, &s, &og, NULL, NULL, DG));
+        GPU_OK(g16_prove_take(p, &proof, &own, &r, &s, &og, NULL, NULL, DG));
         CHECK(own.a == NULL && own.b == NULL && own.c == NULL);
         g16_proof_to_bytes(got, &proof);
         CHECK_MSG(memcmp(got, want, sizeof(want)) == 0, "%s: GPU take proof differs", sp->name);
@@ -434,12 +369,12 @@ static void check_same(const gc_spec *sp, const g16_params_t *p, g16_gpu_params 
 
 static void check_spec(const gc_spec *sp, const g16_gpu_opts_t *gopts, unsigned witnesses)
 {
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     g16_params_t *p = gc_setup(sp);
     g16_gpu_params *gp = NULL;
     size_t bases;
 
-    DG_OK(g16_gpu_params_new(&gp, p, dev, gopts, test_pool(), DG));
+    GPU_OK(g16_gpu_params_new(&gp, p, dev, gopts, test_pool(), DG));
     bases = 96 * (p->h_len + p->l_len + p->a_len + p->b_g1_len) + 192 * p->b_g2_len;
     CHECK(g16_gpu_params_device_bytes(gp) >= bases);
     CHECK(g16_gpu_params_pinned_bytes(gp) > 0);
@@ -499,7 +434,7 @@ TEST(gpu_prove_density_corners)
 TEST(gpu_prove_larger)
 {
     /* 2^12 with small sizes; 2^16 and a 64 KiB staging ring otherwise */
-    const bool small = small_sizes();
+    const bool small = gtu_small_sizes();
     const gc_spec sp =
         small ? (gc_spec){.name = "m4011", .ni = 10, .na = 4000, .mode = GC_DARK, .seed = 31}
               : (gc_spec){.name = "m65000", .ni = 10, .na = 64989, .mode = GC_DARK, .seed = 31};
@@ -510,7 +445,7 @@ TEST(gpu_prove_larger)
 TEST(gpu_prove_unsat_then_recovers)
 {
     static const gc_spec sp = {.name = "unsat", .ni = 3, .na = 300, .mode = GC_DARK, .seed = 41};
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     g16_params_t *p = gc_setup(&sp);
     g16_gpu_params *gp = NULL;
     g16_prove_opts_t og = {0};
@@ -519,7 +454,7 @@ TEST(gpu_prove_unsat_then_recovers)
     fr_t r, s;
     cz_diag dg;
 
-    DG_OK(g16_gpu_params_new(&gp, p, dev, &SMALL_RING, test_pool(), DG));
+    GPU_OK(g16_gpu_params_new(&gp, p, dev, &SMALL_RING, test_pool(), DG));
     og.gpu = gp;
     fixed_rs(&r, &s, 7);
     CHECK(gc_assign(&bad, &sp, 5, true) > 0);
@@ -552,7 +487,7 @@ TEST(gpu_params_options_and_shape)
         {.stage_slots = 1},
         {.stage_slots = G16_GPU_MAX_SLOTS + 1},
     };
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     g16_params_t *p = gc_setup(&sp);
     g16_gpu_params *gp = NULL;
     g16_params_t broken;
@@ -566,7 +501,7 @@ TEST(gpu_params_options_and_shape)
     broken.h_len = p->h_len - 1;
     CHECK_ERR(g16_gpu_params_new(&gp, &broken, dev, NULL, NULL, NULL), CUZK_E_INVAL);
     /* the largest slots and ring are fine, and g16_gpu_params_free(NULL) does nothing */
-    DG_OK(g16_gpu_params_new(
+    GPU_OK(g16_gpu_params_new(
         &gp, p, dev, &(g16_gpu_opts_t){.stage_bytes = 4096, .stage_slots = G16_GPU_MAX_SLOTS}, NULL,
         DG));
     g16_gpu_params_free(gp);
@@ -581,7 +516,7 @@ TEST(gpu_params_options_and_shape)
 TEST(gpu_compact_matches_host)
 {
     static const size_t sizes[] = {1, 63, 64, 65, 130, 1000, 4099};
-    gpu_dev *dev = need_dev();
+    gpu_dev *dev = gtu_need_dev();
     cz_prng *g = test_prng();
 
     for (size_t si = 0; si < ARRAY_LEN(sizes); si++) {
@@ -618,7 +553,7 @@ TEST(gpu_compact_matches_host)
                 bits[nw - 1] |= ~(uint64_t)0 << (n % 64); /* past n: must be ignored */
             }
             for (size_t i = 0; i < n; i++) {
-                rand_fr(&in[i], g);
+                g16t_rand_fr(&in[i], g);
                 if ((bits[i / 64] >> (i % 64)) & 1) {
                     want[count++] = in[i];
                 }
@@ -627,14 +562,15 @@ TEST(gpu_compact_matches_host)
             out_len = out_off + (count + 3) * 32;
             got = xmalloc(out_len);
             memset(got, 0xa5, out_len);
-            DG_OK(gpu_buf_new(&bin, dev, in_off + n * 32, DG));
-            DG_OK(gpu_buf_new(&bout, dev, out_len, DG));
-            DG_OK(gpu_buf_new(&bmap, dev, map_off + gpu_compact_map_sizeof(n), DG));
-            DG_OK(gpu_buf_upload(bin, in_off, in, n * 32, DG));
-            DG_OK(gpu_buf_upload(bout, 0, got, out_len, DG));
-            DG_OK(gpu_buf_upload(bmap, map_off, map, gpu_compact_map_sizeof(n), DG));
-            DG_OK(gpu_fr_compact_buf(dev, bout, out_off, bin, in_off, bmap, map_off, n, count, DG));
-            DG_OK(gpu_buf_download(got, bout, 0, out_len, DG));
+            GPU_OK(gpu_buf_new(&bin, dev, in_off + n * 32, DG));
+            GPU_OK(gpu_buf_new(&bout, dev, out_len, DG));
+            GPU_OK(gpu_buf_new(&bmap, dev, map_off + gpu_compact_map_sizeof(n), DG));
+            GPU_OK(gpu_buf_upload(bin, in_off, in, n * 32, DG));
+            GPU_OK(gpu_buf_upload(bout, 0, got, out_len, DG));
+            GPU_OK(gpu_buf_upload(bmap, map_off, map, gpu_compact_map_sizeof(n), DG));
+            GPU_OK(
+                gpu_fr_compact_buf(dev, bout, out_off, bin, in_off, bmap, map_off, n, count, DG));
+            GPU_OK(gpu_buf_download(got, bout, 0, out_len, DG));
             CHECK_MSG(memcmp(got + out_off, want, count * 32) == 0, "n=%zu kind=%d", n, kind);
             for (size_t i = 0; i < out_len; i++) {
                 if (i < out_off || i >= out_off + count * 32) {
@@ -665,8 +601,8 @@ TEST(gpu_compact_matches_host)
 TEST(zz_close_device)
 {
     /* runs last (registration order): releases the device after every object on it is freed */
-    gpu_dev_close(the_dev);
-    the_dev = NULL;
+    gpu_dev_close(gtu_dev);
+    gtu_dev = NULL;
     if (gpu_count() == 0) {
         test_skip("no GPU");
     }
