@@ -94,7 +94,8 @@ const char *test_src_path(const char *rel)
 const char *test_bin_path(const char *rel)
 {
     static char buf[4096];
-    snprintf(buf, sizeof(buf), "%s/%s", CUZK_BINARY_DIR, rel);
+    const char *dir = getenv("CUZK_TEST_BIN_DIR"); /* binaries carried to another machine */
+    snprintf(buf, sizeof(buf), "%s/%s", dir && *dir ? dir : CUZK_BINARY_DIR, rel);
     return buf;
 }
 

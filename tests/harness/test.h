@@ -40,7 +40,7 @@ uint64_t test_seed(void);
 cz_prng *test_prng(void);
 /** Path of a file below the source tree ("tests/vectors/...") in a static buffer. */
 const char *test_src_path(const char *rel);
-/** Path below the build tree, for cached fixtures. */
+/** Path below the build tree, for cached fixtures ($CUZK_TEST_BIN_DIR instead when set). */
 const char *test_bin_path(const char *rel);
 /** Reads a data file from the shared data directory beside the source tree (../shared/ of the
  *  checkout, or $CUZK_SHARED_DIR): third-party golden files live there, never in the
