@@ -1,9 +1,13 @@
 /* gpu_none.c - gpu.h for builds without CUDA (CUZK_CUDA=OFF or no toolkit): no device exists,
  * gpu_count() is 0 and every fallible call returns CUZK_E_NO_GPU, so callers take their CPU
  * path. Free functions accept NULL (nothing can have been created).
+ * The stubs keep gpu.h's signatures and use almost none of their parameters: the warning for
+ * unused parameters is off for this file instead of a (void) cast per parameter.
  */
 #include "gpu/gpu.h"
 #include "gpu/internal.h"
+
+#pragma GCC diagnostic ignored "-Wunused-parameter"
 
 static cuzk_err no_gpu(cz_diag *dg)
 {
@@ -17,282 +21,190 @@ unsigned gpu_count(void)
 
 cuzk_err gpu_dev_open(gpu_dev **out, unsigned index, cz_diag *dg)
 {
-    (void)index;
     *out = NULL;
     return no_gpu(dg);
 }
 
 void gpu_dev_close(gpu_dev *dev)
 {
-    (void)dev;
 }
 
 cuzk_err gpu_dev_get_info(gpu_dev *dev, gpu_dev_info *info, cz_diag *dg)
 {
-    (void)dev;
-    (void)info;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_dev_trim(gpu_dev *dev, cz_diag *dg)
 {
-    (void)dev;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_buf_new(gpu_buf **out, gpu_dev *dev, size_t len, cz_diag *dg)
 {
-    (void)dev;
-    (void)len;
     *out = NULL;
     return no_gpu(dg);
 }
 
 void gpu_buf_free(gpu_buf *buf)
 {
-    (void)buf;
 }
 
 size_t gpu_buf_len(const gpu_buf *buf)
 {
-    (void)buf;
     return 0;
 }
 
 cuzk_err gpu_buf_upload(gpu_buf *dst, size_t off, const void *src, size_t len, cz_diag *dg)
 {
-    (void)dst;
-    (void)off;
-    (void)src;
-    (void)len;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_buf_download(void *dst, const gpu_buf *src, size_t off, size_t len, cz_diag *dg)
 {
-    (void)dst;
-    (void)src;
-    (void)off;
-    (void)len;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_buf_zero(gpu_buf *buf, size_t off, size_t len, cz_diag *dg)
 {
-    (void)buf;
-    (void)off;
-    (void)len;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_buf_upload_async(gpu_buf *dst, size_t off, const void *src, size_t len, gpu_stream *s,
                               cz_diag *dg)
 {
-    (void)dst;
-    (void)off;
-    (void)src;
-    (void)len;
-    (void)s;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_buf_download_async(void *dst, const gpu_buf *src, size_t off, size_t len,
                                 gpu_stream *s, cz_diag *dg)
 {
-    (void)dst;
-    (void)src;
-    (void)off;
-    (void)len;
-    (void)s;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_host_alloc(void **out, size_t len, cz_diag *dg)
 {
-    (void)len;
     *out = NULL;
     return no_gpu(dg);
 }
 
 void gpu_host_free(void *p)
 {
-    (void)p;
 }
 
 cuzk_err gpu_host_register(void *p, size_t len, cz_diag *dg)
 {
-    (void)p;
-    (void)len;
     return no_gpu(dg);
 }
 
 void gpu_host_unregister(void *p)
 {
-    (void)p;
 }
 
 cuzk_err gpu_stream_new(gpu_stream **out, gpu_dev *dev, cz_diag *dg)
 {
-    (void)dev;
     *out = NULL;
     return no_gpu(dg);
 }
 
 void gpu_stream_free(gpu_stream *s)
 {
-    (void)s;
 }
 
 cuzk_err gpu_stream_sync(gpu_stream *s, cz_diag *dg)
 {
-    (void)s;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_event_new(gpu_event **out, gpu_dev *dev, cz_diag *dg)
 {
-    (void)dev;
     *out = NULL;
     return no_gpu(dg);
 }
 
 void gpu_event_free(gpu_event *ev)
 {
-    (void)ev;
 }
 
 cuzk_err gpu_event_record(gpu_event *ev, gpu_stream *s, cz_diag *dg)
 {
-    (void)ev;
-    (void)s;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_stream_wait_event(gpu_stream *s, gpu_event *ev, cz_diag *dg)
 {
-    (void)s;
-    (void)ev;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_event_sync(gpu_event *ev, cz_diag *dg)
 {
-    (void)ev;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_event_elapsed_ms(float *ms, gpu_event *start, gpu_event *end, cz_diag *dg)
 {
-    (void)start;
-    (void)end;
     *ms = 0;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_ntt(gpu_dev *dev, struct fr *x, unsigned lg, gpu_ntt_kind kind, cz_diag *dg)
 {
-    (void)dev;
-    (void)x;
-    (void)lg;
-    (void)kind;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_ntt_buf(gpu_dev *dev, gpu_buf *x, size_t off, unsigned lg, gpu_ntt_kind kind,
                      cz_diag *dg)
 {
-    (void)dev;
-    (void)x;
-    (void)off;
-    (void)lg;
-    (void)kind;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_quotient_h(gpu_dev *dev, struct fr *h, bool *top_zero, const struct fr *a,
                         const struct fr *b, const struct fr *c, size_t m, unsigned lg, cz_diag *dg)
 {
-    (void)dev;
-    (void)h;
-    (void)top_zero;
-    (void)a;
-    (void)b;
-    (void)c;
-    (void)m;
-    (void)lg;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_quotient_h_buf(gpu_dev *dev, bool *top_zero, gpu_buf *a, gpu_buf *b, gpu_buf *c,
                             size_t m, unsigned lg, cz_diag *dg)
 {
-    (void)dev;
-    (void)top_zero;
-    (void)a;
-    (void)b;
-    (void)c;
-    (void)m;
-    (void)lg;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_msm_bases_new_g1(gpu_msm_bases **out, gpu_dev *dev, size_t n, cz_diag *dg)
 {
-    (void)dev;
-    (void)n;
     *out = NULL;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_msm_bases_new_g2(gpu_msm_bases **out, gpu_dev *dev, size_t n, cz_diag *dg)
 {
-    (void)dev;
-    (void)n;
     *out = NULL;
     return no_gpu(dg);
 }
 
 void gpu_msm_bases_free(gpu_msm_bases *b)
 {
-    (void)b;
 }
 
 size_t gpu_msm_bases_len(const gpu_msm_bases *b)
 {
-    (void)b;
     return 0;
 }
 
 cuzk_err gpu_msm_bases_upload_g1(gpu_msm_bases *b, size_t first, const struct g1_aff *points,
                                  size_t count, cz_diag *dg)
 {
-    (void)b;
-    (void)first;
-    (void)points;
-    (void)count;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_msm_bases_upload_g2(gpu_msm_bases *b, size_t first, const struct g2_aff *points,
                                  size_t count, cz_diag *dg)
 {
-    (void)b;
-    (void)first;
-    (void)points;
-    (void)count;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_msm_g1(gpu_dev *dev, struct g1 *out, const gpu_msm_bases *bases, size_t first,
                     const struct fr_repr *scalars, size_t n, const gpu_msm_opts *opts, cz_diag *dg)
 {
-    (void)dev;
-    (void)out;
-    (void)bases;
-    (void)first;
-    (void)scalars;
-    (void)n;
-    (void)opts;
     return no_gpu(dg);
 }
 
@@ -300,28 +212,12 @@ cuzk_err gpu_msm_g1_buf(gpu_dev *dev, struct g1 *out, const gpu_msm_bases *bases
                         const gpu_buf *scalars, size_t off, size_t n, bool mont,
                         const gpu_msm_opts *opts, cz_diag *dg)
 {
-    (void)dev;
-    (void)out;
-    (void)bases;
-    (void)first;
-    (void)scalars;
-    (void)off;
-    (void)n;
-    (void)mont;
-    (void)opts;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_msm_g2(gpu_dev *dev, struct g2 *out, const gpu_msm_bases *bases, size_t first,
                     const struct fr_repr *scalars, size_t n, const gpu_msm_opts *opts, cz_diag *dg)
 {
-    (void)dev;
-    (void)out;
-    (void)bases;
-    (void)first;
-    (void)scalars;
-    (void)n;
-    (void)opts;
     return no_gpu(dg);
 }
 
@@ -329,15 +225,6 @@ cuzk_err gpu_msm_g2_buf(gpu_dev *dev, struct g2 *out, const gpu_msm_bases *bases
                         const gpu_buf *scalars, size_t off, size_t n, bool mont,
                         const gpu_msm_opts *opts, cz_diag *dg)
 {
-    (void)dev;
-    (void)out;
-    (void)bases;
-    (void)first;
-    (void)scalars;
-    (void)off;
-    (void)n;
-    (void)mont;
-    (void)opts;
     return no_gpu(dg);
 }
 
@@ -345,15 +232,6 @@ cuzk_err gpu_fr_compact_buf(gpu_dev *dev, gpu_buf *out, size_t out_off, const gp
                             size_t in_off, const gpu_buf *map, size_t map_off, size_t n,
                             size_t count, cz_diag *dg)
 {
-    (void)dev;
-    (void)out;
-    (void)out_off;
-    (void)in;
-    (void)in_off;
-    (void)map;
-    (void)map_off;
-    (void)n;
-    (void)count;
     return no_gpu(dg);
 }
 
@@ -362,58 +240,34 @@ cuzk_err gpu_fr_compact_buf(gpu_dev *dev, gpu_buf *out, size_t out_off, const gp
 cuzk_err gpu_debug_field(gpu_dev *dev, int op, uint64_t *out, const uint64_t *a, const uint64_t *b,
                          size_t n, cz_diag *dg)
 {
-    (void)dev;
-    (void)op;
-    (void)out;
-    (void)a;
-    (void)b;
-    (void)n;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_debug_g1(gpu_dev *dev, uint64_t *out, const struct g1_aff *p, const struct g1_aff *q,
                       size_t n, cz_diag *dg)
 {
-    (void)dev;
-    (void)out;
-    (void)p;
-    (void)q;
-    (void)n;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_debug_g2(gpu_dev *dev, uint64_t *out, const struct g2_aff *p, const struct g2_aff *q,
                       size_t n, cz_diag *dg)
 {
-    (void)dev;
-    (void)out;
-    (void)p;
-    (void)q;
-    (void)n;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_debug_ntt_layout(gpu_dev *dev, unsigned k0, unsigned k1, unsigned tile_lg,
                               unsigned min_blocks, cz_diag *dg)
 {
-    (void)dev;
-    (void)k0;
-    (void)k1;
-    (void)tile_lg;
-    (void)min_blocks;
     return no_gpu(dg);
 }
 
 cuzk_err gpu_debug_profile(gpu_dev *dev, bool on, cz_diag *dg)
 {
-    (void)dev;
-    (void)on;
     return no_gpu(dg);
 }
 
 void gpu_debug_profile_get(gpu_dev *dev, float ms[GPU_PROF_PHASES])
 {
-    (void)dev;
     for (int i = 0; i < GPU_PROF_PHASES; i++) {
         ms[i] = 0;
     }
