@@ -58,4 +58,9 @@ bool cz_hex_decode(uint8_t *out, size_t n, const char *hex);
 /** Writes 2*n lowercase hex digits and a NUL into out (2*n + 1 bytes). */
 void cz_hex_encode(char *out, const uint8_t *in, size_t n);
 
+/** Decodes one UTF-8 sequence (RFC 3629: shortest form, no surrogates, at most U+10FFFF) from
+ *  the n > 0 bytes at p: its length 1..4 with the code point in *cp, or 0 when p does not start
+ *  a valid sequence. */
+size_t cz_utf8_next(const uint8_t *p, size_t n, uint32_t *cp);
+
 #endif /* CUZK_COMMON_BYTES_H */

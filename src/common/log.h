@@ -24,7 +24,26 @@ bool cz_log_level_parse(cz_log_level *out, const char *name);
 /** Short name of a level ("info"). */
 const char *cz_log_level_name(cz_log_level level);
 
+/** Formats one line and hands it to the sink. Control characters that reach the line (C0, DEL,
+ *  the C1 range U+0080..U+009F) and bytes that are not UTF-8 are written as escapes (\n, \r,
+ *  \t, \xHH, \u00HH): a string from a request can neither forge a line nor reach the
+ *  operator's terminal as an escape sequence. */
 void cz_log_write(cz_log_level level, const char *fmt, ...) CZ_PRINTF(2, 3);
+
+/** Bytes cz_log_quote may write for an input of `len` bytes, the terminating NUL included. */
+#define CZ_LOG_QUOTED_MAX(len) (4 * (len) + 3)
+
+/** Writes `s` as one key=value value: unchanged when it is non-empty and made only of ASCII
+ *  letters, digits and `-_.:/@+,` (every id and name the daemon makes itself), otherwise in
+ *  double quotes with `"` and `\` backslash-escaped and control characters or non-UTF-8 bytes
+ *  escaped as cz_log_write does. Truncates (still quoted and NUL-terminated) when `cap` is
+ *  smaller than CZ_LOG_QUOTED_MAX(strlen(s)). Returns `out`. */
+char *cz_log_quote(char *out, size_t cap, const char *s);
+
+/** Reads the value of `key` from a key=value line as cz_log_quote wrote it (quoted values are
+ *  unescaped) into `out`; false when the key is absent, the value is malformed or does not fit
+ *  `cap` bytes with its NUL. */
+bool cz_log_kv(const char *line, const char *key, char *out, size_t cap);
 
 #define CZ_LOG(level, ...)                     \
     do {                                       \

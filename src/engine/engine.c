@@ -52,6 +52,15 @@ uint64_t eng_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t eng_deadline_ns(uint64_t timeout_ms)
+{
+    uint64_t now = eng_now_ns();
+    if (timeout_ms > (UINT64_MAX - now) / UINT64_C(1000000)) {
+        return UINT64_MAX;
+    }
+    return now + timeout_ms * UINT64_C(1000000);
+}
+
 static uint64_t ns_to_ms(uint64_t ns)
 {
     return ns / 1000000u;
@@ -169,6 +178,18 @@ static void job_result(const eng_job *job, eng_result_t *res)
     res->timings.verify_ms = ns_to_ms(job->ns[ENG_STAGE_VERIFY]);
     res->timings.total_ms = ns_to_ms(job->ns[ENG_STAGE_TOTAL]);
     res->batch_size = job->batch_size;
+}
+
+void eng_job_drop_request_locked(eng_t *eng, eng_job *job, eng_defer *d)
+{
+    if (job->req_buf) {
+        eng_defer_item it = {.kind = DEFER_FREE_MEM, .ptr = job->req_buf};
+        eng_defer_add(d, &it);
+        job->req_buf = NULL;
+    }
+    CZ_CHECK(eng->req_bytes >= job->req_bytes);
+    eng->req_bytes -= job->req_bytes;
+    job->req_bytes = 0;
 }
 
 static void job_free(eng_job *job)
@@ -298,8 +319,11 @@ void eng_job_fail_locked(eng_t *eng, eng_job *job, const char *fmt, ...)
     job->failed = true;
     cz_free(job->error);
     job->error = cz_strdup(msg);
-    CZ_LOG(CZ_LOG_WARN, "job=%s kind=%s event=failed error=\"%s\"", job->id,
-           eng_kind_name(job->kind), msg);
+    if (CZ_LOG_WARN <= cz_log_threshold) {
+        char q[CZ_LOG_QUOTED_MAX(sizeof(msg))];
+        cz_log_write(CZ_LOG_WARN, "job=%s kind=%s event=failed error=%s", job->qid,
+                     eng_kind_name(job->kind), cz_log_quote(q, sizeof(q), msg));
+    }
 }
 
 /* Releases what partition k holds: its assignment, its budget bytes, its parameter ref. */
@@ -353,11 +377,7 @@ static void job_finish_locked(eng_t *eng, eng_job *job, eng_status status, eng_d
             job->plan_valid = false;
         }
     }
-    if (job->req_buf) {
-        eng_defer_item it = {.kind = DEFER_FREE_MEM, .ptr = job->req_buf};
-        eng_defer_add(d, &it);
-        job->req_buf = NULL;
-    }
+    eng_job_drop_request_locked(eng, job, d);
     job->state = JOB_DONE;
     job->status = status;
     job->t_done = now;
@@ -382,7 +402,7 @@ static void job_finish_locked(eng_t *eng, eng_job *job, eng_status status, eng_d
     CZ_LOG(CZ_LOG_INFO,
            "job=%s kind=%s status=%s partitions=%zu queue_ms=%llu srs_ms=%llu synth_ms=%llu "
            "prove_ms=%llu verify_ms=%llu total_ms=%llu",
-           job->id, eng_kind_name(job->kind),
+           job->qid, eng_kind_name(job->kind),
            status == ENG_STATUS_COMPLETED ? "completed"
            : status == ENG_STATUS_FAILED  ? "failed"
                                           : "cancelled",
@@ -639,7 +659,7 @@ static size_t unfinished_locked(eng_t *eng)
 
 size_t eng_drain(eng_t *eng, uint64_t timeout_ms)
 {
-    uint64_t deadline = eng_now_ns() + timeout_ms * UINT64_C(1000000);
+    uint64_t deadline = eng_deadline_ns(timeout_ms);
 
     pthread_mutex_lock(&eng->mu);
     eng->accepting = false;
@@ -789,6 +809,17 @@ static cuzk_err copy_request(eng_job *job, const eng_request_t *req, cz_diag *dg
     return CUZK_OK;
 }
 
+/* Host bytes a queued request holds: its copy and the vanilla_proofs table. */
+static uint64_t request_cost(const eng_request_t *req)
+{
+    uint64_t n = req->vanilla_proof.len + req->randomness.len + req->comm_r_old.len +
+                 req->comm_r_new.len + req->comm_d_new.len;
+    for (size_t i = 0; i < req->n_vanilla_proofs; i++) {
+        n += req->vanilla_proofs[i].len + sizeof(eng_bytes_t);
+    }
+    return n;
+}
+
 static uint32_t queue_position_locked(eng_t *eng, const eng_job *job)
 {
     if (job->state != JOB_QUEUED) {
@@ -830,6 +861,8 @@ cuzk_err eng_submit(eng_t *eng, const eng_request_t *req, eng_submit_info_t *out
         cz_hex_encode(hex, rnd, sizeof(rnd));
         snprintf(job->id, sizeof(job->id), "job-%s", hex);
     }
+    cz_log_quote(job->qid, sizeof(job->qid), job->id);
+    eng_request_digest(job->digest, req);
     CZ_TRY(err, copy_request(job, req, dg), out);
     job->kind = req->kind;
     job->prio = req->priority == ENG_PRIO_UNSPECIFIED ? eng_default_prio(req->kind) : req->priority;
@@ -845,25 +878,48 @@ cuzk_err eng_submit(eng_t *eng, const eng_request_t *req, eng_submit_info_t *out
     }
     eng_job *old = table_find(eng, job->id);
     if (old) {
-        if (old->kind != job->kind) {
+        bool same = memcmp(old->digest, job->digest, sizeof(job->digest)) == 0;
+        if (old->state != JOB_DONE && !same) {
             pthread_mutex_unlock(&eng->mu);
-            err = cz_fail(dg, CUZK_E_INVAL, "request_id %s is already used by a %s job", job->id,
-                          eng_kind_name(old->kind));
+            err = cz_fail(dg, CUZK_E_EXISTS,
+                          "request_id %s names a %s job with other content that is still %s; "
+                          "await it or use another id",
+                          job->qid, eng_kind_name(old->kind),
+                          old->state == JOB_QUEUED ? "queued" : "running");
             goto out;
         }
-        if (old->state != JOB_DONE || old->status == ENG_STATUS_COMPLETED) {
+        if (same && (old->state != JOB_DONE || old->status == ENG_STATUS_COMPLETED)) {
             snprintf(out->job_id, sizeof(out->job_id), "%s", old->id);
             out->queue_position = queue_position_locked(eng, old);
             out->existing = true;
             pthread_mutex_unlock(&eng->mu);
-            CZ_LOG(CZ_LOG_DEBUG, "job=%s event=resubmitted", old->id);
+            CZ_LOG(CZ_LOG_DEBUG, "job=%s event=resubmitted", old->qid);
             goto out; /* job freed below: the existing one answers */
         }
-        /* A failed or cancelled attempt: this submission is a retry. */
+        /* A failed or cancelled attempt (a retry), or a finished job whose id now comes with
+         * other content (a new request): the new job takes the id. */
+        if (!same) {
+            CZ_LOG(CZ_LOG_INFO, "job=%s event=replaced old_kind=%s old_status=%s", old->qid,
+                   eng_kind_name(old->kind), eng_status_name(old->status));
+        }
         eng_jlist_remove(&eng->done, old);
         table_unlink(eng, old);
         eng_job_unref_locked(eng, old, &d);
     }
+    uint64_t cost = request_cost(req), budget = eng->cfg.mem_budget_bytes;
+    if (eng->mem_used + eng->req_bytes + cost > budget) {
+        uint64_t used = eng->mem_used, queued = eng->req_bytes;
+        pthread_mutex_unlock(&eng->mu);
+        err = cz_fail(dg, CUZK_E_NOMEM,
+                      "request of %llu bytes refused: the memory budget of %llu bytes holds %llu "
+                      "bytes of parameters and partitions and %llu bytes of queued requests; "
+                      "retry later",
+                      (unsigned long long)cost, (unsigned long long)budget,
+                      (unsigned long long)used, (unsigned long long)queued);
+        goto out;
+    }
+    eng->req_bytes += cost;
+    job->req_bytes = cost;
     job->seq = eng->next_seq++;
     job->t_submit = eng_now_ns();
     table_insert(eng, job);
@@ -873,7 +929,7 @@ cuzk_err eng_submit(eng_t *eng, const eng_request_t *req, eng_submit_info_t *out
     eng->pending_by_kind[job->kind]++;
     snprintf(out->job_id, sizeof(out->job_id), "%s", job->id);
     CZ_LOG(CZ_LOG_INFO, "job=%s kind=%s prio=%s event=submitted bytes=%zu vanilla_proofs=%zu",
-           job->id, eng_kind_name(job->kind), eng_prio_name(job->prio), req->vanilla_proof.len,
+           job->qid, eng_kind_name(job->kind), eng_prio_name(job->prio), req->vanilla_proof.len,
            req->n_vanilla_proofs);
     if (!eng->kinds[job->kind].present) {
         eng_job_fail_locked(eng, job, "proof kind %s is not available in this build",
@@ -941,7 +997,7 @@ void eng_await(eng_t *eng, const char *job_id, uint64_t timeout_ms, eng_await_fn
     }
     job->waiters = w;
     if (timeout_ms) {
-        w->deadline_ns = eng_now_ns() + timeout_ms * 1000000u;
+        w->deadline_ns = eng_deadline_ns(timeout_ms);
         w->tnext = eng->timed;
         if (eng->timed) {
             eng->timed->tprev = w;
@@ -1053,7 +1109,7 @@ cuzk_err eng_get_status(eng_t *eng, eng_status_info_t *out, cz_diag *dg)
         out->cancelled += eng->m.cancelled[k];
     }
     out->uptime_s = (eng_now_ns() - eng->t_start) / 1000000000u;
-    out->mem_used_bytes = eng->mem_used;
+    out->mem_used_bytes = eng->mem_used + eng->req_bytes;
     out->mem_budget_bytes = eng->cfg.mem_budget_bytes;
     size_t n = 0;
     for (eng_srs *s = eng->srs; s; s = s->next) {

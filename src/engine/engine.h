@@ -78,8 +78,7 @@ typedef struct eng_bytes {
 
 /** A proof request; every pointer is borrowed for the duration of the call that takes it. */
 typedef struct eng_request {
-    const char *request_id; /* NULL or "" = the engine makes an id; else printable ASCII,
-                               no spaces, at most ENG_ID_MAX - 1 bytes */
+    const char *request_id; /* NULL or "" = the engine makes an id; else see eng_id_check */
     eng_kind kind;
     uint64_t sector_size;
     uint64_t registered_proof;
@@ -95,6 +94,9 @@ typedef struct eng_request {
 } eng_request_t;
 
 #define ENG_ID_MAX         128
+/** Most vanilla_proofs entries any request may carry: a WindowPoSt partition of 32 or 64 GiB
+ *  sectors has 2349 sectors (SnapDeals at most 16 partitions, WinningPoSt 1). */
+#define ENG_VANILLA_PROOFS_MAX 2349
 #define ENG_CIRCUIT_ID_MAX 96
 
 /** "porep-c2", "snap-update", "window-post", "winning-post" (the Rust daemon's names, used in
@@ -107,6 +109,19 @@ const char *eng_prio_name(eng_prio prio);
 /** The priority used when a request says UNSPECIFIED: WinningPoSt CRITICAL, WindowPoSt HIGH,
  *  everything else NORMAL (spec vanilla-proofs.md 4.2). */
 eng_prio eng_default_prio(eng_kind kind);
+
+/** "unknown", "completed", "failed", "cancelled", "timeout". */
+const char *eng_status_name(eng_status status);
+
+/** Checks a request or job id: 1 .. ENG_ID_MAX - 1 bytes of UTF-8 without control characters
+ *  (C0, DEL, C1); spaces, brackets, quotes and any other printable character are accepted, as
+ *  Curio forms ids with fmt.Sprintf (e.g. "wdpost-1000-0-[95 52 194 205 1 2 3 4]"). `what`
+ *  names the field in the message. Errors: CUZK_E_INVAL. */
+CZ_MUST_USE cuzk_err eng_id_check(const char *id, const char *what, cz_diag *dg);
+
+/** SHA-256 over everything in the request that determines the proof (kind, sizes, numbers,
+ *  every byte string with its length; not the id or the priority): same digest, same work. */
+void eng_request_digest(uint8_t out[32], const eng_request_t *req);
 
 /** Checks the protocol rules of spec vanilla-proofs.md 4.4 that do not need a handler: known
  *  kind and priority; request_id syntax; randomness and commitments either empty or 32 bytes;
@@ -250,11 +265,15 @@ typedef struct eng_submit_info {
     bool existing;           /* request_id matched a live or completed job */
 } eng_submit_info_t;
 
-/** Submits a request (copied). A request_id that names a queued, running or COMPLETED job
- *  returns that job (idempotent); one that names a FAILED or CANCELLED job starts a new
- *  attempt. A request of a kind without a handler makes a job that is FAILED at once.
- *  Errors: CUZK_E_INVAL (eng_request_check, or request_id reused for another kind),
- *  CUZK_E_CANCELLED (draining or stopped), CUZK_E_NOMEM. */
+/** Submits a request (copied). Idempotency is keyed by the request_id AND the content
+ *  (eng_request_digest): the same id with the same content names the same job while it is
+ *  queued, running or COMPLETED (out->existing); after a FAILED or CANCELLED attempt it starts
+ *  a new one. The same id with other content starts a new job that takes the id over when the
+ *  old job has finished (whatever its status; its result is dropped), and is refused with
+ *  CUZK_E_EXISTS while the old job is still queued or running: never the old job's proof.
+ *  A request of a kind without a handler makes a job that is FAILED at once.
+ *  Errors: CUZK_E_INVAL (eng_request_check), CUZK_E_EXISTS, CUZK_E_CANCELLED (draining or
+ *  stopped), CUZK_E_NOMEM. */
 CZ_MUST_USE cuzk_err eng_submit(eng_t *eng, const eng_request_t *req, eng_submit_info_t *out,
                                 cz_diag *dg);
 

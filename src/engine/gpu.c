@@ -298,7 +298,7 @@ static void log_cpu(const eng_gpu *g, const eng_job *job, size_t k, const eng_sr
     CZ_LOG(CZ_LOG_INFO,
            "job=%s k=%zu gpu=%u srs=%s event=cpu_fallback reason=%s need_bytes=%llu "
            "scratch_bytes=%llu available_bytes=%llu",
-           job->id, k, g->ordinal, srs->id, reason, (unsigned long long)need,
+           job->qid, k, g->ordinal, srs->id, reason, (unsigned long long)need,
            (unsigned long long)room, (unsigned long long)have);
 }
 
@@ -392,7 +392,7 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
         } else {
             CZ_LOG(CZ_LOG_WARN,
                    "job=%s k=%zu gpu=%u srs=%s event=cpu_fallback reason=resident error=\"%s\"",
-                   job->id, k, g->ordinal, srs->id, cz_diag_str(&dg, buf, sizeof(buf)));
+                   job->qid, k, g->ordinal, srs->id, cz_diag_str(&dg, buf, sizeof(buf)));
         }
         return NULL;
     }
@@ -407,7 +407,7 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     eng_gpu_res *r = cz_calloc(1, sizeof(*r));
     if (!r) {
         g16_gpu_params_free(gp);
-        CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=cpu_fallback reason=host_memory", job->id, k,
+        CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=cpu_fallback reason=host_memory", job->qid, k,
                g->ordinal);
         return NULL;
     }
@@ -426,7 +426,7 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     pthread_mutex_unlock(&eng->mu);
     *upload_ns = t1 - t0;
     CZ_LOG(CZ_LOG_INFO,
-           "job=%s k=%zu gpu=%u srs=%s event=resident bytes=%llu pinned_bytes=%zu ms=%.1f", job->id,
+           "job=%s k=%zu gpu=%u srs=%s event=resident bytes=%llu pinned_bytes=%zu ms=%.1f", job->qid,
            k, g->ordinal, srs->id, (unsigned long long)bytes, g16_gpu_params_pinned_bytes(gp),
            (double)(t1 - t0) / 1e6);
     if (eng->cfg.timing) {
@@ -443,7 +443,7 @@ void eng_gpu_proof_failed(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, 
     unsigned in_row;
     char buf[600];
 
-    CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=gpu_error error=\"%s\" action=cpu", job->id, k,
+    CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=gpu_error error=\"%s\" action=cpu", job->qid, k,
            g->ordinal, cz_diag_str(dg, buf, sizeof(buf)));
     if (nomem) {
         /* The proof's scratch did not fit beside the copies: give the device back its memory. */

@@ -13,6 +13,7 @@
 
 #include "engine/engine.h"
 
+#include "common/log.h"
 #include "common/pool.h"
 #include "gpu/gpu.h"
 #include "groth16/groth16.h"
@@ -104,6 +105,8 @@ typedef struct eng_unit {
 
 struct eng_job {
     char id[ENG_ID_MAX];
+    char qid[CZ_LOG_QUOTED_MAX(ENG_ID_MAX)]; /* id as a log value (cz_log_quote) */
+    uint8_t digest[32];                      /* eng_request_digest: the idempotency key's content */
     uint64_t seq;  /* submission order */
     uint64_t useq; /* dispatch order of its unit */
     eng_kind kind;
@@ -116,6 +119,7 @@ struct eng_job {
     eng_request_t req;
     void *req_buf;
     eng_bytes_t *req_vps;
+    uint64_t req_bytes; /* what req_buf and req_vps hold, counted in eng->req_bytes */
 
     /* Links: hash chain; pending queue / active list / done list (one at a time). */
     eng_job *hnext;
@@ -317,6 +321,9 @@ struct eng {
     eng_srs *srs;
     eng_preload *preloads;
     uint64_t mem_used;  /* hot + loading parameters + partition reservations */
+    uint64_t req_bytes; /* requests held by queued jobs (not yet parsed): counted against the
+                           budget when a request is admitted, not by partition reservations
+                           (a queued job never holds up the running ones) */
     uint64_t mem_used_peak; /* highest mem_used since eng_new (metrics) */
     uint64_t mem_parts; /* partition reservations only */
     unsigned loads_running;
@@ -337,6 +344,11 @@ struct eng {
 
 /* Time: CLOCK_MONOTONIC nanoseconds; every engine condition variable uses that clock. */
 uint64_t eng_now_ns(void);
+/** eng_now_ns() + timeout_ms milliseconds, saturated at UINT64_MAX (never in practice): a huge
+ *  timeout such as UINT64_MAX means "forever", not an overflowed deadline in the past. */
+uint64_t eng_deadline_ns(uint64_t timeout_ms);
+/** Frees the job's raw request (deferred) and takes its bytes off eng->req_bytes. */
+void eng_job_drop_request_locked(eng_t *eng, eng_job *job, eng_defer *d);
 /** Waits on cv until woken or until deadline_ns (0 = no deadline). */
 void eng_cond_wait_until(pthread_cond_t *cv, pthread_mutex_t *mu, uint64_t deadline_ns);
 

@@ -182,8 +182,13 @@ cuzk_err eng_metrics_text(eng_t *eng, char **out, cz_diag *dg)
 
     family(&b, "cuzk_memory_budget_bytes", "gauge", "Memory budget for parameters and partitions");
     sb_printf(&b, "cuzk_memory_budget_bytes %llu\n", (unsigned long long)eng->cfg.mem_budget_bytes);
-    family(&b, "cuzk_memory_used_bytes", "gauge", "Budget in use (hot parameters + partitions)");
-    sb_printf(&b, "cuzk_memory_used_bytes %llu\n", (unsigned long long)eng->mem_used);
+    family(&b, "cuzk_memory_used_bytes", "gauge",
+           "Budget in use (hot parameters + partitions + queued requests)");
+    sb_printf(&b, "cuzk_memory_used_bytes %llu\n",
+              (unsigned long long)(eng->mem_used + eng->req_bytes));
+    family(&b, "cuzk_memory_queued_requests_bytes", "gauge",
+           "Budget held by the requests of queued jobs");
+    sb_printf(&b, "cuzk_memory_queued_requests_bytes %llu\n", (unsigned long long)eng->req_bytes);
     family(&b, "cuzk_memory_partitions_bytes", "gauge", "Budget reserved by partitions in flight");
     sb_printf(&b, "cuzk_memory_partitions_bytes %llu\n", (unsigned long long)eng->mem_parts);
     family(&b, "cuzk_memory_used_peak_bytes", "gauge", "Highest budget in use since start");

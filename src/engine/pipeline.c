@@ -171,9 +171,7 @@ static void run_prepare(eng_t *eng, eng_job *job, eng_defer *d)
         job->srs = srs;
         job->proof_len = plan.num_partitions * G16_PROOF_NBYTES;
         /* The raw request is no longer needed; keep the scalar fields (batch key). */
-        eng_defer_item it = {.kind = DEFER_FREE_MEM, .ptr = job->req_buf};
-        eng_defer_add(d, &it);
-        job->req_buf = NULL;
+        eng_job_drop_request_locked(eng, job, d);
         memset(&job->req.vanilla_proof, 0, sizeof(job->req.vanilla_proof));
         memset(&job->req.randomness, 0, sizeof(job->req.randomness));
         memset(&job->req.comm_r_old, 0, sizeof(job->req.comm_r_old));
@@ -181,7 +179,7 @@ static void run_prepare(eng_t *eng, eng_job *job, eng_defer *d)
         memset(&job->req.comm_d_new, 0, sizeof(job->req.comm_d_new));
         job->req.n_vanilla_proofs = 0;
         CZ_LOG(CZ_LOG_INFO,
-               "job=%s stage=parse circuit=%s partitions=%zu partition_bytes=%llu ms=%.1f", job->id,
+               "job=%s stage=parse circuit=%s partitions=%zu partition_bytes=%llu ms=%.1f", job->qid,
                plan.circuit_id, plan.num_partitions, (unsigned long long)plan.partition_mem_bytes,
                ms_between(t0, t1));
         pthread_cond_broadcast(&eng->work_cv);
@@ -259,7 +257,7 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
             eng_job_maybe_finish_locked(eng, job, d);
             return true;
         }
-        CZ_LOG(CZ_LOG_INFO, "job=%s stage=srs_load circuit=%s bytes=%llu ms=%.1f", job->id, srs->id,
+        CZ_LOG(CZ_LOG_INFO, "job=%s stage=srs_load circuit=%s bytes=%llu ms=%.1f", job->qid, srs->id,
                (unsigned long long)srs->file_bytes, ms_between(t0, t1));
         pthread_mutex_unlock(&eng->mu);
     }
@@ -304,7 +302,7 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
     } else {
         part->state = PART_READY;
         CZ_LOG(CZ_LOG_DEBUG, "job=%s stage=synthesis k=%zu constraints=%zu aux=%zu ms=%.1f",
-               job->id, k, asg.m, asg.num_aux, ms_between(t0, t1));
+               job->qid, k, asg.m, asg.num_aux, ms_between(t0, t1));
         pthread_cond_broadcast(&eng->prove_cv);
     }
     eng_job_maybe_finish_locked(eng, job, d);
@@ -421,6 +419,7 @@ static cuzk_err prove_once(eng_t *eng, eng_gpu *g, bool use_gpu, const eng_job *
 
     *on_gpu = false;
     memset(&opts, 0, sizeof(opts));
+    opts.cancel = &job->cancel;
     if (eng->cfg.timing) {
         opts.on_stage = eng_timing_prover_stage;
         opts.on_stage_ctx = &tc;
@@ -526,7 +525,7 @@ static void prove_partition(eng_t *eng, eng_gpu *g, eng_job *job, size_t k, eng_
             use_gpu = !on_gpu;
             CZ_LOG(CZ_LOG_WARN,
                    "job=%s stage=verify k=%zu event=invalid_proof backend=%s action=retry%s",
-                   job->id, k, on_gpu ? "gpu" : "cpu", on_gpu ? "_on_cpu" : "");
+                   job->qid, k, on_gpu ? "gpu" : "cpu", on_gpu ? "_on_cpu" : "");
         } else {
             o->err = cz_fail(&o->dg, CUZK_E_UNSAT,
                              "the proof does not verify against the public inputs (proved twice)");
@@ -586,7 +585,10 @@ void eng_prover_run(eng_t *eng, eng_gpu *g)
         job->ns[ENG_STAGE_VERIFY] += o.verify_ns;
         eng->m.verify_retries += o.retries;
         eng->m.verify_failures += o.bad_proof ? 1 : 0;
-        if (o.err != CUZK_OK) {
+        if (o.err == CUZK_E_CANCELLED && atomic_load(&job->cancel)) {
+            CZ_LOG(CZ_LOG_DEBUG, "job=%s stage=prove k=%zu event=stopped reason=cancelled",
+                   job->qid, k);
+        } else if (o.err != CUZK_OK) {
             char buf[600];
             eng_job_fail_locked(eng, job, "partition %zu: %s", k,
                                 cz_diag_str(&o.dg, buf, sizeof(buf)));
@@ -595,7 +597,7 @@ void eng_prover_run(eng_t *eng, eng_gpu *g)
             job->parts[k].state = PART_DONE;
             job->parts_done++;
             CZ_LOG(CZ_LOG_DEBUG, "job=%s stage=prove k=%zu backend=%s prove_ms=%.1f verify_ms=%.1f",
-                   job->id, k, o.last_on_gpu ? "gpu" : "cpu", (double)o.prove_ns / 1e6,
+                   job->qid, k, o.last_on_gpu ? "gpu" : "cpu", (double)o.prove_ns / 1e6,
                    (double)o.verify_ns / 1e6);
         }
         eng_part_release_locked(eng, job, k, &d);

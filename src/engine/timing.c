@@ -29,7 +29,7 @@ void eng_timing_stage(const eng_t *eng, const eng_job *job, size_t k, const char
     /* Written whatever the log level: timing was asked for explicitly. */
     cz_log_write(CZ_LOG_INFO,
                  "event=stage job=%s kind=%s partition=%s stage=%s worker=%s start_ms=%.3f ms=%.3f",
-                 job->id, eng_kind_name(job->kind), part, stage, worker, (double)start / 1e6,
+                 job->qid, eng_kind_name(job->kind), part, stage, worker, (double)start / 1e6,
                  (double)dur / 1e6);
 }
 

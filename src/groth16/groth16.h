@@ -30,6 +30,8 @@
 #include "curve/g1.h"
 #include "curve/g2.h"
 #include "msm/msm.h"
+#include <stdatomic.h>
+
 #include "r1cs/r1cs.h"
 
 /* ---------------------------------------------------------------------------------------------
@@ -202,6 +204,10 @@ typedef struct g16_prove_opts {
      * which must be those passed to the prover (contract); `msm` is then ignored. Used by one
      * thread at a time. */
     g16_gpu_params *gpu;
+    /* NULL, or a flag another thread may set: the prover looks at it between stages (after
+     * the quotient and between the MSMs) and returns CUZK_E_CANCELLED once it is true, so a
+     * cancelled or shut-down job stops within one stage instead of finishing the proof. */
+    const atomic_bool *cancel;
 } g16_prove_opts_t;
 
 /** Wall-clock milliseconds of each prover stage (g16_prove_ex / g16_prove_take). */

@@ -95,6 +95,9 @@ double g16_now_ms(void);
 /** Ends the stage that began at t0: returns its milliseconds and reports it to opts->on_stage
  *  when there is one (opts may be NULL). */
 double g16_stage_end(const g16_prove_opts_t *opts, const char *stage, double t0);
+/** CUZK_E_CANCELLED (with a message) when opts->cancel is set, else CUZK_OK: called between
+ *  the prover's stages. */
+CZ_MUST_USE cuzk_err g16_stage_check(const g16_prove_opts_t *opts, cz_diag *dg);
 
 /** The checks that need no work space: the assignment's contracts (CZ_CHECK), parameters that
  *  fit it (g16_params_check_circuit), delta not the identity, a supported domain. Sets *lg to

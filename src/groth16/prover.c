@@ -36,6 +36,14 @@ double g16_stage_end(const g16_prove_opts_t *opts, const char *stage, double t0)
     return t1 - t0;
 }
 
+cuzk_err g16_stage_check(const g16_prove_opts_t *opts, cz_diag *dg)
+{
+    if (opts && opts->cancel && atomic_load(opts->cancel)) {
+        return cz_fail(dg, CUZK_E_CANCELLED, "proof cancelled between prover stages");
+    }
+    return CUZK_OK;
+}
+
 static size_t max_sz(size_t a, size_t b)
 {
     return a > b ? a : b;
@@ -204,6 +212,7 @@ static cuzk_err prove_core(const g16_params_t *p, g16_proof_t *out, const cs_ass
     abc_release_bc(w, n);
     poly_to_repr((fr_repr_t *)w->a, w->a, n - 1, pool);
     st->quotient_ms = g16_stage_end(opts, "quotient", t);
+    CZ_TRY(err, g16_stage_check(opts, dg), done);
 
     /* ---- MSMs (4.6) ---- */
     t = g16_now_ms();
@@ -213,11 +222,13 @@ static cuzk_err prove_core(const g16_params_t *p, g16_proof_t *out, const cs_ass
     t = g16_now_ms();
     msm_g1_opts(&sums.h, p->h, (const fr_repr_t *)w->a, n - 1, scratch_buf.ptr, pool, mo);
     st->msm_h_ms = g16_stage_end(opts, "msm_h", t);
+    CZ_TRY(err, g16_stage_check(opts, dg), done);
     abc_release(w);
 
     t = g16_now_ms();
     msm_g1_density(&sums.l, p->l, p->l_len, asg->aux, NULL, na, scratch_buf.ptr, pool, mo);
     st->msm_l_ms = g16_stage_end(opts, "msm_l", t);
+    CZ_TRY(err, g16_stage_check(opts, dg), done);
 
     t = g16_now_ms();
     msm_g1_density(&t1, p->a, ni, asg->inputs, NULL, ni, scratch_buf.ptr, pool, mo);
@@ -225,6 +236,7 @@ static cuzk_err prove_core(const g16_params_t *p, g16_proof_t *out, const cs_ass
                    scratch_buf.ptr, pool, mo);
     g1_add(&sums.a, &t1, &t2);
     st->msm_a_ms = g16_stage_end(opts, "msm_a", t);
+    CZ_TRY(err, g16_stage_check(opts, dg), done);
 
     t = g16_now_ms();
     msm_g1_density(&t1, p->b_g1, pb, asg->inputs, asg->b_input_density.words, ni, scratch_buf.ptr,
@@ -233,6 +245,7 @@ static cuzk_err prove_core(const g16_params_t *p, g16_proof_t *out, const cs_ass
                    scratch_buf.ptr, pool, mo);
     g1_add(&sums.b1, &t1, &t2);
     st->msm_b_g1_ms = g16_stage_end(opts, "msm_b_g1", t);
+    CZ_TRY(err, g16_stage_check(opts, dg), done);
 
     t = g16_now_ms();
     msm_g2_density(&t3, p->b_g2, pb, asg->inputs, asg->b_input_density.words, ni, scratch_buf.ptr,

@@ -281,6 +281,7 @@ static cuzk_err gpu_prove(g16_gpu_params *gp, g16_prove_job_t *job, cz_pool *poo
         goto done;
     }
     st->quotient_ms = g16_stage_end(opts, "quotient", t);
+    CZ_TRY(err, g16_stage_check(opts, dg), done);
 
     /* ---- prep: the rest of [inputs | aux] ---- */
     t = g16_now_ms();
@@ -292,6 +293,7 @@ static cuzk_err gpu_prove(g16_gpu_params *gp, g16_prove_job_t *job, cz_pool *poo
     t = g16_now_ms();
     CZ_TRY(err, gpu_msm_g1_buf(g->dev, &sums.h, g->h, 0, g->da, 0, g->n - 1, true, NULL, dg), done);
     st->msm_h_ms = g16_stage_end(opts, "msm_h", t);
+    CZ_TRY(err, g16_stage_check(opts, dg), done);
 
     t = g16_now_ms();
     CZ_TRY(err,
@@ -299,16 +301,19 @@ static cuzk_err gpu_prove(g16_gpu_params *gp, g16_prove_job_t *job, cz_pool *poo
                           dg),
            done);
     st->msm_l_ms = g16_stage_end(opts, "msm_l", t);
+    CZ_TRY(err, g16_stage_check(opts, dg), done);
 
     t = g16_now_ms();
     CZ_TRY(err, gpu_fr_compact_buf(g->dev, cmp, 0, g->dz, 0, g->dmap_a, 0, nz, a_cnt, dg), done);
     CZ_TRY(err, gpu_msm_g1_buf(g->dev, &sums.a, g->a, 0, cmp, 0, a_cnt, true, NULL, dg), done);
     st->msm_a_ms = g16_stage_end(opts, "msm_a", t);
+    CZ_TRY(err, g16_stage_check(opts, dg), done);
 
     t = g16_now_ms();
     CZ_TRY(err, gpu_fr_compact_buf(g->dev, cmp, 0, g->dz, 0, g->dmap_b, 0, nz, b_cnt, dg), done);
     CZ_TRY(err, gpu_msm_g1_buf(g->dev, &sums.b1, g->b1, 0, cmp, 0, b_cnt, true, NULL, dg), done);
     st->msm_b_g1_ms = g16_stage_end(opts, "msm_b_g1", t);
+    CZ_TRY(err, g16_stage_check(opts, dg), done);
 
     t = g16_now_ms();
     CZ_TRY(err, gpu_msm_g2_buf(g->dev, &sums.b2, g->b2, 0, cmp, 0, b_cnt, true, NULL, dg), done);

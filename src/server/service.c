@@ -64,6 +64,8 @@ static srv_code code_of(cuzk_err e)
         return SRV_RESOURCE_EXHAUSTED;
     case CUZK_E_CANCELLED:
         return SRV_UNAVAILABLE;
+    case CUZK_E_EXISTS:
+        return SRV_ALREADY_EXISTS;
     case CUZK_E_IO:
     case CUZK_E_NOT_IN_GROUP:
         return SRV_FAILED_PRECONDITION;
@@ -78,6 +80,123 @@ static void fail_decode(srv_call *call, const char *what, size_t len)
     snprintf(msg, sizeof(msg), "malformed %s (%zu bytes)", what, len);
     CZ_LOG(CZ_LOG_INFO, "rpc=%s event=rejected reason=malformed bytes=%zu", what, len);
     srv_call_fail(call, SRV_INVALID_ARGUMENT, msg);
+}
+
+/* Protobuf wire format (keys are varints field << 3 | type; type 0 varint, 1 fixed64, 2 length-
+ * delimited, 5 fixed32). protobuf-c hands strings out NUL-terminated, so an id with a NUL
+ * inside would silently read as its prefix and alias another job: the raw bytes are looked at
+ * instead. */
+static bool wire_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    *v = 0;
+    for (unsigned shift = 0; shift < 64 && *p < end; shift += 7) {
+        uint8_t b = *(*p)++;
+        *v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Calls visit(ctx, bytes, n) for every length-delimited value at field path[0] / path[1] / ...
+ * (messages nested depth deep), until visit returns false; returns false then, or when the
+ * bytes are not well formed. */
+static bool wire_visit(const uint8_t *p, size_t len, const uint32_t *path, size_t depth,
+                       bool (*visit)(void *ctx, const uint8_t *v, size_t n), void *ctx)
+{
+    const uint8_t *end = p + len;
+
+    while (p < end) {
+        uint64_t key, n;
+        if (!wire_varint(&p, end, &key)) {
+            return false;
+        }
+        switch (key & 7) {
+        case 0:
+            if (!wire_varint(&p, end, &n)) {
+                return false;
+            }
+            break;
+        case 1:
+        case 5:
+            n = (key & 7) == 1 ? 8 : 4;
+            if ((size_t)(end - p) < n) {
+                return false;
+            }
+            p += n;
+            break;
+        case 2:
+            if (!wire_varint(&p, end, &n) || n > (size_t)(end - p)) {
+                return false;
+            }
+            if ((key >> 3) == path[0] &&
+                !(depth == 1 ? visit(ctx, p, (size_t)n)
+                             : wire_visit(p, (size_t)n, path + 1, depth - 1, visit, ctx))) {
+                return false;
+            }
+            p += n;
+            break;
+        default:
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool no_nul(void *ctx, const uint8_t *v, size_t n)
+{
+    (void)ctx;
+    return memchr(v, 0, n) == NULL;
+}
+
+/* Counts up to ENG_VANILLA_PROOFS_MAX + 1 values, then stops the walk. */
+static bool count_entry(void *ctx, const uint8_t *v, size_t n)
+{
+    size_t *count = ctx;
+    (void)v;
+    (void)n;
+    return ++*count <= ENG_VANILLA_PROOFS_MAX;
+}
+
+/* Refuses, before anything is decoded, a request whose vanilla_proofs (field 11 at `path`)
+ * has more entries than any proof kind takes: decoding 87 million one-byte entries would take
+ * a minute and gigabytes. Finishes the call and returns false then. */
+static bool entries_ok(srv_call *call, const uint8_t *req, size_t len, const uint32_t *path,
+                       size_t depth)
+{
+    size_t count = 0;
+    if (wire_visit(req, len, path, depth, count_entry, &count) ||
+        count <= ENG_VANILLA_PROOFS_MAX) {
+        return true;
+    }
+    char msg[160];
+    snprintf(msg, sizeof(msg), "more than %d vanilla_proofs entries (no proof kind takes more)",
+             ENG_VANILLA_PROOFS_MAX);
+    CZ_LOG(CZ_LOG_INFO, "rpc=submit event=rejected reason=too_many_entries bytes=%zu", len);
+    srv_call_fail(call, SRV_INVALID_ARGUMENT, msg);
+    return false;
+}
+
+/* Finishes the call with INVALID_ARGUMENT and returns false when the id at `path` holds a NUL
+ * byte or breaks eng_id_check. */
+static bool id_ok(srv_call *call, const uint8_t *req, size_t len, const uint32_t *path,
+                  size_t depth, const char *id, const char *what)
+{
+    cz_diag dg;
+    char msg[sizeof(dg.msg)];
+
+    cz_diag_init(&dg);
+    if (!wire_visit(req, len, path, depth, no_nul, NULL)) {
+        snprintf(msg, sizeof(msg), "%s must not contain NUL bytes", what);
+    } else if (id[0] && eng_id_check(id, what, &dg) != CUZK_OK) {
+        snprintf(msg, sizeof(msg), "%s", dg.msg);
+    } else {
+        return true;
+    }
+    CZ_LOG(CZ_LOG_INFO, "rpc=%s event=rejected reason=bad_id", what);
+    srv_call_fail(call, SRV_INVALID_ARGUMENT, msg);
+    return false;
 }
 
 static eng_bytes_t bytes_of(ProtobufCBinaryData b)
@@ -124,8 +243,10 @@ static bool submit(eng_t *eng, srv_call *call, const Cuzk__V1__SubmitProofReques
     cuzk_err err = eng_submit(eng, &r, info, &dg);
     cz_free(vps);
     if (err != CUZK_OK) {
-        CZ_LOG(CZ_LOG_INFO, "rpc=submit request_id=%.64s event=rejected error=\"%s\"",
-               err == CUZK_E_INVAL ? "-" : m->request_id, dg.msg);
+        char qid[CZ_LOG_QUOTED_MAX(ENG_ID_MAX)], qmsg[CZ_LOG_QUOTED_MAX(sizeof(dg.msg))];
+        CZ_LOG(CZ_LOG_INFO, "rpc=submit request_id=%s event=rejected error=%s",
+               cz_log_quote(qid, sizeof(qid), m->request_id),
+               cz_log_quote(qmsg, sizeof(qmsg), dg.msg));
         srv_call_fail(call, code_of(err), dg.msg[0] ? dg.msg : cuzk_strerror(err));
         return false;
     }
@@ -194,13 +315,19 @@ static void await_job(eng_t *eng, srv_call *call, const char *job_id, uint64_t t
 
 static void m_submit(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
 {
+    static const uint32_t vp_path[] = {11};
+    if (!entries_ok(call, req, len, vp_path, 1)) {
+        return;
+    }
     Cuzk__V1__SubmitProofRequest *m = cuzk__v1__submit_proof_request__unpack(NULL, len, req);
     if (!m) {
         fail_decode(call, "SubmitProofRequest", len);
         return;
     }
+    static const uint32_t id_path[] = {1};
     eng_submit_info_t info;
-    if (submit(eng, call, m, &info)) {
+    if (id_ok(call, req, len, id_path, 1, m->request_id, "request_id") &&
+        submit(eng, call, m, &info)) {
         Cuzk__V1__SubmitProofResponse r = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
         r.job_id = info.job_id;
         r.queue_position = info.queue_position;
@@ -216,9 +343,10 @@ static void m_await(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
         fail_decode(call, "AwaitProofRequest", len);
         return;
     }
+    static const uint32_t id_path[] = {1};
     if (!m->job_id[0]) {
         srv_call_fail(call, SRV_INVALID_ARGUMENT, "job_id is empty");
-    } else {
+    } else if (id_ok(call, req, len, id_path, 1, m->job_id, "job_id")) {
         await_job(eng, call, m->job_id, m->timeout_ms, false);
     }
     cuzk__v1__await_proof_request__free_unpacked(m, NULL);
@@ -226,15 +354,21 @@ static void m_await(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
 
 static void m_prove(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
 {
+    static const uint32_t vp_path[] = {1, 11}; /* submit.vanilla_proofs */
+    if (!entries_ok(call, req, len, vp_path, 2)) {
+        return;
+    }
     Cuzk__V1__ProveRequest *m = cuzk__v1__prove_request__unpack(NULL, len, req);
     if (!m) {
         fail_decode(call, "ProveRequest", len);
         return;
     }
+    static const uint32_t id_path[] = {1, 1}; /* submit.request_id */
     eng_submit_info_t info;
     if (!m->submit) {
         srv_call_fail(call, SRV_INVALID_ARGUMENT, "missing submit field");
-    } else if (submit(eng, call, m->submit, &info)) {
+    } else if (id_ok(call, req, len, id_path, 2, m->submit->request_id, "request_id") &&
+               submit(eng, call, m->submit, &info)) {
         await_job(eng, call, info.job_id, 0, true);
     }
     cuzk__v1__prove_request__free_unpacked(m, NULL);
@@ -247,9 +381,10 @@ static void m_cancel(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
         fail_decode(call, "CancelProofRequest", len);
         return;
     }
+    static const uint32_t id_path[] = {1};
     if (!m->job_id[0]) {
         srv_call_fail(call, SRV_INVALID_ARGUMENT, "job_id is empty");
-    } else {
+    } else if (id_ok(call, req, len, id_path, 1, m->job_id, "job_id")) {
         bool was_running = false;
         eng_cancel(eng, m->job_id, &was_running);
         Cuzk__V1__CancelProofResponse r = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;

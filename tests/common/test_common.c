@@ -1,11 +1,15 @@
-/* test_common.c - errors, diagnostics, allocation counting, the pool, PRNG and hex. */
+/* test_common.c - errors, diagnostics, allocation counting, the pool, PRNG, hex, UTF-8 and log
+ * value quoting. */
 #include "harness/test.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/alloc.h"
 #include "common/bytes.h"
+#include "common/log.h"
 #include "common/pool.h"
 #include "common/rand.h"
 
@@ -155,4 +159,98 @@ TEST(hex_and_endianness)
     cz_store_be64(w, 0x0102030405060708ull);
     CHECK(w[0] == 1 && w[7] == 8);
     CHECK_EQ_U64(cz_load_le64(w), 0x0807060504030201ull);
+}
+
+TEST(utf8_decoding)
+{
+    static const struct {
+        const char *s;
+        size_t len;
+        uint32_t cp;
+    } cases[] = {
+        {"a", 1, 'a'},
+        {"\xc2\xa9", 2, 0xa9},
+        {"\xe2\x82\xac", 3, 0x20ac},
+        {"\xf0\x9f\x98\x80", 4, 0x1f600},
+        {"\xf4\x8f\xbf\xbf", 4, 0x10ffff},
+        {"\x80", 0, 0},             /* continuation byte first */
+        {"\xc0\xaf", 0, 0},         /* overlong '/' */
+        {"\xe0\x80\xaf", 0, 0},     /* overlong */
+        {"\xed\xa0\x80", 0, 0},     /* surrogate U+D800 */
+        {"\xf4\x90\x80\x80", 0, 0}, /* above U+10FFFF */
+        {"\xe2\x82", 0, 0},         /* truncated */
+        {"\xff", 0, 0},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        uint32_t cp = 0;
+        size_t n = strlen(cases[i].s);
+        CHECK_EQ_U64(cz_utf8_next((const uint8_t *)cases[i].s, n, &cp), cases[i].len);
+        if (cases[i].len) {
+            CHECK_EQ_U64(cp, cases[i].cp);
+        }
+    }
+}
+
+typedef struct line_capture {
+    char line[2048];
+    int n;
+} line_capture;
+
+static void last_line_sink(cz_log_level level, const char *line, void *ctx)
+{
+    line_capture *c = ctx;
+    (void)level;
+    snprintf(c->line, sizeof(c->line), "%s", line);
+    c->n++;
+}
+
+TEST(log_values_are_quoted_and_escaped)
+{
+    static const char *const values[] = {
+        "porep-1000-42",
+        "wdpost-1000-0-[95 52 194 205 1 2 3 4]",
+        "say \"hi\" \\ bye",
+        "line\nbreak\r\ttab",
+        "\x1b[31mred\x1b[0m",
+        "C1 \xc2\x9b control, \xe2\x82\xac euro, bad \xff byte",
+        "",
+        "k=v x=y",
+    };
+    line_capture cap = {{0}, 0};
+    cz_log_set_sink(last_line_sink, &cap);
+    for (size_t i = 0; i < ARRAY_LEN(values); i++) {
+        char q[CZ_LOG_QUOTED_MAX(64)], back[128];
+        cz_log_quote(q, sizeof(q), values[i]);
+        if (i == 0) {
+            CHECK_STR_EQ(q, values[0]); /* plain ids are written as they are */
+        } else {
+            CHECK_MSG(q[0] == '"', "value %zu not quoted: %s", i, q);
+        }
+        cz_log_write(CZ_LOG_INFO, "job=%s event=x error=%s", q, q);
+        for (const char *p = cap.line; *p; p++) {
+            unsigned char c = (unsigned char)*p;
+            CHECK_MSG(c >= 0x20 && c != 0x7f, "control byte 0x%02x reached the sink (value %zu)",
+                      c, i);
+            CHECK_MSG(!(c == 0xc2 && (unsigned char)p[1] >= 0x80 && (unsigned char)p[1] <= 0x9f),
+                      "a C1 control reached the sink (value %zu)", i);
+        }
+        char ev[8];
+        CHECK(cz_log_kv(cap.line, "event", ev, sizeof(ev)));
+        CHECK_STR_EQ(ev, "x");
+        CHECK_MSG(cz_log_kv(cap.line, "job", back, sizeof(back)), "value %zu: %s", i, cap.line);
+        CHECK_STR_EQ(back, values[i]);
+        CHECK(cz_log_kv(cap.line, "error", back, sizeof(back)));
+        CHECK_STR_EQ(back, values[i]);
+    }
+    /* Text inside a quoted value is never taken for a key. */
+    CHECK(!cz_log_kv("job=\"a x=1\" y=2", "x", (char[8]){0}, 8));
+    /* A forged line in an unquoted value stays on one line. */
+    cz_log_write(CZ_LOG_INFO, "error=%s", "boom\n2026-01-01T00:00:00Z level=error forged=1");
+    CHECK(strchr(cap.line, '\n') == NULL);
+    CHECK(strstr(cap.line, "boom\\n2026") != NULL);
+    cz_log_set_sink(NULL, NULL);
+    /* Truncation keeps the quotes. */
+    char small[8];
+    cz_log_quote(small, sizeof(small), "a b c d e f");
+    CHECK_STR_EQ(small, "\"a b c\"");
 }

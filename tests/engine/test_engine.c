@@ -8,6 +8,7 @@
  * x^3 + x + 5, partition by partition, so a proof in the wrong slot fails.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -265,10 +266,14 @@ TEST(idempotent_request_ids)
     CHECK_OK(eng_submit(eng, &req, &b, &dg));
     CHECK(b.existing);
     CHECK_STR_EQ(a.job_id, b.job_id);
-    /* The same id for another kind is refused. */
+    /* The same id with other content (another kind, or other bytes) is refused while the
+     * first job is queued or running. */
     eng_request_t other = etu_request(&s, ENG_KIND_SNAP, 0, "porep-1-1", &gate);
-    CHECK_ERR(eng_submit(eng, &other, &b, &dg), CUZK_E_INVAL);
-    CHECK(strstr(dg.msg, "already used") != NULL);
+    CHECK_ERR(eng_submit(eng, &other, &b, &dg), CUZK_E_EXISTS);
+    CHECK(strstr(dg.msg, "other content") != NULL);
+    tk_req gate2 = etu_req(TK_GATE, 1, 6);
+    other = etu_request(&s, ENG_KIND_POREP, 0, "porep-1-1", &gate2);
+    CHECK_ERR(eng_submit(eng, &other, &b, &dg), CUZK_E_EXISTS);
     tk_open_gate(etu_tk());
     eng_result_copy_t r1, r2;
     etu_wait(eng, "porep-1-1", &r1, 30);
@@ -280,7 +285,6 @@ TEST(idempotent_request_ids)
     etu_wait(eng, "porep-1-1", &r2, 30);
     CHECK_EQ_U64(r2.r.proof_len, r1.r.proof_len);
     CHECK_MEM_EQ(r2.r.proof, r1.r.proof, r1.r.proof_len);
-    eng_result_copy_clear(&r1);
     eng_result_copy_clear(&r2);
     char events[4096];
     tk_events(etu_tk(), events, sizeof(events));
@@ -288,6 +292,18 @@ TEST(idempotent_request_ids)
     CHECK(first >= 0);
     CHECK_MSG(strstr(strstr(events, "parse porep-1-1") + 1, "parse porep-1-1") == NULL,
               "parsed twice:\n%s", events);
+
+    /* Once it has finished, the same id with other content is a new job whose proof is of the
+     * new content, not the old proof. */
+    tk_req next = etu_req(0, 1, 9);
+    req = etu_request(&s, ENG_KIND_POREP, 0, "porep-1-1", &next);
+    CHECK_OK(eng_submit(eng, &req, &b, &dg));
+    CHECK(!b.existing);
+    etu_wait(eng, "porep-1-1", &r2, 30);
+    etu_check_proofs(&r2, &next);
+    CHECK(r2.r.proof_len != r1.r.proof_len || memcmp(r2.r.proof, r1.r.proof, r1.r.proof_len) != 0);
+    eng_result_copy_clear(&r1);
+    eng_result_copy_clear(&r2);
 
     /* A failed attempt is retried by a new submission with the same id. */
     tk_req bad = etu_req(TK_PARSE_FAIL, 1, 5), good = etu_req(0, 1, 5);
@@ -408,7 +424,15 @@ TEST(request_checks)
         {{.kind = 9, .vanilla_proof = one}, "invalid proof_kind 9"},
         {{.kind = ENG_KIND_POREP, .priority = 7, .vanilla_proof = one}, "invalid priority 7"},
         {{.kind = ENG_KIND_POREP}, "needs vanilla_proof"},
-        {{.kind = ENG_KIND_POREP, .vanilla_proof = one, .request_id = "a b"}, "printable ASCII"},
+        {{.kind = ENG_KIND_POREP, .vanilla_proof = one, .request_id = "a\nb"},
+         "control characters (U+000A at byte 1)"},
+        {{.kind = ENG_KIND_POREP, .vanilla_proof = one, .request_id = "a\x1b[31m"},
+         "control characters (U+001B"},
+        {{.kind = ENG_KIND_POREP, .vanilla_proof = one, .request_id = "a\x7f"}, "U+007F"},
+        {{.kind = ENG_KIND_POREP, .vanilla_proof = one, .request_id = "a\xc2\x9b"}, "U+009B"},
+        {{.kind = ENG_KIND_POREP, .vanilla_proof = one, .request_id = "a\xff"}, "not UTF-8"},
+        {{.kind = ENG_KIND_POREP, .vanilla_proof = one, .request_id = "\xc0\xaf"}, "not UTF-8"},
+        {{.kind = ENG_KIND_POREP, .vanilla_proof = one, .request_id = "\xed\xa0\x80"}, "not UTF-8"},
         {{.kind = ENG_KIND_POREP, .vanilla_proof = one, .randomness = {b31, 31}},
          "randomness is 31 bytes"},
         {{.kind = ENG_KIND_WINNING_POST,
@@ -451,6 +475,23 @@ TEST(request_checks)
     CHECK_ERR(eng_request_check(&r, NULL), CUZK_E_INVAL);
     longid[ENG_ID_MAX - 1] = '\0';
     CHECK_OK(eng_request_check(&r, NULL));
+    /* Every id form Curio sends (lib/ffi/cuzk_funcs.go, Go's fmt: a byte slice with %d prints
+     * as "[95 52 ...]"), and other printable UTF-8. */
+    static const char *const good_ids[] = {
+        "wdpost-1000-0-[95 52 194 205 1 2 3 4]",
+        "wdpost-18446744073709551615-4294967295-[255 255 255 255 255 255 255 255]",
+        "winpost-1000-5f34c2cd01020304",
+        "porep-1000-42",
+        "snap-1000-42",
+        "ps-porep-1000-42-7",
+        "quote \" and backslash \\",
+        "\xe2\x82\xac \xf0\x9f\x98\x80",
+    };
+    for (size_t i = 0; i < ARRAY_LEN(good_ids); i++) {
+        r.request_id = good_ids[i];
+        cz_diag_init(&dg);
+        CHECK_MSG(eng_request_check(&r, &dg) == CUZK_OK, "\"%s\": %s", good_ids[i], dg.msg);
+    }
     eng_request_t ok[] = {
         {.kind = ENG_KIND_WINNING_POST,
          .vanilla_proofs = &one,
@@ -616,6 +657,62 @@ TEST(srs_tiers_and_lru)
     eng_free(eng);
 }
 
+TEST(queued_requests_count_in_the_budget)
+{
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    cfg.max_active_jobs = 1;
+    cfg.mem_budget_bytes = UINT64_C(8) << 20;
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req gate = etu_req(TK_GATE, 1, 5);
+    eng_submit_info_t info;
+    eng_status_info_t st;
+    eng_result_copy_t res;
+    cz_diag dg;
+
+    etu_submit(eng, ENG_KIND_POREP, 0, "running", &gate, NULL);
+    wait_in_progress(eng, ENG_KIND_POREP, 1);
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    uint64_t base = st.mem_used_bytes;
+    eng_status_clear(&st);
+    /* Requests that wait behind it hold their bytes in the budget until they are parsed. */
+    size_t big = (size_t)3 << 20;
+    uint8_t *junk = cz_calloc(big, 1);
+    CHECK(junk != NULL);
+    eng_request_t req = {.request_id = "q1", .kind = ENG_KIND_POREP, .vanilla_proof = {junk, big}};
+    cz_diag_init(&dg);
+    CHECK_OK(eng_submit(eng, &req, &info, &dg));
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.mem_used_bytes, base + big);
+    eng_status_clear(&st);
+    char *text = NULL;
+    CHECK_OK(eng_metrics_text(eng, &text, NULL));
+    char want[80];
+    snprintf(want, sizeof(want), "\ncuzk_memory_queued_requests_bytes %zu\n", big);
+    CHECK_MSG(strstr(text, want) != NULL, "%s", text);
+    cz_free(text);
+    /* One more does not fit 8 MiB beside the parameters and the first: refused, nothing made. */
+    req.request_id = "q2";
+    req.vanilla_proof.len = 2 * big;
+    CHECK_ERR(eng_submit(eng, &req, &info, &dg), CUZK_E_NOMEM);
+    CHECK_MSG(strstr(dg.msg, "queued requests") != NULL, "%s", dg.msg);
+    eng_wait(eng, "q2", 0, &res);
+    CHECK_EQ_U64(res.r.status, ENG_STATUS_UNKNOWN);
+    eng_result_copy_clear(&res);
+    /* Once the queue moves (the junk fails to parse), the bytes are given back. */
+    tk_open_gate(etu_tk());
+    etu_wait(eng, "running", &res, 30);
+    eng_result_copy_clear(&res);
+    etu_wait(eng, "q1", &res, 30);
+    CHECK_EQ_U64(res.r.status, ENG_STATUS_FAILED);
+    eng_result_copy_clear(&res);
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK(st.mem_used_bytes <= base);
+    eng_status_clear(&st);
+    cz_free(junk);
+    eng_free(eng);
+}
+
 TEST(memory_budget_admission)
 {
     uint64_t small = etu_file_size(tk_params_path(etu_tk(), false));
@@ -727,6 +824,13 @@ TEST(batching)
     eng_free(e2);
 }
 
+/* Counts results by status into the atomic_int[5] at arg. */
+static void status_cb(void *arg, const eng_result_t *res)
+{
+    atomic_int *n = arg;
+    atomic_fetch_add(&n[res->status], 1);
+}
+
 TEST(await_timeout_and_unknown)
 {
     eng_config_t cfg;
@@ -740,6 +844,14 @@ TEST(await_timeout_and_unknown)
     CHECK_EQ_U64(res.r.status, ENG_STATUS_TIMEOUT);
     CHECK_STR_EQ(res.r.job_id, "slow");
     eng_result_copy_clear(&res);
+    /* A huge timeout ("forever", UINT64_MAX included) must not overflow into one in the past. */
+    uint64_t huge[] = {UINT64_C(18446744073709), UINT64_C(1) << 62, UINT64_MAX};
+    static atomic_int by_status[5];
+    for (size_t i = 0; i < ARRAY_LEN(huge); i++) {
+        eng_await(eng, "slow", huge[i], status_cb, by_status);
+    }
+    etu_sleep_ms(100);
+    CHECK_EQ_U64(atomic_load(&by_status[ENG_STATUS_TIMEOUT]), 0);
     eng_wait(eng, "missing", 0, &res);
     CHECK_EQ_U64(res.r.status, ENG_STATUS_UNKNOWN);
     eng_result_copy_clear(&res);
@@ -747,6 +859,11 @@ TEST(await_timeout_and_unknown)
     etu_wait(eng, "slow", &res, 30);
     etu_check_proofs(&res, &gate);
     eng_result_copy_clear(&res);
+    for (int i = 0; i < 200 && atomic_load(&by_status[ENG_STATUS_COMPLETED]) < 3; i++) {
+        etu_sleep_ms(10);
+    }
+    CHECK_EQ_U64(atomic_load(&by_status[ENG_STATUS_COMPLETED]), 3);
+    CHECK_EQ_U64(atomic_load(&by_status[ENG_STATUS_TIMEOUT]), 0);
     eng_free(eng);
 }
 

@@ -12,6 +12,7 @@
  * The circom test (test_circom.sh) checks our proofs with snarkjs, an independent verifier.
  * Randomized circuits use test_prng()'s seed (printed; replay with --seed).
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -775,6 +776,54 @@ TEST(deterministic_across_pools_and_msm_options)
     }
     fixture_free(&f);
     cz_pool_free(pool);
+}
+
+/* Sets *cancel when the stage named `at` ends; records the last stage seen. */
+typedef struct cancel_at {
+    const char *at;
+    atomic_bool *cancel;
+    char last[16];
+} cancel_at;
+
+static void cancel_stage(void *ctx, const char *stage, double t0, double t1)
+{
+    cancel_at *c = ctx;
+    (void)t0;
+    (void)t1;
+    snprintf(c->last, sizeof(c->last), "%s", stage);
+    if (strcmp(stage, c->at) == 0) {
+        atomic_store(c->cancel, true);
+    }
+}
+
+TEST(cancel_stops_between_stages)
+{
+    rc_spec sp = {.ni = 3, .na = 300, .ncons = 400, .seed = test_seed()};
+    static const char *const at[] = {"quotient", "msm_h", "msm_l", "msm_a", "msm_b_g1"};
+    fixture f;
+    fr_t r, s;
+    g16_proof_t proof;
+
+    fixture_make(&f, &sp, 9, NULL);
+    fixed_rs(&r, &s, test_seed());
+    for (size_t i = 0; i < ARRAY_LEN(at); i++) {
+        atomic_bool cancel;
+        atomic_init(&cancel, false);
+        cancel_at c = {.at = at[i], .cancel = &cancel};
+        g16_prove_opts_t o = {.on_stage = cancel_stage, .on_stage_ctx = &c, .cancel = &cancel};
+        cz_diag dg;
+        cz_diag_init(&dg);
+        CHECK_ERR(g16_prove_ex(f.p, &proof, &f.asg, &r, &s, &o, NULL, NULL, &dg),
+                  CUZK_E_CANCELLED);
+        CHECK_MSG(strcmp(c.last, at[i]) == 0, "cancelled after %s, went on to %s", at[i], c.last);
+    }
+    /* Not cancelled: the same options prove. */
+    atomic_bool never;
+    atomic_init(&never, false);
+    g16_prove_opts_t o = {.cancel = &never};
+    CHECK_OK(g16_prove_ex(f.p, &proof, &f.asg, &r, &s, &o, NULL, NULL, NULL));
+    CHECK(verify_asg(&f, &proof));
+    fixture_free(&f);
 }
 
 TEST(tampered_proofs_are_rejected)

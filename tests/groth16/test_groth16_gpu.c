@@ -19,6 +19,7 @@
  */
 #include "harness/test.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "common/alloc.h"
@@ -474,6 +475,56 @@ TEST(gpu_prove_unsat_then_recovers)
     }
     cs_assignment_clear(&bad);
     /* the same resident parameters still prove honest witnesses */
+    check_same(&sp, p, gp, 6, 8);
+    g16_gpu_params_free(gp);
+    g16_params_free(p);
+}
+
+/* Sets *flag when the stage named `at` ends; records the last stage seen. */
+typedef struct cancel_at {
+    const char *at;
+    atomic_bool *flag;
+    char last[16];
+} cancel_at;
+
+static void cancel_stage(void *ctx, const char *stage, double t0, double t1)
+{
+    cancel_at *c = ctx;
+    (void)t0;
+    (void)t1;
+    snprintf(c->last, sizeof(c->last), "%s", stage);
+    if (strcmp(stage, c->at) == 0) {
+        atomic_store(c->flag, true);
+    }
+}
+
+TEST(gpu_prove_cancel_between_stages)
+{
+    static const gc_spec sp = {.name = "cancel", .ni = 3, .na = 300, .mode = GC_DARK, .seed = 43};
+    static const char *const at[] = {"quotient", "msm_h", "msm_l", "msm_a", "msm_b_g1"};
+    gpu_dev *dev = gtu_need_dev();
+    g16_params_t *p = gc_setup(&sp);
+    g16_gpu_params *gp = NULL;
+    cs_assignment_t asg;
+    g16_proof_t proof;
+    fr_t r, s;
+
+    GPU_OK(g16_gpu_params_new(&gp, p, dev, &SMALL_RING, test_pool(), DG));
+    fixed_rs(&r, &s, 7);
+    (void)gc_assign(&asg, &sp, 5, false);
+    for (size_t i = 0; i < ARRAY_LEN(at); i++) {
+        atomic_bool flag;
+        atomic_init(&flag, false);
+        cancel_at c = {.at = at[i], .flag = &flag};
+        g16_prove_opts_t og = {.on_stage = cancel_stage, .on_stage_ctx = &c, .gpu = gp, .cancel = &flag};
+        cz_diag dg;
+        cz_diag_init(&dg);
+        CHECK_ERR(g16_prove_ex(p, &proof, &asg, &r, &s, &og, NULL, test_pool(), &dg),
+                  CUZK_E_CANCELLED);
+        CHECK_MSG(strcmp(c.last, at[i]) == 0, "cancelled after %s, went on to %s", at[i], c.last);
+    }
+    cs_assignment_clear(&asg);
+    /* the device is left clean: the same resident parameters prove honest witnesses */
     check_same(&sp, p, gp, 6, 8);
     g16_gpu_params_free(gp);
     g16_params_free(p);

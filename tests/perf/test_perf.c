@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/alloc.h"
+#include "common/log.h"
 #include "cuzk-bench/perf.h"
 
 static bool near(double a, double b)
@@ -101,16 +102,23 @@ TEST(kv_reader)
     char v[64];
     const char *line = "2026-11-29T23:50:47.465Z level=info event=stage job=j1 kind=window-post "
                        "partition=- stage=queue worker=queue start_ms=987.503 ms=0.079";
-    CHECK(perf_kv(line, "event", v, sizeof(v)) && strcmp(v, "stage") == 0);
-    CHECK(perf_kv(line, "stage", v, sizeof(v)) && strcmp(v, "queue") == 0); /* not event=stage */
-    CHECK(perf_kv(line, "ms", v, sizeof(v)) && strcmp(v, "0.079") == 0);    /* not start_ms */
-    CHECK(perf_kv(line, "start_ms", v, sizeof(v)) && strcmp(v, "987.503") == 0);
-    CHECK(perf_kv(line, "partition", v, sizeof(v)) && strcmp(v, "-") == 0);
-    CHECK(!perf_kv(line, "absent", v, sizeof(v)));
-    CHECK(!perf_kv(line, "kind", v, 4)); /* too long for the buffer */
-    CHECK(perf_kv("a=1 error=\"two words\" b=2", "error", v, sizeof(v)) &&
+    CHECK(cz_log_kv(line, "event", v, sizeof(v)) && strcmp(v, "stage") == 0);
+    CHECK(cz_log_kv(line, "stage", v, sizeof(v)) && strcmp(v, "queue") == 0); /* not event=stage */
+    CHECK(cz_log_kv(line, "ms", v, sizeof(v)) && strcmp(v, "0.079") == 0);    /* not start_ms */
+    CHECK(cz_log_kv(line, "start_ms", v, sizeof(v)) && strcmp(v, "987.503") == 0);
+    CHECK(cz_log_kv(line, "partition", v, sizeof(v)) && strcmp(v, "-") == 0);
+    CHECK(!cz_log_kv(line, "absent", v, sizeof(v)));
+    CHECK(!cz_log_kv(line, "kind", v, 4)); /* too long for the buffer */
+    CHECK(cz_log_kv("a=1 error=\"two words\" b=2", "error", v, sizeof(v)) &&
           strcmp(v, "two words") == 0);
-    CHECK(perf_kv("a=1 error=\"two words\" b=2", "b", v, sizeof(v)) && strcmp(v, "2") == 0);
+    CHECK(cz_log_kv("a=1 error=\"two words\" b=2", "b", v, sizeof(v)) && strcmp(v, "2") == 0);
+    /* Curio's WindowPoSt id as the daemon writes it, and a value that looks like a key. */
+    line = "event=stage job=\"wdpost-1000-0-[95 52 194 205 1 2 3 4]\" kind=window-post "
+           "error=\"x stage=fake \\\" q\" stage=msm_h";
+    CHECK(cz_log_kv(line, "job", v, sizeof(v)) &&
+          strcmp(v, "wdpost-1000-0-[95 52 194 205 1 2 3 4]") == 0);
+    CHECK(cz_log_kv(line, "stage", v, sizeof(v)) && strcmp(v, "msm_h") == 0);
+    CHECK(cz_log_kv(line, "error", v, sizeof(v)) && strcmp(v, "x stage=fake \" q") == 0);
 }
 
 /* Lines as cuzkd writes them (copied from a real --timing run), plus noise. */

@@ -59,7 +59,7 @@ const def = loader.loadSync('cuzk/v1/proving.proto', {
 });
 const pkg = grpc.loadPackageDefinition(def).cuzk.v1;
 const MAX_MSG = 256 << 20;
-const OK = 0, CANCELLED = 1, INVALID_ARGUMENT = 3, DEADLINE_EXCEEDED = 4, NOT_FOUND = 5,
+const OK = 0, CANCELLED = 1, INVALID_ARGUMENT = 3, DEADLINE_EXCEEDED = 4, NOT_FOUND = 5, ALREADY_EXISTS = 6,
     FAILED_PRECONDITION = 9, UNIMPLEMENTED = 12, UNAVAILABLE = 14;
 
 let failures = 0;
@@ -260,8 +260,31 @@ async function part1() {
         INVALID_ARGUMENT, 'expected 32', 'long commitment');
     expectCode(await rpc(c, 'SubmitProof', req('POREP_SEAL_COMMIT', 'p', Buffer.from('x'), { priority: 9 })),
         INVALID_ARGUMENT, 'invalid priority 9', 'priority');
-    expectCode(await rpc(c, 'SubmitProof', req('POREP_SEAL_COMMIT', 'bad id', Buffer.from('x'))),
-        INVALID_ARGUMENT, 'printable ASCII', 'request_id with a space');
+    expectCode(await rpc(c, 'SubmitProof', req('POREP_SEAL_COMMIT', 'bad\nid', Buffer.from('x'))),
+        INVALID_ARGUMENT, 'control characters', 'request_id with a newline');
+    expectCode(await rpc(c, 'SubmitProof', req('POREP_SEAL_COMMIT', 'porep-1\u0000x', Buffer.from('x'))),
+        INVALID_ARGUMENT, 'NUL', 'request_id with a NUL byte');
+    expectCode(await rpc(c, 'Prove', { submit: req('POREP_SEAL_COMMIT', 'porep-1\u0000x', Buffer.from('x')) }),
+        INVALID_ARGUMENT, 'NUL', 'Prove: request_id with a NUL byte');
+    expectCode(await rpc(c, 'AwaitProof', { job_id: 'porep-1000-1\u0000x' }), INVALID_ARGUMENT, 'NUL',
+        'await: job_id with a NUL byte');
+    expectCode(await rpc(c, 'CancelProof', { job_id: 'porep-1000-1\u0000x' }), INVALID_ARGUMENT, 'NUL',
+        'cancel: job_id with a NUL byte');
+    expectCode(await rpc(c, 'SubmitProof', req('POREP_SEAL_COMMIT', 'x'.repeat(128), Buffer.from('x'))),
+        INVALID_ARGUMENT, 'at most 127', 'over-long request_id');
+
+    // Entry counts are bounded before anything is decoded: a million one-byte entries are
+    // refused at once, and no kind takes more than it can use.
+    const one = Buffer.from('x');
+    let t = Date.now();
+    const many = { proof_kind: 'WINDOW_POST_PARTITION', randomness: RAND, vanilla_proofs: new Array(1 << 20).fill(one) };
+    expectCode(await rpc(c, 'SubmitProof', many), INVALID_ARGUMENT, 'more than 2349 vanilla_proofs', '2^20 entries');
+    expectCode(await rpc(c, 'Prove', { submit: many }), INVALID_ARGUMENT, 'more than 2349 vanilla_proofs', 'Prove: 2^20 entries');
+    check(Date.now() - t < 5000, `2^20 entries refused in ${Date.now() - t} ms`);
+    expectCode(await rpc(c, 'SubmitProof', { proof_kind: 'SNAP_DEALS_UPDATE', vanilla_proofs: new Array(17).fill(one),
+        comm_r_old: COMM, comm_r_new: COMM, comm_d_new: COMM }), INVALID_ARGUMENT, 'at most 16', 'SnapDeals: 17 partitions');
+    expectCode(await rpc(c, 'SubmitProof', { proof_kind: 'POREP_SEAL_COMMIT', vanilla_proof: one, vanilla_proofs: [one] }),
+        INVALID_ARGUMENT, 'at most 0', 'PoRep with vanilla_proofs');
     expectCode(await rpc(c, 'SubmitProof', { proof_kind: 'WINNING_POST', vanilla_proofs: [], randomness: RAND }),
         INVALID_ARGUMENT, 'needs vanilla_proofs', 'no vanilla proofs');
     expectCode(await rpc(c, 'Prove', {}), INVALID_ARGUMENT, 'missing submit field', 'Prove without submit');
@@ -357,6 +380,39 @@ async function part2() {
     const r2 = expectOk(await rpc(c, 'Prove', { submit: req('POREP_SEAL_COMMIT', 'porep-9-9', p) }), 'idem prove');
     check(r1.status === 'COMPLETED' && Buffer.compare(r1.proof, r2.result.proof) === 0, 'same proof bytes');
     check(verify(vkSmall, r1.proof, 42), 'idempotent proof verifies');
+
+    // Same id, other content: refused while the first job runs, a new job (never the old
+    // proof) once it has finished.
+    expectOk(await rpc(c, 'SubmitProof', req('POREP_SEAL_COMMIT', 'porep-8-8', tkPayload({ sleepMs: 300, xs: [50] }))), 'content 1');
+    await waitQueue(c, 'porep-c2', 'in_progress', 1);
+    expectCode(await rpc(c, 'SubmitProof', req('POREP_SEAL_COMMIT', 'porep-8-8', tkPayload({ xs: [51] }))),
+        ALREADY_EXISTS, 'other content', 'same id, other content, first still running');
+    r = expectOk(await rpc(c, 'AwaitProof', { job_id: 'porep-8-8' }), 'await content 1');
+    check(r.status === 'COMPLETED' && verify(vkSmall, r.proof, 50), 'first content proved');
+    r = expectOk(await rpc(c, 'Prove', { submit: req('POREP_SEAL_COMMIT', 'porep-8-8', tkPayload({ xs: [51] })) }), 'content 2');
+    check(r.result.status === 'COMPLETED' && verify(vkSmall, r.result.proof, 51) && !verify(vkSmall, r.result.proof, 50),
+        'same id, new content after completion: a proof of the new content');
+
+    // Curio's ids exactly as its Go code formats them (lib/ffi/cuzk_funcs.go): WindowPoSt's
+    // carries randomness[:8] printed with %d, brackets and spaces included.
+    const curio = [
+        ['WINDOW_POST_PARTITION', 'wdpost-1000-0-[95 52 194 205 1 2 3 4]'],
+        ['WINDOW_POST_PARTITION', 'wdpost-18446744073709551615-4294967295-[255 255 255 255 255 255 255 255]'],
+        ['WINNING_POST', 'winpost-1000-5f34c2cd01020304'],
+        ['POREP_SEAL_COMMIT', 'porep-1000-42'],
+        ['SNAP_DEALS_UPDATE', 'snap-1000-42'],
+        ['POREP_SEAL_COMMIT', 'ps-porep-1000-42-7'],
+    ];
+    for (const [i, [kind, id]] of curio.entries()) {
+        const x = 600 + i;
+        r = expectOk(await rpc(c, 'SubmitProof', req(kind, id, tkPayload({ xs: [x] }))), `submit ${id}`);
+        check(r.job_id === id, `job_id ${r.job_id} = ${id}`);
+        r = expectOk(await rpc(c, 'AwaitProof', { job_id: id }), `await ${id}`);
+        check(r.status === 'COMPLETED' && verify(vkSmall, r.proof, x), `${id}: ${r.status} ${r.error_message}`);
+    }
+    const logText = fs.readFileSync(d.logPath, 'utf8');
+    check(logText.includes('job="wdpost-1000-0-[95 52 194 205 1 2 3 4]" kind=window-post'),
+        'the WindowPoSt id is quoted in the log');
 
     // Failures stay local; the daemon keeps serving.
     r = expectOk(await rpc(c, 'Prove', { submit: req('WINDOW_POST_PARTITION', 'bad-1', tkPayload({ flags: TK_BAD_INPUT })) }), 'bad input');

@@ -21,6 +21,7 @@
 
 #include "cli.h"
 #include "common/alloc.h"
+#include "common/log.h"
 #include "gpu/gpu.h"
 
 /* ---- statistics ------------------------------------------------------------------------- */
@@ -289,39 +290,10 @@ size_t perf_stage_rank(const char *stage)
     return perf_stage_norder;
 }
 
-bool perf_kv(const char *line, const char *key, char *out, size_t cap)
-{
-    size_t kl = strlen(key);
-
-    for (const char *p = line; (p = strstr(p, key)) != NULL; p += kl) {
-        if ((p != line && p[-1] != ' ' && p[-1] != '\t') || p[kl] != '=') {
-            continue;
-        }
-        const char *v = p + kl + 1, *e;
-        if (*v == '"') {
-            v++;
-            e = strchr(v, '"');
-            if (!e) {
-                return false;
-            }
-        } else {
-            e = v + strcspn(v, " \t\r\n");
-        }
-        size_t n = (size_t)(e - v);
-        if (n + 1 > cap) {
-            return false;
-        }
-        memcpy(out, v, n);
-        out[n] = '\0';
-        return true;
-    }
-    return false;
-}
-
 static bool kv_double(const char *line, const char *key, double *out)
 {
     char buf[48], *end;
-    if (!perf_kv(line, key, buf, sizeof(buf))) {
+    if (!cz_log_kv(line, key, buf, sizeof(buf))) {
         return false;
     }
     errno = 0;
@@ -349,19 +321,19 @@ bool perf_log_add_line(perf_log *log, const char *line)
     char ev[32], part[24];
 
     log->lines++;
-    if (perf_kv(line, "event", ev, sizeof(ev)) && strcmp(ev, "stage") == 0) {
+    if (cz_log_kv(line, "event", ev, sizeof(ev)) && strcmp(ev, "stage") == 0) {
         perf_stage_ev s;
         memset(&s, 0, sizeof(s));
-        if (!perf_kv(line, "job", s.job, sizeof(s.job)) ||
-            !perf_kv(line, "stage", s.stage, sizeof(s.stage)) ||
-            !perf_kv(line, "partition", part, sizeof(part)) ||
+        if (!cz_log_kv(line, "job", s.job, sizeof(s.job)) ||
+            !cz_log_kv(line, "stage", s.stage, sizeof(s.stage)) ||
+            !cz_log_kv(line, "partition", part, sizeof(part)) ||
             !kv_double(line, "start_ms", &s.start_ms) || !kv_double(line, "ms", &s.ms)) {
             return true; /* not one of ours after all */
         }
-        if (!perf_kv(line, "kind", s.kind, sizeof(s.kind))) {
+        if (!cz_log_kv(line, "kind", s.kind, sizeof(s.kind))) {
             snprintf(s.kind, sizeof(s.kind), "?");
         }
-        if (!perf_kv(line, "worker", s.worker, sizeof(s.worker))) {
+        if (!cz_log_kv(line, "worker", s.worker, sizeof(s.worker))) {
             snprintf(s.worker, sizeof(s.worker), "?");
         }
         s.partition = strcmp(part, "-") == 0 ? -1 : strtol(part, NULL, 10);
@@ -372,16 +344,16 @@ bool perf_log_add_line(perf_log *log, const char *line)
         return true;
     }
     char status[16];
-    if (perf_kv(line, "status", status, sizeof(status))) {
+    if (cz_log_kv(line, "status", status, sizeof(status))) {
         perf_job_ev j;
         memset(&j, 0, sizeof(j));
-        if (!perf_kv(line, "job", j.job, sizeof(j.job)) ||
+        if (!cz_log_kv(line, "job", j.job, sizeof(j.job)) ||
             !kv_double(line, "total_ms", &j.total_ms)) {
             return true;
         }
         double parts = 0;
         snprintf(j.status, sizeof(j.status), "%s", status);
-        if (!perf_kv(line, "kind", j.kind, sizeof(j.kind))) {
+        if (!cz_log_kv(line, "kind", j.kind, sizeof(j.kind))) {
             snprintf(j.kind, sizeof(j.kind), "?");
         }
         kv_double(line, "partitions", &parts);

@@ -133,8 +133,4 @@ extern const size_t perf_stage_norder;
 /** Position of `stage` in perf_stage_order, or perf_stage_norder when absent. */
 size_t perf_stage_rank(const char *stage);
 
-/** Finds `key=value` in line (a word boundary before key; value up to the next blank, or a
- *  "double-quoted" string) and copies the value into out. False when absent or too long. */
-bool perf_kv(const char *line, const char *key, char *out, size_t cap);
-
 #endif /* CUZK_TOOLS_CUZK_BENCH_PERF_H */
