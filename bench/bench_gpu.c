@@ -1,17 +1,23 @@
 /* bench_gpu.c - the GPU backend on device-resident data: NTT 2^20 .. 2^27 (forward and inverse
  * coset), the Groth16 quotient 2^20 .. 2^27, G1 MSM 2^20 .. 2^27 dense and 0/1-heavy (90% of
  * the scalars 0 or 1, as Filecoin witnesses), G1 2^27 with the scalars crossing PCIe, G2 MSM
- * 2^20 .. 2^24. One line per case (bench.h); MSM lines are followed by the phase split of the
- * last call (gpu_debug_profile). Exits 77 without a GPU.
+ * 2^20 .. 2^24, and the sparse constraint evaluator (gpu_spmv_buf) on synthetic matrices with
+ * the 32 GiB PoRep partition's row and term counts (A, B, C, then all three). One line per case
+ * (bench.h); MSM lines are followed by the phase split of the last call (gpu_debug_profile),
+ * SpMV lines by the best of 5 runs in GB/s against the bytes it must move. Exits 77 without a
+ * GPU.
  * Inputs: 2^20 distinct G1 bases (2^18 on G2) from consecutive additions, tiled over the base
  * array; 2^22 random scalars tiled over the scalar array (timing does not depend on values).
  * Self-checks (lines starting "check"): NTT forward then inverse returns the input; the MSM of
  * the tiled problem equals a 2^20-term MSM with folded scalars (sum of the scalars that share
- * a base), which takes another window size and another code path through the buckets.
+ * a base), which takes another window size and another code path through the buckets; each
+ * SpMV matrix on 1024 rows against a CPU sum.
  * Options: case-name filters; --min-lg N and --max-lg N (sizes 2^N, 20 and 27 by default),
  * --g2-max-lg N (24), --window C (MSM window; 0 = automatic), --ntt-minb B (NTT pass kernel
- * built for 1 or 2 blocks per SM; 0 = default). The NTT and MSM setups are skipped when none
- * of their cases is selected.
+ * built for 1 or 2 blocks per SM; 0 = default), --spmv-rows N (rows of the SpMV matrices,
+ * 130278869 by default, term counts scaled with them; e.g. 4000000 for a quick run),
+ * --spmv-uniform (SpMV columns uniform over z instead of mostly near the row). The NTT, MSM
+ * and SpMV setups are skipped when none of their cases is selected.
  */
 #include "bench.h"
 
@@ -19,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/int128.h"
 #include "common/rand.h"
 #include "curve/g1.h"
 #include "curve/g2.h"
@@ -407,6 +414,291 @@ static void bench_msm(int argc, char **argv, int g2)
     TRY(gpu_dev_trim(dev, DG));
 }
 
+/* ---- sparse constraint matrices (gpu_spmv_buf) at the 32 GiB PoRep partition's shape ---- */
+
+#define SPMV_ROWS_32G 130278869u /* constraints of one 32 GiB PoRep partition */
+#define SPMV_DICT_LEN 256
+
+/* Terms of A, B and C at 130,278,869 rows, scaled to --spmv-rows. */
+static const double spmv_nnz_32g[3] = {309.4e6, 130.3e6, 282.7e6};
+static size_t spmv_rows = SPMV_ROWS_32G;
+static int spmv_uniform; /* --spmv-uniform: every column uniform over z */
+
+struct spmv_host {
+    size_t rows, nnz, nlong;
+    uint32_t *row_ptr, *col;
+    uint16_t *coef;
+};
+
+/* splitmix64: the generator of the synthetic matrices (cz_prng is slower at 10^9 draws). */
+static uint64_t mix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n) (Lemire's multiply-shift; the bias is below 2^-30 here). */
+static uint64_t below(uint64_t *s, uint64_t n)
+{
+    uint64_t hi;
+    (void)cz_mul64(mix64(s), n, &hi);
+    return hi;
+}
+
+/* Row lengths into h->row_ptr[0 .. rows) (prefix sums follow): every row gets one term; of the
+ * terms beyond, a third goes to long rows of 64 .. 512 terms (at most 1% of the rows, at
+ * random places), the rest to short rows as 0, 1 or 2 more terms (so 1 .. 3), adjusted to hit
+ * nnz exactly. */
+static void spmv_lengths(struct spmv_host *h, uint64_t *s)
+{
+    const size_t rows = h->rows, extra = h->nnz - rows;
+    size_t long_left = extra / 3, short_left, nshort, given = 0;
+    uint32_t *len = h->row_ptr;
+
+    for (size_t r = 0; r < rows; r++) {
+        len[r] = 1;
+    }
+    h->nlong = 0;
+    while (long_left >= 63 && h->nlong < rows / 100) {
+        const size_t r = below(s, rows);
+        size_t l = 64 + below(s, 449);
+        if (len[r] != 1) {
+            continue;
+        }
+        l = l - 1 > long_left ? long_left + 1 : l;
+        len[r] = (uint32_t)l;
+        long_left -= l - 1;
+        h->nlong++;
+    }
+    short_left = extra / 3 * 2 + extra % 3 + long_left;
+    nshort = rows - h->nlong;
+    /* P(+2) = p / 4, P(+1) = p / 2 for a mean of p = short_left / nshort more terms (p <= 2) */
+    const double p = nshort ? (double)short_left / (double)nshort : 0;
+    const uint64_t t2 = (uint64_t)(p / 4 * 0x1p32), t1 = (uint64_t)(p * 3 / 4 * 0x1p32);
+    for (size_t r = 0; r < rows; r++) {
+        const uint64_t u = mix64(s) >> 32;
+        if (len[r] == 1) {
+            len[r] += u < t2 ? 2 : u < t1 ? 1 : 0;
+            given += len[r] - 1;
+        }
+    }
+    while (given != short_left) { /* the exact count: one term more or less at random rows */
+        const size_t r = below(s, rows);
+        if (given < short_left && len[r] < 3) {
+            len[r]++;
+            given++;
+        } else if (given > short_left && len[r] >= 2 && len[r] <= 3) {
+            len[r]--;
+            given--;
+        }
+    }
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* One synthetic matrix over z of `rows` values. Columns: 1/16 of the terms ONE (column 0), the
+ * rest within 2^16 of the row's own position (the locality of gadgets, which use recently
+ * allocated variables) with 1/8 of them anywhere; all uniform with --spmv-uniform.
+ * Coefficients: 45% +1, 35% -1, 20% another of SPMV_DICT_LEN entries. */
+static void spmv_make(struct spmv_host *h, size_t rows, size_t nnz, uint64_t seed)
+{
+    uint64_t s = seed;
+    uint32_t acc = 0;
+
+    h->rows = rows;
+    h->nnz = nnz;
+    h->row_ptr = xmalloc((rows + 1) * sizeof(uint32_t));
+    h->col = xmalloc(nnz * sizeof(uint32_t));
+    h->coef = xmalloc(nnz * sizeof(uint16_t));
+    spmv_lengths(h, &s);
+    for (size_t r = 0; r <= rows; r++) { /* lengths to offsets */
+        const uint32_t l = r < rows ? h->row_ptr[r] : 0;
+        h->row_ptr[r] = acc;
+        acc += l;
+    }
+    for (size_t r = 0; r < rows; r++) {
+        const uint32_t beg = h->row_ptr[r], end = h->row_ptr[r + 1];
+        for (uint32_t j = beg; j < end; j++) {
+            const uint64_t u = mix64(&s), k = u & 0xff, w = (u >> 8) & 0xf;
+            int64_t c;
+            if (spmv_uniform || w == 0) {
+                c = (int64_t)below(&s, rows);
+            } else if (w == 1) {
+                c = 0;
+            } else {
+                c = (int64_t)r + (int64_t)((u >> 16) & 0x1ffff) - 0x10000;
+                c = c < 0 ? 0 : c >= (int64_t)rows ? (int64_t)rows - 1 : c;
+            }
+            h->col[j] = (uint32_t)c;
+            h->coef[j] = (uint16_t)(k < 115   ? 0
+                                    : k < 205 ? 1
+                                              : 2 + (u >> 40) % (SPMV_DICT_LEN - 2));
+        }
+        if (end - beg > 16) {
+            qsort(h->col + beg, end - beg, sizeof(uint32_t), cmp_u32);
+        } else {
+            for (uint32_t j = beg + 1; j < end; j++) { /* insertion sort of a short row */
+                const uint32_t v = h->col[j];
+                uint32_t i = j;
+                for (; i > beg && h->col[i - 1] > v; i--) {
+                    h->col[i] = h->col[i - 1];
+                }
+                h->col[i] = v;
+            }
+        }
+    }
+}
+
+static void spmv_host_free(struct spmv_host *h)
+{
+    free(h->row_ptr);
+    free(h->col);
+    free(h->coef);
+}
+
+/* Rows [0, 512) and 512 rows at random against the CPU; prints a check line. */
+static void spmv_check(const char *name, const struct spmv_host *h, const gpu_buf *out,
+                       const fr_t *dict, const fr_t *z)
+{
+    uint64_t s = 7;
+    size_t bad = 0;
+    for (size_t i = 0; i < 1024 && i < h->rows; i++) {
+        const size_t r = i < 512 ? i : below(&s, h->rows);
+        fr_t acc = FR_ZERO, t, got;
+        for (uint32_t j = h->row_ptr[r]; j < h->row_ptr[r + 1]; j++) {
+            fr_mul(&t, &dict[h->coef[j]], &z[h->col[j]]);
+            fr_add(&acc, &acc, &t);
+        }
+        TRY(gpu_buf_download(&got, out, r * 32, 32, DG));
+        bad += !fr_eq(&got, &acc);
+    }
+    printf("check %s: %s (1024 rows against the CPU)\n", name, bad ? "FAILED" : "ok");
+}
+
+struct spmv_ctx {
+    gpu_buf *out, *z;
+    gpu_spmat *m[3];
+    size_t z_len;
+    int which; /* 0 .. 2, or 3: all three */
+};
+
+static void run_spmv(void *vctx)
+{
+    struct spmv_ctx *c = vctx;
+    for (int k = 0; k < 3; k++) {
+        if (c->which == 3 || c->which == k) {
+            TRY(gpu_spmv_buf(dev, c->out, 0, c->m[k], c->z, 0, c->z_len, DG));
+        }
+    }
+}
+
+/* Bytes an evaluation must move: row offsets, 6 per term, the results, one 32-byte sector of
+ * z per term (no reuse). */
+static double spmv_bytes(size_t rows, size_t nnz)
+{
+    return 4.0 * (double)(rows + 1) + 6.0 * (double)nnz + 32.0 * (double)rows + 32.0 * (double)nnz;
+}
+
+/* Times `c` (min of 5 runs, seconds). */
+static double spmv_time(struct spmv_ctx *c)
+{
+    double best = 1e30;
+    for (int i = 0; i < 5; i++) {
+        const double t0 = bench_now();
+        run_spmv(c);
+        const double t = bench_now() - t0;
+        best = t < best ? t : best;
+    }
+    return best;
+}
+
+static void bench_spmv(int argc, char **argv)
+{
+    static const char *const names[4] = {"gpu_spmv_A", "gpu_spmv_B", "gpu_spmv_C", "gpu_spmv_abc"};
+    const size_t rows = spmv_rows, z_len = spmv_rows;
+    fr_t *z, *dict;
+    struct spmv_ctx c;
+    size_t nnz[3], total_nnz = 0;
+    int want = 0;
+    uint64_t s = 3;
+
+    for (int k = 0; k < 4; k++) {
+        want |= bench_selected(argc, argv, names[k]);
+    }
+    if (!want) {
+        return;
+    }
+    memset(&c, 0, sizeof(c));
+    c.z_len = z_len;
+    z = xmalloc(z_len * sizeof(fr_t));
+    dict = xmalloc(SPMV_DICT_LEN * sizeof(fr_t));
+    for (size_t i = 0; i < z_len; i++) {
+        uint64_t v[4] = {mix64(&s), mix64(&s), mix64(&s), mix64(&s) & 0x0fffffffffffffffULL};
+        memcpy(&z[i], v, 32); /* < 2^252 < r: a valid Montgomery value */
+    }
+    z[0] = FR_ONE;
+    dict[0] = FR_ONE;
+    fr_neg(&dict[1], &FR_ONE);
+    for (size_t i = 2; i < SPMV_DICT_LEN; i++) {
+        if (i < 66) {
+            fr_from_u64(&dict[i], (uint64_t)1 << (i - 2)); /* powers of two, as bit packing */
+        } else {
+            uint64_t v[4] = {mix64(&s), mix64(&s), mix64(&s), mix64(&s) >> 4};
+            memcpy(&dict[i], v, 32);
+        }
+    }
+    TRY(gpu_buf_new(&c.z, dev, z_len * 32, DG));
+    TRY(gpu_buf_new(&c.out, dev, rows * 32, DG));
+    TRY(gpu_buf_upload(c.z, 0, z, z_len * 32, DG));
+    printf("# spmv: %zu rows, z of %zu values, columns %s\n", rows, z_len,
+           spmv_uniform ? "uniform" : "local (1/8 uniform, 1/16 ONE)");
+    for (int k = 0; k < 3; k++) {
+        struct spmv_host h;
+        const double t0 = bench_now();
+        nnz[k] = (size_t)(spmv_nnz_32g[k] * ((double)rows / SPMV_ROWS_32G));
+        nnz[k] = nnz[k] < rows ? rows : nnz[k];
+        total_nnz += nnz[k];
+        spmv_make(&h, rows, nnz[k], 0x5eed0 + (uint64_t)k);
+        const double t1 = bench_now();
+        TRY(gpu_spmat_new(&c.m[k], dev, rows, nnz[k], h.row_ptr, h.col, h.coef, dict, SPMV_DICT_LEN,
+                          DG));
+        printf("# %s: %zu terms, %zu long rows, %.1f MiB on the device; synthesized in %.1f s, "
+               "uploaded in %.1f s\n",
+               names[k], nnz[k], h.nlong, (double)gpu_spmat_bytes(c.m[k]) / (1 << 20), t1 - t0,
+               bench_now() - t1);
+        c.which = k;
+        run_spmv(&c);
+        spmv_check(names[k], &h, c.out, dict, z);
+        spmv_host_free(&h);
+    }
+    for (int k = 0; k < 4; k++) {
+        if (!bench_selected(argc, argv, names[k])) {
+            continue;
+        }
+        c.which = k;
+        const size_t n = k < 3 ? nnz[k] : total_nnz;
+        const double bytes = k < 3 ? spmv_bytes(rows, nnz[k]) : spmv_bytes(3 * rows, total_nnz);
+        bench_case(names[k], n, 10, 1, BENCH_MS, run_spmv, &c);
+        const double t = spmv_time(&c);
+        printf("  %s: %.2f ms, %.1f GB moved (worst case: no reuse of z), %.0f GB/s; "
+               "%.2f ms at 4.8 TB/s\n",
+               names[k], t * 1e3, bytes / 1e9, bytes / t / 1e9, bytes / 4.8e12 * 1e3);
+    }
+    for (int k = 0; k < 3; k++) {
+        gpu_spmat_free(c.m[k]);
+    }
+    gpu_buf_free(c.z);
+    gpu_buf_free(c.out);
+    free(z);
+    free(dict);
+}
+
 int main(int argc, char **argv)
 {
     char **filters = xmalloc(((size_t)argc + 1) * sizeof(char *));
@@ -426,12 +718,20 @@ int main(int argc, char **argv)
             ntt_minb = (unsigned)atoi(argv[++i]);
         } else if (strcmp(argv[i], "--window") == 0 && i + 1 < argc) {
             window = (unsigned)atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--spmv-rows") == 0 && i + 1 < argc) {
+            spmv_rows = (size_t)strtoull(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--spmv-uniform") == 0) {
+            spmv_uniform = 1;
         } else {
             filters[nf++] = argv[i];
         }
     }
     if (min_lg < 8 || max_lg < min_lg || max_lg > 28 || g2_max_lg < min_lg || g2_max_lg > 26) {
         fprintf(stderr, "sizes: 8 <= --min-lg <= --max-lg <= 28, --g2-max-lg <= 26\n");
+        return 2;
+    }
+    if (spmv_rows < 1000 || spmv_rows > SPMV_ROWS_32G) {
+        fprintf(stderr, "--spmv-rows: 1000 .. %u\n", SPMV_ROWS_32G);
         return 2;
     }
     if (gpu_count() == 0) {
@@ -449,6 +749,7 @@ int main(int argc, char **argv)
     bench_ntt(nf, filters);
     bench_msm(nf, filters, 0);
     bench_msm(nf, filters, 1);
+    bench_spmv(nf, filters);
     gpu_dev_close(dev);
     free(filters);
     return 0;

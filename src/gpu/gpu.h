@@ -18,6 +18,8 @@
  * Memory: a device keeps one twiddle table for the largest transform seen (2^lg x 32 bytes:
  * 4 GiB at 2^27), small coset factor tables, and a scratch area that grows to the largest call
  * (an MSM of n terms takes about 80 n bytes plus its buckets); gpu_dev_trim() releases them.
+ * Also the evaluation of recorded sparse constraint matrices on the device (gpu_spmat,
+ * gpu_spmv_buf: a = A z, b = B z, c = C z without a, b, c crossing PCIe).
  */
 #ifndef CUZK_GPU_GPU_H
 #define CUZK_GPU_GPU_H
@@ -40,6 +42,7 @@ typedef struct gpu_buf gpu_buf;             /* device memory */
 typedef struct gpu_stream gpu_stream;       /* an ordered queue of device work */
 typedef struct gpu_event gpu_event;         /* a marker in a stream */
 typedef struct gpu_msm_bases gpu_msm_bases; /* MSM bases resident in device memory */
+typedef struct gpu_spmat gpu_spmat;         /* a sparse Fr matrix resident in device memory */
 
 /* ---- devices ---- */
 
@@ -221,6 +224,55 @@ size_t gpu_compact_map_build(void *map, const uint64_t *bits, size_t n);
 CZ_MUST_USE cuzk_err gpu_fr_compact_buf(gpu_dev *dev, gpu_buf *out, size_t out_off,
                                         const gpu_buf *in, size_t in_off, const gpu_buf *map,
                                         size_t map_off, size_t n, size_t count, cz_diag *dg);
+
+/* ---- sparse constraint matrices: a = A z, b = B z, c = C z on the device ----
+ * A matrix is recorded once per circuit shape (CSR with dictionary coefficients) and kept in
+ * device memory; each proof evaluates it against the assignment z = [inputs (ONE first) | aux]
+ * already on the device, so the evaluations land in device buffers for gpu_quotient_h_buf. */
+
+/** Most dictionary entries a matrix may use (coefficient indices are 16 bits). */
+#define GPU_SPMAT_MAX_DICT  ((size_t)1 << 16)
+/** Rows longer than this are summed by a group of 32 threads instead of one thread. */
+#define GPU_SPMAT_SHORT_MAX 16
+
+/** Uploads one matrix of `rows` rows and `nnz` terms: row r holds terms
+ *  [row_ptr[r], row_ptr[r + 1]), term j being dict[coef[j]] * z[col[j]].
+ *  In:  row_ptr   rows + 1 offsets, row_ptr[0] = 0, non-decreasing, row_ptr[rows] = nnz.
+ *       col       nnz column indices into z (sorted within a row by convention; not required).
+ *       coef      nnz indices into dict, each < dict_len.
+ *       dict      dict_len Montgomery values, fully reduced; dict[0] = 1 and dict[1] = -1
+ *                 (the kernel adds and subtracts for those two without a multiplication);
+ *                 2 <= dict_len <= GPU_SPMAT_MAX_DICT.
+ *  All arrays are borrowed (copied during the call). Each matrix keeps its own device copy of
+ *  the dictionary (at most 2 MiB; a shape's three matrices may pass the same one), so matrices
+ *  are independent objects. Also built on upload: the list of rows longer than
+ *  GPU_SPMAT_SHORT_MAX and the largest column, checked against z's length at evaluation.
+ *  Errors: CUZK_E_INVAL (with the first offending index in dg) for a row_ptr that does not
+ *  start at 0, decreases or does not end at nnz, a coefficient index >= dict_len, a dictionary
+ *  entry >= r, dict[0] != 1, dict[1] != -1, or rows or nnz >= 2^32; CUZK_E_NOMEM when device
+ *  memory runs out. Returns owned; free with gpu_spmat_free (before closing the device). */
+CZ_MUST_USE cuzk_err gpu_spmat_new(gpu_spmat **out, gpu_dev *dev, size_t rows, size_t nnz,
+                                   const uint32_t *row_ptr, const uint32_t *col,
+                                   const uint16_t *coef, const struct fr *dict, size_t dict_len,
+                                   cz_diag *dg);
+/** NULL does nothing. */
+void gpu_spmat_free(gpu_spmat *m);
+/** Bytes of device memory the matrix holds (row offsets, columns, coefficients, dictionary,
+ *  long-row list). */
+size_t gpu_spmat_bytes(const gpu_spmat *m);
+/** Rows of the matrix; 0 for NULL. */
+size_t gpu_spmat_rows(const gpu_spmat *m);
+
+/** out[r] = sum_j dict[coef_j] * z[col_j] over the terms of row r, for r < m->rows: Montgomery,
+ *  fully reduced, exactly the CPU's fr_add / fr_sub / fr_mul sum (an empty row gives 0).
+ *  In:  m      a matrix on `dev`.
+ *       z      z_len Montgomery values at byte offset z_off (a multiple of 32) of a buffer on
+ *              `dev`; every column of m must be < z_len (CUZK_E_INVAL otherwise).
+ *  Out: out    m->rows values at byte offset out_off (a multiple of 32) of a buffer on `dev`;
+ *              must not overlap z's range.
+ *  Synchronous (the device's stream); CUZK_E_INVAL for a range outside a buffer. */
+CZ_MUST_USE cuzk_err gpu_spmv_buf(gpu_dev *dev, gpu_buf *out, size_t out_off, const gpu_spmat *m,
+                                  const gpu_buf *z, size_t z_off, size_t z_len, cz_diag *dg);
 
 #ifdef __cplusplus
 }

@@ -272,3 +272,31 @@ void gpu_debug_profile_get(gpu_dev *dev, float ms[GPU_PROF_PHASES])
         ms[i] = 0;
     }
 }
+
+cuzk_err gpu_spmat_new(gpu_spmat **out, gpu_dev *dev, size_t rows, size_t nnz,
+                       const uint32_t *row_ptr, const uint32_t *col, const uint16_t *coef,
+                       const struct fr *dict, size_t dict_len, cz_diag *dg)
+{
+    *out = NULL;
+    return no_gpu(dg);
+}
+
+void gpu_spmat_free(gpu_spmat *m)
+{
+}
+
+size_t gpu_spmat_bytes(const gpu_spmat *m)
+{
+    return 0;
+}
+
+size_t gpu_spmat_rows(const gpu_spmat *m)
+{
+    return 0;
+}
+
+cuzk_err gpu_spmv_buf(gpu_dev *dev, gpu_buf *out, size_t out_off, const gpu_spmat *m,
+                      const gpu_buf *z, size_t z_off, size_t z_len, cz_diag *dg)
+{
+    return no_gpu(dg);
+}

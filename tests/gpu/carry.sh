@@ -5,7 +5,9 @@
 # cuzk-bench), and writes BUILD/carry/device.sh, which runs on the device from the repository
 # root of the copied tree:
 #   bash BUILD/carry/device.sh tests    GPU tests at full size, memcheck and racecheck at small
-#   bash BUILD/carry/device.sh bench    bench_gpu (every case) and bench_groth16's GPU cases
+#   bash BUILD/carry/device.sh bench    bench_gpu (NTT, quotient, MSM) and bench_groth16's GPU cases
+#   bash BUILD/carry/device.sh spmv     the SpMV tests (full size, memcheck, racecheck) and
+#                                       bench_gpu's SpMV cases at the 32 GiB partition's shape
 #   bash BUILD/carry/device.sh engine   the engine on the device with 2 KiB PoSt parameters
 # Logs go to $OUT (the device tool's result folder) or /tmp/cuzk-gpu-out.
 # Usage (here): tests/gpu/carry.sh [BUILD]        (default build-gpu-carry; about 64 MiB max)
@@ -51,16 +53,31 @@ for step in "${@:-tests}"; do
         done
         CUZK_GPU_TEST_SMALL=1 timeout 120 compute-sanitizer --tool racecheck --error-exitcode 9 \
             "$W/test_gpu" gpu_ntt_naive_dft gpu_ntt_buf_roundtrip gpu_msm_g1_small_n \
-            gpu_msm_from_quotient > "$OUT/racecheck.log" 2>&1
+            gpu_msm_from_quotient gpu_spmv_edges > "$OUT/racecheck.log" 2>&1
         echo "racecheck rc=$? $(grep 'RACECHECK SUMMARY' "$OUT/racecheck.log")"
         ;;
     bench)
-        timeout 330 "$W/bench_gpu" > "$OUT/bench_gpu.log" 2>&1
+        timeout 330 "$W/bench_gpu" gpu_ntt gpu_quotient gpu_msm > "$OUT/bench_gpu.log" 2>&1
         echo "bench_gpu rc=$?"
         timeout 200 "$W/bench_groth16" 2^16_gpu 2^20_gpu 2^22_gpu 2^22_total \
             > "$OUT/bench_groth16.log" 2>&1
         echo "bench_groth16 rc=$?"
         grep -h -E "^check|_total|_wall" "$OUT/bench_gpu.log" "$OUT/bench_groth16.log"
+        ;;
+    spmv)
+        timeout 120 "$W/test_gpu" gpu_spmv_random gpu_spmv_edges gpu_spmv_rejects \
+            > "$OUT/test_spmv.log" 2>&1
+        echo "test_gpu spmv rc=$? $(grep passed "$OUT/test_spmv.log")"
+        CUZK_GPU_TEST_SMALL=1 timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 \
+            "$W/test_gpu" gpu_spmv_random gpu_spmv_edges gpu_spmv_rejects \
+            > "$OUT/memcheck_spmv.log" 2>&1
+        echo "memcheck spmv rc=$? $(grep 'ERROR SUMMARY' "$OUT/memcheck_spmv.log")"
+        CUZK_GPU_TEST_SMALL=1 timeout 120 compute-sanitizer --tool racecheck --error-exitcode 9 \
+            "$W/test_gpu" gpu_spmv_edges gpu_spmv_random > "$OUT/racecheck_spmv.log" 2>&1
+        echo "racecheck spmv rc=$? $(grep 'RACECHECK SUMMARY' "$OUT/racecheck_spmv.log")"
+        timeout 300 "$W/bench_gpu" gpu_spmv ${SPMV_ARGS:-} > "$OUT/bench_spmv.log" 2>&1
+        echo "bench_gpu spmv rc=$?"
+        grep -h -E "^check|^gpu_spmv|^  gpu_spmv|^# " "$OUT/bench_spmv.log"
         ;;
     engine)
         mkdir -p "$W/params-2k"

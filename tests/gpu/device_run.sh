@@ -1,7 +1,8 @@
 #!/bin/bash
 # device_run.sh - one session on a GPU machine: the GPU tests, compute-sanitizer on small
 # tests, the benchmark. Logs go to $OUT (default /tmp/cuzk-gpu-out).
-# Usage (from the repository root): tests/gpu/device_run.sh [test] [sanitize] [bench] [args...]
+# Usage (from the repository root): tests/gpu/device_run.sh [test] [sanitize] [bench] [spmv]
+#   [-- args...]  (spmv: the SpMV tests, then bench_gpu's SpMV cases; not in the default steps)
 # Binaries: $BIN/test_gpu and $BIN/bench_gpu when present and runnable (e.g. built elsewhere and
 # copied in), else a fresh build in build-dev (cmake, CUDA on, this repository's sources).
 # Extra arguments after "--" go to bench_gpu (filters, --max-lg N, --window C, ...).
@@ -43,14 +44,26 @@ for s in "${steps[@]}"; do
         say "compute-sanitizer memcheck (small sizes)"
         CUZK_GPU_TEST_SMALL=1 timeout ${SAN_TIMEOUT:-240} compute-sanitizer --tool memcheck \
             --error-exitcode 9 "$BIN/test_gpu" ${SAN_TESTS:-gpu_field_fr gpu_curve_g2_formulas \
-            gpu_ntt_all_kinds_vs_poly gpu_quotient_vs_poly gpu_msm_g1_kinds_and_windows gpu_msm_g2} \
+            gpu_ntt_all_kinds_vs_poly gpu_quotient_vs_poly gpu_msm_g1_kinds_and_windows gpu_msm_g2 \
+            gpu_spmv_random gpu_spmv_edges gpu_spmv_rejects} \
             > "$OUT/memcheck.log" 2>&1
         say "memcheck rc=$? $(grep -E 'ERROR SUMMARY|passed' "$OUT/memcheck.log" | tr '\n' ' ')"
         [ -n "${NO_RACECHECK:-}" ] && continue
         CUZK_GPU_TEST_SMALL=1 timeout 120 compute-sanitizer --tool racecheck --error-exitcode 9 \
             "$BIN/test_gpu" gpu_ntt_naive_dft gpu_ntt_buf_roundtrip gpu_msm_from_quotient \
-            > "$OUT/racecheck.log" 2>&1
+            gpu_spmv_edges > "$OUT/racecheck.log" 2>&1
         say "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY|passed' "$OUT/racecheck.log" | tr '\n' ' ')"
+        ;;
+    spmv)
+        say "test_gpu spmv"
+        timeout 120 "$BIN/test_gpu" gpu_spmv_random gpu_spmv_edges gpu_spmv_rejects \
+            > "$OUT/test_spmv.log" 2>&1
+        say "test_gpu spmv rc=$? $(tail -1 "$OUT/test_spmv.log")"
+        say "bench_gpu gpu_spmv ${bench_args[*]}"
+        timeout ${BENCH_TIMEOUT:-420} "$BIN/bench_gpu" gpu_spmv "${bench_args[@]}" \
+            > "$OUT/bench_spmv.log" 2>&1
+        say "bench spmv rc=$?"
+        grep -E "^check|gpu_spmv" "$OUT/bench_spmv.log" | tee -a "$OUT/summary.log"
         ;;
     bench)
         say "bench_gpu ${bench_args[*]}"

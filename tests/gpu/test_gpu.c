@@ -4,7 +4,8 @@
  * poly_quotient_h for H; msm/ (msm_g1, msm_g2), naive double-and-add sums and bases with known
  * discrete logs ([sum s_i log_i] G, no MSM at all) for the MSMs, over random, 0/1-heavy,
  * all-equal, edge and small scalars, identity bases, n = 1, 2, 3 and odd sizes, and every
- * window size from 1 bit.
+ * window size from 1 bit; a straightforward fr_mul / fr_add sum for the sparse constraint
+ * matrices (gpu_spmv_buf) over random rows from empty to hundreds of terms.
  * Built twice: test_gpu (the real backend; every test skips, exit 77, without a device) and
  * test_gpu_emu (the kernels run by the CPU emulation of gpu/cuda/emu.cuh; smaller sizes).
  */
@@ -1064,6 +1065,278 @@ TEST(gpu_msm_from_quotient)
     cz_free_aligned(h);
     cz_free_aligned(p);
     cz_free_aligned(tw);
+}
+
+/* ---- sparse constraint matrices (gpu_spmat, gpu_spmv_buf) ---- */
+
+/* A CSR matrix in the recorder's raw format, with its dictionary. */
+typedef struct spm {
+    size_t rows, nnz;
+    uint32_t *row_ptr, *col;
+    uint16_t *coef;
+} spm_t;
+
+static void spm_free(spm_t *m)
+{
+    cz_free_aligned(m->row_ptr);
+    cz_free_aligned(m->col);
+    cz_free_aligned(m->coef);
+}
+
+/* dict[0] = 1, dict[1] = -1, then 0, 2 and random values. */
+static fr_t *spm_dict(size_t len)
+{
+    fr_t *d = xmalloc(len * sizeof(fr_t));
+    d[0] = FR_ONE;
+    fr_neg(&d[1], &FR_ONE);
+    for (size_t i = 2; i < len; i++) {
+        if (i == 2) {
+            d[i] = FR_ZERO;
+        } else if (i == 3) {
+            fr_add(&d[i], &FR_ONE, &FR_ONE);
+        } else {
+            rand_fr(&d[i]);
+        }
+    }
+    return d;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A random matrix over z_len columns whose row lengths are lens[r] (terms sorted by column,
+ * coefficients: 40% +1, 30% -1, 30% any entry of a dictionary of dict_len). */
+static void spm_random(spm_t *m, const uint32_t *lens, size_t rows, size_t z_len, size_t dict_len)
+{
+    m->rows = rows;
+    m->nnz = 0;
+    for (size_t r = 0; r < rows; r++) {
+        m->nnz += lens[r];
+    }
+    m->row_ptr = xmalloc((rows + 1) * sizeof(uint32_t));
+    m->col = xmalloc(m->nnz * sizeof(uint32_t));
+    m->coef = xmalloc(m->nnz * sizeof(uint16_t));
+    m->row_ptr[0] = 0;
+    for (size_t r = 0; r < rows; r++) {
+        const uint32_t beg = m->row_ptr[r];
+        m->row_ptr[r + 1] = beg + lens[r];
+        for (uint32_t j = beg; j < m->row_ptr[r + 1]; j++) {
+            const uint64_t k = cz_prng_below(test_prng(), 10);
+            m->col[j] = (uint32_t)cz_prng_below(test_prng(), z_len);
+            m->coef[j] = k < 4 ? 0 : k < 7 ? 1 : (uint16_t)cz_prng_below(test_prng(), dict_len);
+        }
+        qsort(m->col + beg, lens[r], sizeof(uint32_t), cmp_u32);
+    }
+}
+
+/* Row lengths: mostly 1 to 4, some empty, some up to GPU_SPMAT_SHORT_MAX and just above it,
+ * a few long (up to 600 terms). */
+static void spm_lens(uint32_t *lens, size_t rows)
+{
+    for (size_t r = 0; r < rows; r++) {
+        const uint64_t k = cz_prng_below(test_prng(), 1000);
+        if (k < 50) {
+            lens[r] = 0;
+        } else if (k < 900) {
+            lens[r] = 1 + (uint32_t)cz_prng_below(test_prng(), 4);
+        } else if (k < 970) {
+            lens[r] = 5 + (uint32_t)cz_prng_below(test_prng(), GPU_SPMAT_SHORT_MAX - 4);
+        } else if (k < 995) {
+            lens[r] = GPU_SPMAT_SHORT_MAX + 1 + (uint32_t)cz_prng_below(test_prng(), 48);
+        } else {
+            lens[r] = 64 + (uint32_t)cz_prng_below(test_prng(), 537);
+        }
+    }
+}
+
+/* The straightforward sum: out[r] = sum_j dict[coef_j] * z[col_j], all through fr_mul. */
+static void spm_cpu(fr_t *out, const spm_t *m, const fr_t *dict, const fr_t *z)
+{
+    for (size_t r = 0; r < m->rows; r++) {
+        fr_t acc = FR_ZERO, t;
+        for (uint32_t j = m->row_ptr[r]; j < m->row_ptr[r + 1]; j++) {
+            fr_mul(&t, &dict[m->coef[j]], &z[m->col[j]]);
+            fr_add(&acc, &acc, &t);
+        }
+        out[r] = acc;
+    }
+}
+
+/* Uploads m and z (at z_off), evaluates into out_off and compares with spm_cpu, bit for bit. */
+static void spm_check(gpu_dev *dev, const spm_t *m, const fr_t *dict, size_t dict_len,
+                      const fr_t *z, size_t z_len, size_t z_off, size_t out_off)
+{
+    gpu_spmat *dm = NULL;
+    gpu_buf *bz = NULL, *bo = NULL;
+    fr_t *want = xmalloc(m->rows * sizeof(fr_t)), *got = xmalloc(m->rows * sizeof(fr_t));
+
+    GPU_OK(gpu_spmat_new(&dm, dev, m->rows, m->nnz, m->row_ptr, m->col, m->coef,
+                         (const struct fr *)dict, dict_len, DG));
+    CHECK_EQ_U64(gpu_spmat_rows(dm), m->rows);
+    CHECK(gpu_spmat_bytes(dm) >= (m->rows + 1) * 4 + m->nnz * 6 + dict_len * 32);
+    GPU_OK(gpu_buf_new(&bz, dev, z_off + z_len * 32, DG));
+    GPU_OK(gpu_buf_new(&bo, dev, out_off + m->rows * 32 + 64, DG));
+    GPU_OK(gpu_buf_upload(bz, z_off, z, z_len * 32, DG));
+    GPU_OK(gpu_spmv_buf(dev, bo, out_off, dm, bz, z_off, z_len, DG));
+    GPU_OK(gpu_buf_download(got, bo, out_off, m->rows * 32, DG));
+    spm_cpu(want, m, dict, z);
+    for (size_t r = 0; r < m->rows; r++) {
+        CHECK_MSG(fr_eq(&got[r], &want[r]), "row %zu of %zu (%u terms)", r, m->rows,
+                  m->row_ptr[r + 1] - m->row_ptr[r]);
+    }
+    gpu_spmat_free(dm);
+    gpu_buf_free(bz);
+    gpu_buf_free(bo);
+    cz_free_aligned(want);
+    cz_free_aligned(got);
+}
+
+static fr_t *spm_z(size_t z_len)
+{
+    fr_t *z = xmalloc(z_len * sizeof(fr_t));
+    z[0] = FR_ONE; /* ONE first, as in [inputs | aux] */
+    for (size_t i = 1; i < z_len; i++) {
+        rand_fr(&z[i]);
+    }
+    return z;
+}
+
+TEST(gpu_spmv_random)
+{
+    gpu_dev *dev = gtu_need_dev();
+    const size_t rows = gtu_small_sizes() ? 1500 : 300000;
+    const size_t z_lens[] = {rows / 2 + 1, 2 * rows + 7};
+    const size_t dict_lens[] = {2, 300, GPU_SPMAT_MAX_DICT};
+    uint32_t *lens = xmalloc(rows * sizeof(uint32_t));
+
+    for (size_t iz = 0; iz < ARRAY_LEN(z_lens); iz++) {
+        for (size_t id = 0; id < ARRAY_LEN(dict_lens); id++) {
+            const size_t z_len = z_lens[iz], dict_len = dict_lens[id];
+            fr_t *dict = spm_dict(dict_len), *z = spm_z(z_len);
+            spm_t m;
+            spm_lens(lens, rows);
+            spm_random(&m, lens, rows, z_len, dict_len);
+            spm_check(dev, &m, dict, dict_len, z, z_len, 32 * iz, 64 * id);
+            spm_free(&m);
+            cz_free_aligned(dict);
+            cz_free_aligned(z);
+        }
+    }
+    cz_free_aligned(lens);
+}
+
+TEST(gpu_spmv_edges)
+{
+    gpu_dev *dev = gtu_need_dev();
+    const size_t z_len = 5000, dict_len = 40;
+    const uint32_t long_len = gtu_small_sizes() ? 4000 : 200000;
+    fr_t *dict = spm_dict(dict_len), *z = spm_z(z_len);
+    uint32_t lens[70];
+    spm_t m;
+
+    /* rows = 0 */
+    memset(lens, 0, sizeof(lens));
+    spm_random(&m, lens, 0, z_len, dict_len);
+    spm_check(dev, &m, dict, dict_len, z, z_len, 0, 0);
+    spm_free(&m);
+    /* only empty rows: zeros */
+    spm_random(&m, lens, 70, z_len, dict_len);
+    spm_check(dev, &m, dict, dict_len, z, z_len, 0, 0);
+    spm_free(&m);
+    /* one very long row (its terms repeat columns: z_len < long_len on small runs) */
+    lens[0] = long_len;
+    spm_random(&m, lens, 1, z_len, dict_len);
+    spm_check(dev, &m, dict, dict_len, z, z_len, 0, 0);
+    spm_free(&m);
+    /* row lengths 0 .. 69 around the short/long boundary, the last column in the last row,
+     * z exactly as long as the largest column needs */
+    for (uint32_t r = 0; r < 70; r++) {
+        lens[r] = r;
+    }
+    spm_random(&m, lens, 70, z_len, dict_len);
+    m.col[m.nnz - 1] = (uint32_t)z_len - 1;
+    spm_check(dev, &m, dict, dict_len, z, z_len, 0, 0);
+    m.col[m.nnz - 1] = 0; /* the last row unsorted: the kernels do not rely on the order */
+    spm_check(dev, &m, dict, dict_len, z, z_len, 96, 32);
+    spm_free(&m);
+    cz_free_aligned(dict);
+    cz_free_aligned(z);
+}
+
+TEST(gpu_spmv_rejects)
+{
+    gpu_dev *dev = gtu_need_dev();
+    const size_t z_len = 100, dict_len = 8;
+    fr_t *dict = spm_dict(dict_len), *z = spm_z(z_len);
+    uint32_t lens[20];
+    gpu_spmat *dm = NULL;
+    gpu_buf *bz = NULL, *bo = NULL;
+    spm_t m;
+
+    for (int r = 0; r < 20; r++) {
+        lens[r] = (uint32_t)r % 5;
+    }
+    spm_random(&m, lens, 20, z_len, dict_len);
+    m.col[3] = (uint32_t)z_len - 1;
+#define NEW_ERR(d)                                                                                 \
+    CHECK_ERR(gpu_spmat_new(&dm, dev, m.rows, m.nnz, m.row_ptr, m.col, m.coef,                     \
+                            (const struct fr *)(d), dict_len, NULL),                               \
+              CUZK_E_INVAL);                                                                       \
+    CHECK(dm == NULL)
+    /* row offsets: not starting at 0, decreasing, not ending at nnz */
+    m.row_ptr[0] = 1;
+    NEW_ERR(dict);
+    m.row_ptr[0] = 0;
+    m.row_ptr[7] = m.row_ptr[8] + 1;
+    NEW_ERR(dict);
+    m.row_ptr[7] = m.row_ptr[6] + lens[6];
+    m.row_ptr[20]++;
+    NEW_ERR(dict);
+    m.row_ptr[20]--;
+    /* a coefficient index past the dictionary */
+    m.coef[5] = (uint16_t)dict_len;
+    NEW_ERR(dict);
+    m.coef[5] = 1;
+    /* dictionary: 1 and -1 in place, entries reduced */
+    {
+        fr_t bad[8];
+        memcpy(bad, dict, sizeof(bad));
+        bad[0] = bad[1];
+        NEW_ERR(bad);
+        memcpy(bad, dict, sizeof(bad));
+        bad[1] = FR_ONE;
+        NEW_ERR(bad);
+        memcpy(bad, dict, sizeof(bad));
+        memset(&bad[6], 0xff, sizeof(fr_t));
+        NEW_ERR(bad);
+    }
+#undef NEW_ERR
+    CHECK_ERR(gpu_spmat_new(&dm, dev, m.rows, m.nnz, m.row_ptr, m.col, m.coef,
+                            (const struct fr *)dict, 1, NULL),
+              CUZK_E_INVAL);
+    GPU_OK(gpu_spmat_new(&dm, dev, m.rows, m.nnz, m.row_ptr, m.col, m.coef, (const struct fr *)dict,
+                         dict_len, DG));
+    GPU_OK(gpu_buf_new(&bz, dev, z_len * 32, DG));
+    GPU_OK(gpu_buf_new(&bo, dev, 20 * 32, DG));
+    GPU_OK(gpu_buf_upload(bz, 0, z, z_len * 32, DG));
+    /* z shorter than the largest column, misaligned offsets, results past the buffer, overlap */
+    CHECK_ERR(gpu_spmv_buf(dev, bo, 0, dm, bz, 0, z_len - 1, NULL), CUZK_E_INVAL);
+    CHECK_ERR(gpu_spmv_buf(dev, bo, 0, dm, bz, 0, z_len + 1, NULL), CUZK_E_INVAL);
+    CHECK_ERR(gpu_spmv_buf(dev, bo, 16, dm, bz, 0, z_len, NULL), CUZK_E_INVAL);
+    CHECK_ERR(gpu_spmv_buf(dev, bo, 32, dm, bz, 0, z_len, NULL), CUZK_E_INVAL);
+    CHECK_ERR(gpu_spmv_buf(dev, bo, 0, dm, bz, 16, z_len - 1, NULL), CUZK_E_INVAL);
+    CHECK_ERR(gpu_spmv_buf(dev, bz, 0, dm, bz, 0, z_len, NULL), CUZK_E_INVAL);
+    GPU_OK(gpu_spmv_buf(dev, bo, 0, dm, bz, 0, z_len, DG));
+    gpu_spmat_free(dm);
+    gpu_spmat_free(NULL);
+    gpu_buf_free(bz);
+    gpu_buf_free(bo);
+    spm_free(&m);
+    cz_free_aligned(dict);
+    cz_free_aligned(z);
 }
 
 TEST(gpu_zz_close_device)

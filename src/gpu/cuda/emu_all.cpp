@@ -11,3 +11,4 @@
 #include "gpu/cuda/msm_g2.cu"
 #include "gpu/cuda/debug.cu"
 #include "gpu/cuda/compact.cu"
+#include "gpu/cuda/spmv.cu"
