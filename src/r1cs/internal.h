@@ -21,6 +21,7 @@ typedef enum {
     CS_KIND_DIGEST,
     CS_KIND_CHECKER,
     CS_KIND_RECORDER,
+    CS_KIND_SHAPE,
 } cs_kind;
 
 /* The backend function table. The core (cs.c) keeps counts, values, the arena, namespaces and
@@ -230,6 +231,7 @@ extern const cs_ops cs_ops_counter;
 extern const cs_ops cs_ops_digest;
 extern const cs_ops cs_ops_checker;
 extern const cs_ops cs_ops_recorder;
+extern const cs_ops cs_ops_shape;
 
 /* Creates a cs of `ops` (the core constructor behind cs_new_*). */
 cuzk_err cs_new_with(cs_t **out, const cs_ops *ops, const cs_counts_t *hint, const void *arg,
@@ -265,5 +267,12 @@ bool cs_bits_finish(cs_bits *bits, cs_bitvec_t *out, size_t len);
 bool cs_bits_append(cs_bits *dst, size_t offset, const cs_bits *src, size_t from);
 /* dst |= src << offset for the bits i < len of src, a word at a time (popcount kept). */
 bool cs_bits_or_at(cs_bits *dst, size_t offset, const cs_bits *src, size_t len);
+
+/* The three densities of a shape from its A and B columns (r1cs.h cs_shape_t), replacing any it
+ * had; false without memory (the shape's densities are then empty). */
+bool cs_shape_densities(cs_shape_t *s);
+
+/* XXH64 of `len` bytes (xxhash.h 0.8's algorithm; shape file checksums). */
+uint64_t cs_xxh64(const void *data, size_t len, uint64_t seed);
 
 #endif /* CUZK_R1CS_INTERNAL_H */

@@ -17,6 +17,7 @@
  *   checker   evaluates every constraint; cs_finish returns CUZK_E_UNSAT naming the first
  *             unsatisfied constraint by its namespace path "ns1/ns2/label".
  *   recorder  builds A, B, C as CSR matrices (cs_r1cs_t) including the input-constraint rows.
+ *   shape     the recorder's matrices in compact form (cs_shape_t, see "Compact shape").
  *
  * Errors are sticky: the first failure (out of memory, a missing value, a gadget's cs_fail)
  * is remembered, every later call does nothing and returns it, and cs_finish reports it. Gadget
@@ -197,9 +198,9 @@ CZ_MUST_USE cuzk_err cs_new_like(cs_t **out, const cs_t *proto, const cs_counts_
 /** Frees the cs and everything it still owns; NULL does nothing. Heap LCs are not touched. */
 void cs_free(cs_t *cs);
 
-/** Backend name ("prover", "witness", "counter", "digest", "checker", "recorder"). */
+/** Backend name ("prover", "witness", "counter", "digest", "checker", "recorder", "shape"). */
 const char *cs_kind_name(const cs_t *cs);
-/** True when enforce looks at LCs (prover, digest, checker, recorder). When false, gadgets may
+/** True when enforce looks at LCs (prover, digest, checker, recorders). When false, gadgets may
  *  skip building LCs and pass NULL to cs_enforce. */
 bool cs_needs_lcs(const cs_t *cs);
 /** True when the backend keeps values (prover, witness, checker): cs_alloc needs a value. */
@@ -252,9 +253,10 @@ CZ_MUST_USE cuzk_err cs_finish(cs_t *cs, cz_diag *dg);
  *  indices: rebase them yourself (aux j -> parent num_aux before the call + j; input i >= 1 ->
  *  parent num_inputs before the call + i - 1) if the parent uses them later.
  *  Supported: prover, witness, counter, checker (first failure kept in order, its path
- *  prefixed with the parent's namespace), recorder. Not supported: digest (CUZK_E_INVAL; the
- *  digest streams over absolute indices, synthesize sequentially instead). The child is
- *  emptied and must then only be freed. A child's sticky error becomes the parent's. */
+ *  prefixed with the parent's namespace), recorder, shape. Not supported: digest
+ *  (CUZK_E_INVAL; the digest streams over absolute indices, synthesize sequentially instead).
+ *  The child is emptied and must then only be freed. A child's sticky error becomes the
+ *  parent's. */
 CZ_MUST_USE cuzk_err cs_extend(cs_t *parent, cs_t *child, cz_diag *dg);
 
 /** Parallel synthesis of sub-circuits that use the parent's variables (a PoRep partition's
@@ -359,6 +361,108 @@ void cs_matrix_mul(const cs_matrix_t *m, fr_t *out, const fr_t *inputs, size_t n
  *  the counts do not match `r1cs` or a, b, c are already present; CUZK_E_NOMEM. */
 CZ_MUST_USE cuzk_err cs_r1cs_eval(const cs_r1cs_t *r1cs, cs_assignment_t *asg, cz_pool *pool,
                                   cz_diag *dg);
+
+/* ---------------------------------------------------------------------------------------------
+ * Compact shape: the pre-compiled constraint evaluator
+ *
+ * A circuit's shape (A, B, C and the densities) is the same for every proof of its kind and
+ * size; only the witness changes. Recorded once in the compact form below (32-bit columns and
+ * row pointers, 16-bit indices into a dictionary of distinct coefficients: 6 bytes per non-zero
+ * plus 12 per row, against 40 and 8 for cs_matrix_t), it turns each proof's synthesis into the
+ * witness backend plus three sparse products (cs_shape_eval). The arrays are plain data that a
+ * GPU kernel may read as they are.
+ * ------------------------------------------------------------------------------------------- */
+
+/** Dictionary entries every shape holds at these indices, so that an evaluator adds or
+ *  subtracts without multiplying. */
+#define CS_SHAPE_COEF_ONE       0 /* dict[0] = 1 */
+#define CS_SHAPE_COEF_MINUS_ONE 1 /* dict[1] = -1 */
+/** Most dictionary entries a shape may hold (coef is 16 bits). */
+#define CS_SHAPE_DICT_MAX       65536
+
+/** One matrix of a shape, CSR: the rows, columns and order of the recorder's cs_matrix_t (rows
+ *  = constraints INCLUDING the input-constraint rows; merged coefficients, zero ones dropped). */
+typedef struct cs_shape_matrix {
+    size_t rows, nnz;  /* nnz < 2^32 */
+    uint32_t *row_ptr; /* rows + 1 entries: row_ptr[0] = 0, non-decreasing, row_ptr[rows] = nnz */
+    uint32_t *col;     /* unified column space as cs_matrix_t: [0, num_inputs) inputs, then
+                          num_inputs + aux index; strictly increasing within a row */
+    uint16_t *coef;    /* index into the shape's dict (< dict_len) */
+} cs_shape_matrix_t;
+
+/** A compact shape. Fill it with cs_take_shape, cs_shape_from_r1cs or cs_shape_load; release it
+ *  with cs_shape_clear. Readers treat every array as read-only. */
+typedef struct cs_shape {
+    size_t num_inputs, num_aux, num_constraints; /* circuit's own (as cs_counts_t) */
+    cs_shape_matrix_t A, B, C;
+    fr_t *dict;      /* distinct non-zero coefficients, Montgomery; dict[0] = 1, dict[1] = -1 */
+    size_t dict_len; /* 2 .. CS_SHAPE_DICT_MAX */
+    /* As the prover backend makes them: aux with a non-zero merged coefficient in some A row,
+     * inputs and aux likewise in B (num_aux, num_inputs, num_aux bits). */
+    cs_bitvec_t a_aux_density, b_input_density, b_aux_density;
+    void *block;      /* private: the one buffer a loaded shape's arrays live in, else NULL */
+    size_t block_len; /* private */
+} cs_shape_t;
+
+/** Frees everything the shape owns and zeroes it; a zeroed shape is accepted. */
+void cs_shape_clear(cs_shape_t *s);
+/** Bytes of memory the shape holds (matrices, dictionary, densities). */
+size_t cs_shape_bytes(const cs_shape_t *s);
+/** True when two shapes are the same (counts, matrices, dictionary in order, densities). */
+bool cs_shape_eq(const cs_shape_t *x, const cs_shape_t *y);
+
+/** A recorder (backend name "shape") that builds the compact shape directly, never the
+ *  32-byte-value CSR: the same rows as cs_new_recorder's, each coefficient replaced by its index
+ *  in a dictionary kept in order of first use (constraint by constraint, A then B then C, the
+ *  input-constraint rows last). Extends and forks like the recorder, and parallel synthesis
+ *  gives exactly the sequential shape (dictionary order included). `hint` (borrowed, may be
+ *  NULL) pre-sizes the row pointers. Returns an owned cs (cs_free). Errors: CUZK_E_NOMEM.
+ *  Sticky CUZK_E_INVAL (reported by cs_finish) when the dictionary would pass
+ *  CS_SHAPE_DICT_MAX entries, a matrix 2^32 - 1 non-zeros, an index 2^31 - 1, or num_inputs +
+ *  num_aux 2^32. */
+CZ_MUST_USE cuzk_err cs_new_shape_recorder(cs_t **out, const cs_counts_t *hint, cz_diag *dg);
+/** After cs_finish on a shape recorder: moves the shape into *out (returns owned: release with
+ *  cs_shape_clear). CUZK_E_INVAL for another kind, before cs_finish, or when already taken. */
+CZ_MUST_USE cuzk_err cs_take_shape(cs_t *cs, cs_shape_t *out, cz_diag *dg);
+/** The compact form of a recorded R1CS (borrowed): exactly what the shape recorder gives for the
+ *  same synthesis. *out returns owned. CUZK_E_INVAL over the limits above; CUZK_E_NOMEM. */
+CZ_MUST_USE cuzk_err cs_shape_from_r1cs(cs_shape_t *out, const cs_r1cs_t *r1cs, cz_diag *dg);
+
+/** out[r] = sum over row r of dict[coef] * w[col], w = (inputs || aux): coef index 0 adds,
+ *  1 subtracts, others multiply (the caller provides m->rows outputs; everything borrowed).
+ *  Splits rows over `pool` when non-NULL; allocates nothing. */
+void cs_shape_matrix_mul(const cs_shape_matrix_t *m, const fr_t *dict, fr_t *out,
+                         const fr_t *inputs, size_t num_inputs, const fr_t *aux, cz_pool *pool);
+/** Witness-only mode with a compact shape, the contract of cs_r1cs_eval: from an assignment
+ *  holding inputs and aux (the witness backend's) computes a, b, c (allocated, m = rows) in one
+ *  pass over the rows split over `pool`, and copies the shape's densities: exactly the prover
+ *  backend's assignment. CUZK_E_INVAL when the counts do not match or a, b, c are already
+ *  present; CUZK_E_NOMEM. */
+CZ_MUST_USE cuzk_err cs_shape_eval(const cs_shape_t *shape, cs_assignment_t *asg, cz_pool *pool,
+                                   cz_diag *dg);
+
+/** Shape files (docs/formats.md "Compact shape"): little-endian header with magic, version,
+ *  counts, lengths, the caller's key (opaque bytes naming the circuit shape, e.g. kind, size and
+ *  API version) and a header checksum, then the dictionary and arrays, then nothing; the payload
+ *  is covered by a 64-bit checksum (XXH64 of 16 MiB blocks). Densities are not stored: load
+ *  derives them from the columns. */
+#define CS_SHAPE_FILE_VERSION 1
+#define CS_SHAPE_KEY_MAX      4096
+
+/** Writes `shape` (borrowed) to `path` under `key` (key_len bytes, 1 .. CS_SHAPE_KEY_MAX,
+ *  borrowed) through a temporary file renamed into place, so a crash never leaves a partial
+ *  file at `path`. Hashes over `pool` when non-NULL. Errors: CUZK_E_INVAL (key length),
+ *  CUZK_E_IO. */
+CZ_MUST_USE cuzk_err cs_shape_save(const cs_shape_t *shape, const char *path, const void *key,
+                                   size_t key_len, cz_pool *pool, cz_diag *dg);
+/** Reads a shape file written under `key` into *out (returns owned: cs_shape_clear), with one
+ *  read into one buffer; checksums and validation (every row pointer, column and coefficient
+ *  index, the dictionary) run over `pool` when non-NULL. A file that is truncated, has trailing
+ *  bytes, fails a checksum, holds an index out of range, has another version or was written
+ *  under another key is refused with CUZK_E_FORMAT and a message naming `path` and the fault;
+ *  *out is then zeroed. Other errors: CUZK_E_IO (open, read), CUZK_E_NOMEM. */
+CZ_MUST_USE cuzk_err cs_shape_load(cs_shape_t *out, const char *path, const void *key,
+                                   size_t key_len, cz_pool *pool, cz_diag *dg);
 
 /** Checker after cs_finish: the first unsatisfied constraint's path and index; NULL when all
  *  are satisfied (or for another kind). The string lives until cs_free. */

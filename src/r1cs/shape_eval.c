@@ -1,0 +1,148 @@
+/* shape_eval.c - the compact shape's sparse products: a = A w, b = B w, c = C w for a witness
+ * w = (inputs || aux), the per-proof half of the pre-compiled constraint evaluator.
+ *
+ * Rows go to the pool in chunks of SHP_GRAIN (claimed dynamically, so a slow core takes fewer);
+ * a chunk evaluates its rows of every matrix, whose columns touch neighbouring witness values.
+ * Nothing is allocated while evaluating. Field results are canonical, so the sums equal the
+ * prover backend's bit for bit whatever the order of the terms.
+ */
+#include "r1cs/internal.h"
+
+/* Rows per pool chunk: ~100 us of work, small next to a 130M-row circuit, large next to the
+ * cost of claiming a chunk. */
+#define SHP_GRAIN 8192
+
+typedef struct shp_mul {
+    const cs_shape_matrix_t *m[3];
+    fr_t *out[3];
+    int nm;
+    const fr_t *dict, *inputs, *aux;
+    size_t ni;
+} shp_mul;
+
+/* out[r] = <row r, w> for r in [begin, end) of one matrix. Coefficient index 0 adds, 1
+ * subtracts; otherwise zero and one witness values (most of a Boolean-heavy circuit) skip the
+ * multiplication. */
+static void rows_dot(const shp_mul *x, const cs_shape_matrix_t *m, fr_t *out, size_t begin,
+                     size_t end)
+{
+    const uint32_t *rp = m->row_ptr, *col = m->col;
+    const uint16_t *coef = m->coef;
+    const fr_t *inputs = x->inputs, *aux = x->aux, *dict = x->dict;
+    const size_t ni = x->ni;
+
+    for (size_t r = begin; r < end; r++) {
+        fr_t acc = FR_ZERO;
+        for (size_t z = rp[r], e = rp[r + 1]; z < e; z++) {
+            uint32_t c = col[z];
+            const fr_t *w = CZ_LIKELY(c >= ni) ? &aux[c - ni] : &inputs[c];
+            uint16_t k = coef[z];
+            if (k == CS_SHAPE_COEF_ONE) {
+                fr_add(&acc, &acc, w);
+            } else if (k == CS_SHAPE_COEF_MINUS_ONE) {
+                fr_sub(&acc, &acc, w);
+            } else if (cs_fr_is_zero(w)) {
+                /* 0 * coefficient */
+            } else if (memcmp(w, &FR_ONE, sizeof(fr_t)) == 0) {
+                fr_add(&acc, &acc, &dict[k]);
+            } else {
+                fr_t t;
+                fr_mul(&t, &dict[k], w);
+                fr_add(&acc, &acc, &t);
+            }
+        }
+        out[r] = acc;
+    }
+}
+
+static void shp_mul_task(void *arg, size_t begin, size_t end, unsigned worker)
+{
+    const shp_mul *x = arg;
+
+    (void)worker;
+    for (int j = 0; j < x->nm; j++) {
+        rows_dot(x, x->m[j], x->out[j], begin, end);
+    }
+}
+
+static void shp_mul_run(const shp_mul *x, size_t rows, cz_pool *pool)
+{
+    if (pool) {
+        cz_pool_for(pool, rows, SHP_GRAIN, shp_mul_task, (void *)x);
+    } else {
+        shp_mul_task((void *)x, 0, rows, 0);
+    }
+}
+
+void cs_shape_matrix_mul(const cs_shape_matrix_t *m, const fr_t *dict, fr_t *out,
+                         const fr_t *inputs, size_t num_inputs, const fr_t *aux, cz_pool *pool)
+{
+    shp_mul x = {{m, NULL, NULL}, {out, NULL, NULL}, 1, dict, inputs, aux, num_inputs};
+
+    shp_mul_run(&x, m->rows, pool);
+}
+
+static bool bitvec_copy(cs_bitvec_t *dst, const cs_bitvec_t *src)
+{
+    size_t words = src->len ? (src->len + 63) / 64 : 1;
+
+    dst->words = cz_malloc(words * sizeof(uint64_t));
+    if (!dst->words) {
+        return false;
+    }
+    memcpy(dst->words, src->words, words * sizeof(uint64_t));
+    dst->len = src->len;
+    dst->popcount = src->popcount;
+    return true;
+}
+
+cuzk_err cs_shape_eval(const cs_shape_t *shape, cs_assignment_t *asg, cz_pool *pool, cz_diag *dg)
+{
+    size_t ni = shape->num_inputs, na = shape->num_aux, rows = shape->num_constraints + ni;
+    cs_bitvec_t d[3] = {{0}, {0}, {0}};
+    const cs_bitvec_t *sd[3] = {&shape->a_aux_density, &shape->b_input_density,
+                                &shape->b_aux_density};
+    fr_t *abc[3] = {NULL, NULL, NULL};
+    bool ok = true;
+
+    if (asg->num_inputs != ni || asg->num_aux != na || asg->a || asg->b || asg->c ||
+        shape->A.rows != rows || shape->B.rows != rows || shape->C.rows != rows) {
+        return cz_fail(dg, CUZK_E_INVAL,
+                       "cs_shape_eval: assignment (%zu inputs, %zu aux) does not fit the shape "
+                       "(%zu inputs, %zu aux, %zu rows) or already holds a, b, c",
+                       asg->num_inputs, asg->num_aux, ni, na, rows);
+    }
+    for (int k = 0; k < 3; k++) {
+        abc[k] = cz_malloc(rows * sizeof(fr_t));
+        ok = ok && abc[k] && bitvec_copy(&d[k], sd[k]);
+        if (abc[k]) {
+            cs_advise_huge(abc[k], rows * sizeof(fr_t));
+        }
+    }
+    if (!ok) {
+        for (int k = 0; k < 3; k++) {
+            cz_free(abc[k]);
+            cs_bitvec_clear(&d[k]);
+        }
+        return cz_fail(dg, CUZK_E_NOMEM, "cs_shape_eval: %zu rows", rows);
+    }
+    shp_mul x = {{&shape->A, &shape->B, &shape->C},
+                 {abc[0], abc[1], abc[2]},
+                 3,
+                 shape->dict,
+                 asg->inputs,
+                 asg->aux,
+                 ni};
+    shp_mul_run(&x, rows, pool);
+    cs_bitvec_clear(&asg->a_aux_density);
+    cs_bitvec_clear(&asg->b_input_density);
+    cs_bitvec_clear(&asg->b_aux_density);
+    asg->a = abc[0];
+    asg->b = abc[1];
+    asg->c = abc[2];
+    asg->m = rows;
+    asg->a_aux_density = d[0];
+    asg->b_input_density = d[1];
+    asg->b_aux_density = d[2];
+    return CUZK_OK;
+}
