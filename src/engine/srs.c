@@ -247,13 +247,13 @@ static cuzk_err map_file(const char *path, void **map, size_t *len, eng_file_id 
     return CUZK_OK;
 }
 
-/* Puts "path: " in front of dg's message (a decoder's message names a section, not the file). */
+/* Puts "path: " in front of dg's message unless it names the file already (a decoder's
+ * message names a section, not the file). */
 static void diag_prefix_path(cz_diag *dg, const char *path)
 {
     char tmp[sizeof(dg->msg)];
 
-    if (dg && strncmp(dg->msg, path, strlen(path)) != 0 &&
-        snprintf(tmp, sizeof(tmp), "%s: %s", path, dg->msg) >= 0) {
+    if (dg && !strstr(dg->msg, path) && snprintf(tmp, sizeof(tmp), "%s: %s", path, dg->msg) >= 0) {
         memcpy(dg->msg, tmp, sizeof(tmp));
     }
 }
