@@ -6,6 +6,24 @@ if(CUZK_WERROR)
     list(APPEND CUZK_C_WARNINGS -Werror)
 endif()
 
+# __FILE__ relative to the source tree ("src/groth16/params.c"), so that diagnostics (cz_fail,
+# CZ_CHECK) name the file without the build machine's directory. Only the macro is remapped
+# (-fmacro-prefix-map, not -ffile-prefix-map): debug information keeps absolute paths, so a
+# debugger finds the sources without being told where they are. CUDA passes it to the host
+# compiler, which preprocesses .cu files for nvcc.
+function(cuzk_relative_file_macro)
+    include(CheckCCompilerFlag)
+    set(flag "-fmacro-prefix-map=${CMAKE_SOURCE_DIR}/=")
+    check_c_compiler_flag("${flag}" CUZK_HAVE_MACRO_PREFIX_MAP)
+    if(NOT CUZK_HAVE_MACRO_PREFIX_MAP)
+        return()
+    endif()
+    add_compile_options($<$<COMPILE_LANGUAGE:C,CXX>:${flag}>)
+    if(CUZK_HAVE_CUDA)
+        add_compile_options($<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=${flag}>)
+    endif()
+endfunction()
+
 # Flags every C target gets.
 function(cuzk_target_defaults target)
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:C>:${CUZK_C_WARNINGS}>)

@@ -10,6 +10,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/stat.h>
 
 #include "engine/engine.h"
 
@@ -58,6 +59,18 @@ typedef struct eng_metrics {
  * Parameters (srs.c)
  * ------------------------------------------------------------------------------------------- */
 
+/* What a mapping of a parameter file was made from. A mapping is read again only while a fresh
+ * stat() of its path gives the same device, inode, size and modification time: the pages of a
+ * file truncated in place raise SIGBUS when touched, and a file rewritten in place shows other
+ * bytes. */
+typedef struct eng_file_id {
+    uint64_t dev, ino, size;
+    int64_t mtime_sec, mtime_nsec;
+} eng_file_id;
+
+void eng_file_id_of(eng_file_id *out, const struct stat *st);
+bool eng_file_id_eq(const eng_file_id *a, const eng_file_id *b);
+
 typedef struct eng_srs {
     char id[ENG_CIRCUIT_ID_MAX];
     char *path;
@@ -68,8 +81,10 @@ typedef struct eng_srs {
     uint64_t last_used_ns; /* LRU clock */
     g16_params_t *params;  /* HOT only; read-only, shared by provers */
     g16_pvk_t pvk;         /* HOT only */
-    void *map;             /* file mapping while HOT or WARM */
+    void *map;             /* file mapping while HOT or WARM; read only while loading */
     size_t map_len;
+    eng_file_id map_id;    /* the file the mapping was made from */
+    bool change_noted;     /* the HOT entry's file changed on disk and this was logged */
     struct eng_srs *next;
 } eng_srs;
 
@@ -380,8 +395,10 @@ void eng_prover_run(eng_t *eng, eng_gpu *g);
 
 /* Parameters and budget (srs.c), with mu held unless said otherwise. */
 eng_srs *eng_srs_find_locked(eng_t *eng, const char *id);
-/** Finds or creates the entry of id with path (stat done by the caller: file_bytes). */
-eng_srs *eng_srs_get_locked(eng_t *eng, const char *id, const char *path, uint64_t file_bytes);
+/** Finds or creates the entry of id with path (st: the caller's fresh stat of path). The size
+ *  of an entry that is neither HOT nor loading follows the file; a HOT entry whose file changed
+ *  keeps its decoded parameters (logged once). */
+eng_srs *eng_srs_get_locked(eng_t *eng, const char *id, const char *path, const struct stat *st);
 /** Resolves a circuit id to a parameter path through the registered kinds (no lock needed:
  *  the kind table is immutable after eng_start). */
 bool eng_srs_resolve(eng_t *eng, const char *id, char *path, size_t cap);
@@ -396,15 +413,19 @@ void eng_mem_release_locked(eng_t *eng, uint64_t bytes);
 
 /** Decodes an entry's file (the caller set entry->loading and reserved file_bytes). Runs
  *  without the lock; on success the entry's params/pvk/map are set under the lock by
- *  eng_srs_load_finish_locked. */
+ *  eng_srs_load_finish_locked. map/map_len/map_id: the entry's mapping (map NULL: none), reused
+ *  only when the file is unchanged, else replaced by a fresh one (drop_old). A file that changes
+ *  while it is decoded fails the load. Errors name the file. */
 typedef struct eng_srs_loaded {
     g16_params_t *params;
     g16_pvk_t pvk;
-    void *map;
+    void *map; /* a fresh mapping (NULL when the entry's was reused) */
     size_t map_len;
+    eng_file_id map_id;
+    bool drop_old; /* the entry's mapping is stale: unmap it, success or not */
 } eng_srs_loaded;
 CZ_MUST_USE cuzk_err eng_srs_load(eng_t *eng, const char *path, void *map, size_t map_len,
-                                  eng_srs_loaded *out, cz_diag *dg);
+                                  const eng_file_id *map_id, eng_srs_loaded *out, cz_diag *dg);
 void eng_srs_load_finish_locked(eng_t *eng, eng_srs *s, cuzk_err err, eng_srs_loaded *ld,
                                 eng_defer *d);
 /** Drops one partition reference. */

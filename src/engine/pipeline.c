@@ -77,13 +77,14 @@ static void run_prepare(eng_t *eng, eng_job *job, eng_defer *d)
     eng_plan_t plan;
     cz_diag dg;
     char name[512], path[1024], msg[2048];
-    uint64_t file_bytes = 0;
+    struct stat st;
     bool parsed = false;
 
     job->preparing = true;
     job->running++;
     pthread_mutex_unlock(&eng->mu);
 
+    memset(&st, 0, sizeof(st));
     memset(&plan, 0, sizeof(plan));
     plan.job_id = job->id;
     plan.cancelled = &job->cancel;
@@ -104,15 +105,12 @@ static void run_prepare(eng_t *eng, eng_job *job, eng_defer *d)
         err = CUZK_E_INVAL;
         snprintf(msg, sizeof(msg), "no parameter file is known for circuit %s", plan.circuit_id);
     } else {
-        struct stat st;
         snprintf(path, sizeof(path), "%s/%s", eng->param_cache, name);
         errno = 0;
         if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
             err = CUZK_E_IO;
             snprintf(msg, sizeof(msg), "parameters of circuit %s not found: %s: %s",
                      plan.circuit_id, path, errno ? strerror(errno) : "not a regular file");
-        } else {
-            file_bytes = (uint64_t)st.st_size;
         }
     }
     uint64_t t1 = eng_now_ns();
@@ -128,7 +126,7 @@ static void run_prepare(eng_t *eng, eng_job *job, eng_defer *d)
     job->ns[ENG_STAGE_SYNTHESIS] += t1 - t0;
     eng_srs *srs = NULL;
     if (err == CUZK_OK && !atomic_load(&job->cancel)) {
-        srs = eng_srs_get_locked(eng, plan.circuit_id, path, file_bytes);
+        srs = eng_srs_get_locked(eng, plan.circuit_id, path, &st);
         if (!srs) {
             err = CUZK_E_NOMEM;
             snprintf(msg, sizeof(msg), "out of memory");
@@ -232,6 +230,7 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
     snprintf(path, sizeof(path), "%s", srs->path);
     void *map = srs->map;
     size_t map_len = srs->map_len;
+    eng_file_id map_id = srs->map_id;
     pthread_mutex_unlock(&eng->mu);
 
     cz_diag dg;
@@ -240,7 +239,7 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
     if (load) {
         eng_srs_loaded ld = {0};
         uint64_t t0 = eng_now_ns();
-        err = eng_srs_load(eng, path, map, map_len, &ld, &dg);
+        err = eng_srs_load(eng, path, map, map_len, &map_id, &ld, &dg);
         uint64_t t1 = eng_now_ns();
         if (eng->cfg.timing) {
             eng_timing_stage(eng, job, k, "srs_load", NULL, t0, t1);

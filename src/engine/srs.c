@@ -3,6 +3,16 @@
  * Tiers: HOT = decoded in memory (g16_params_t + prepared VK), ready to prove, charged to the
  * budget at the file's size; WARM = decoded points freed but the file stays mapped (its pages
  * live in the page cache, reclaimable by the kernel, not charged); COLD = known, not mapped.
+ * Only a load reads a mapping: HOT proves from the points decoded out of it, so a HOT entry is
+ * unaffected when its file changes on disk (it keeps those points until it leaves HOT).
+ * Files that change: a mapping records the file's device, inode, size and modification time
+ * (eng_file_id) and is reused by a load only while a fresh stat() of the path still matches;
+ * otherwise the load maps the file again and the stale mapping is dropped. Touching the pages
+ * of a file truncated in place raises SIGBUS, so this check is what keeps a WARM entry whose
+ * file was truncated or rewritten (cp over it, a partial download, a full disk) from killing
+ * the process. A load also stats the file after decoding and fails ("changed while it was
+ * read") when it changed meanwhile. What remains: a file truncated in place during the decode
+ * itself still faults; files replaced by rename (write elsewhere, then mv) are always safe.
  * HOT -> WARM happens under memory pressure to unused entries (refs == 0, idle at least
  * eviction_min_idle), least recently used first; HOT/WARM -> COLD on EvictSRS. Loading (COLD or
  * WARM -> HOT) decodes the mapped file with the "cuzk-srs" pool.
@@ -36,6 +46,52 @@
 #include "common/alloc.h"
 #include "common/log.h"
 
+void eng_file_id_of(eng_file_id *out, const struct stat *st)
+{
+    memset(out, 0, sizeof(*out));
+    out->dev = (uint64_t)st->st_dev;
+    out->ino = (uint64_t)st->st_ino;
+    out->size = (uint64_t)st->st_size;
+    out->mtime_sec = (int64_t)st->st_mtim.tv_sec;
+    out->mtime_nsec = (int64_t)st->st_mtim.tv_nsec;
+}
+
+bool eng_file_id_eq(const eng_file_id *a, const eng_file_id *b)
+{
+    return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+           a->mtime_sec == b->mtime_sec && a->mtime_nsec == b->mtime_nsec;
+}
+
+/* True when path is still the file `id` describes. */
+static bool file_unchanged(const char *path, const eng_file_id *id)
+{
+    struct stat st;
+    eng_file_id now;
+
+    if (stat(path, &st) != 0) {
+        return false;
+    }
+    eng_file_id_of(&now, &st);
+    return eng_file_id_eq(&now, id);
+}
+
+/* Logs, once per load, that a HOT entry's file changed on disk: it keeps proving with the
+ * parameters it decoded; the file is read again when the entry is next loaded. */
+static void note_hot_change_locked(eng_srs *s, const struct stat *st)
+{
+    eng_file_id now;
+
+    eng_file_id_of(&now, st);
+    if (s->change_noted || !s->map || eng_file_id_eq(&now, &s->map_id)) {
+        return;
+    }
+    s->change_noted = true;
+    CZ_LOG(CZ_LOG_WARN,
+           "srs=%s event=file_changed tier=hot path=%s bytes=%llu action=keep_decoded "
+           "hint=\"EvictSRS makes the next job load the new file\"",
+           s->id, s->path, (unsigned long long)now.size);
+}
+
 eng_srs *eng_srs_find_locked(eng_t *eng, const char *id)
 {
     for (eng_srs *s = eng->srs; s; s = s->next) {
@@ -46,8 +102,9 @@ eng_srs *eng_srs_find_locked(eng_t *eng, const char *id)
     return NULL;
 }
 
-eng_srs *eng_srs_get_locked(eng_t *eng, const char *id, const char *path, uint64_t file_bytes)
+eng_srs *eng_srs_get_locked(eng_t *eng, const char *id, const char *path, const struct stat *st)
 {
+    uint64_t file_bytes = (uint64_t)st->st_size;
     eng_srs *s = eng_srs_find_locked(eng, id);
     if (s) {
         if (s->tier == ENG_TIER_COLD && !s->loading && strcmp(s->path, path) != 0) {
@@ -58,8 +115,10 @@ eng_srs *eng_srs_get_locked(eng_t *eng, const char *id, const char *path, uint64
             cz_free(s->path);
             s->path = p;
         }
-        if (s->tier == ENG_TIER_COLD && !s->loading) {
-            s->file_bytes = file_bytes; /* the file may have been replaced */
+        if (s->tier != ENG_TIER_HOT && !s->loading) {
+            s->file_bytes = file_bytes; /* the file may have been replaced; not charged now */
+        } else if (s->tier == ENG_TIER_HOT) {
+            note_hot_change_locked(s, st);
         }
         return s;
     }
@@ -162,34 +221,79 @@ void eng_srs_unmap(void *map, size_t len)
     }
 }
 
-cuzk_err eng_srs_load(eng_t *eng, const char *path, void *map, size_t map_len, eng_srs_loaded *out,
-                      cz_diag *dg)
+/* Maps path read-only; *id gets what was mapped. */
+static cuzk_err map_file(const char *path, void **map, size_t *len, eng_file_id *id, cz_diag *dg)
 {
-    memset(out, 0, sizeof(*out));
-    if (!map) {
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
-            return cz_fail(dg, CUZK_E_IO, "open %s: %s", path, strerror(errno));
-        }
-        struct stat st;
-        if (fstat(fd, &st) != 0 || st.st_size <= 0) {
-            close(fd);
-            return cz_fail(dg, CUZK_E_IO, "%s: empty or unreadable", path);
-        }
-        map_len = (size_t)st.st_size;
-        map = mmap(NULL, map_len, PROT_READ, MAP_PRIVATE, fd, 0);
-        close(fd);
-        if (map == MAP_FAILED) {
-            return cz_fail(dg, CUZK_E_IO, "mmap %s: %s", path, strerror(errno));
-        }
-        madvise(map, map_len, MADV_SEQUENTIAL);
-        out->map = map;
-        out->map_len = map_len;
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0) {
+        return cz_fail(dg, CUZK_E_IO, "open %s: %s", path, strerror(errno));
     }
-    cuzk_err err = g16_params_from_bytes(&out->params, map, map_len, NULL, eng->load_pool, dg);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+        close(fd);
+        return cz_fail(dg, CUZK_E_IO, "%s: empty, not a regular file, or unreadable", path);
+    }
+    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    int e = errno;
+    close(fd);
+    if (m == MAP_FAILED) {
+        return cz_fail(dg, CUZK_E_IO, "mmap %s: %s", path, strerror(e));
+    }
+    madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+    *map = m;
+    *len = (size_t)st.st_size;
+    eng_file_id_of(id, &st);
+    return CUZK_OK;
+}
+
+/* Puts "path: " in front of dg's message unless it names the file already (a decoder's
+ * message names a section, not the file). */
+static void diag_prefix_path(cz_diag *dg, const char *path)
+{
+    char tmp[sizeof(dg->msg)];
+
+    if (dg && !strstr(dg->msg, path) && snprintf(tmp, sizeof(tmp), "%s: %s", path, dg->msg) >= 0) {
+        memcpy(dg->msg, tmp, sizeof(tmp));
+    }
+}
+
+cuzk_err eng_srs_load(eng_t *eng, const char *path, void *map, size_t map_len,
+                      const eng_file_id *map_id, eng_srs_loaded *out, cz_diag *dg)
+{
+    eng_file_id used = {0};
+    cuzk_err err;
+
+    memset(out, 0, sizeof(*out));
+    if (map && file_unchanged(path, map_id)) {
+        used = *map_id;
+    } else {
+        if (map) {
+            CZ_LOG(CZ_LOG_WARN, "path=%s event=file_changed tier=warm action=map_again", path);
+            out->drop_old = true;
+        }
+        err = map_file(path, &out->map, &out->map_len, &out->map_id, dg);
+        if (err != CUZK_OK) {
+            return err;
+        }
+        map = out->map;
+        map_len = out->map_len;
+        used = out->map_id;
+    }
+    err = g16_params_from_bytes(&out->params, map, map_len, NULL, eng->load_pool, dg);
+    if (err == CUZK_OK && !file_unchanged(path, &used)) {
+        g16_params_free(out->params);
+        out->params = NULL;
+        out->drop_old = true;
+        err = cz_fail(dg, CUZK_E_IO, "%s changed while it was read; the next job reads it again",
+                      path);
+    }
     if (err == CUZK_OK) {
         g16_pvk_init(&out->pvk, &out->params->vk);
-    } else if (out->map) {
+        return CUZK_OK;
+    }
+    diag_prefix_path(dg, path);
+    if (out->map) {
         munmap(out->map, out->map_len);
         out->map = NULL;
     }
@@ -199,17 +303,36 @@ cuzk_err eng_srs_load(eng_t *eng, const char *path, void *map, size_t map_len, e
 void eng_srs_load_finish_locked(eng_t *eng, eng_srs *s, cuzk_err err, eng_srs_loaded *ld,
                                 eng_defer *d)
 {
-    (void)d;
     s->loading = false;
     eng->loads_running--;
+    if (ld->drop_old && s->map) {
+        eng_defer_item it = {.kind = DEFER_UNMAP, .ptr = s->map, .len = s->map_len};
+        eng_defer_add(d, &it);
+        s->map = NULL;
+        s->map_len = 0;
+        if (s->tier == ENG_TIER_WARM) {
+            s->tier = ENG_TIER_COLD;
+        }
+    }
     if (err == CUZK_OK) {
         if (ld->map) {
+            CZ_CHECK(!s->map);
             s->map = ld->map;
             s->map_len = ld->map_len;
+            s->map_id = ld->map_id;
+        }
+        if (s->map_len != s->file_bytes) {
+            /* The file changed size after the load was charged: charge what was loaded. */
+            eng->mem_used = eng->mem_used - s->file_bytes + s->map_len;
+            s->file_bytes = s->map_len;
+            if (eng->mem_used > eng->mem_used_peak) {
+                eng->mem_used_peak = eng->mem_used;
+            }
         }
         s->params = ld->params;
         s->pvk = ld->pvk;
         s->tier = ENG_TIER_HOT;
+        s->change_noted = false;
         s->last_used_ns = eng_now_ns();
         eng->m.srs_loads++;
     } else {
@@ -291,7 +414,7 @@ void eng_preload_run(eng_t *eng, eng_preload *p)
     }
 
     pthread_mutex_lock(&eng->mu);
-    eng_srs *s = eng_srs_get_locked(eng, p->id, path, (uint64_t)st.st_size);
+    eng_srs *s = eng_srs_get_locked(eng, p->id, path, &st);
     cuzk_err err = CUZK_OK;
     for (;;) {
         if (!s) {
@@ -342,12 +465,13 @@ void eng_preload_run(eng_t *eng, eng_preload *p)
     eng->loads_running++;
     void *map = s->map;
     size_t map_len = s->map_len;
+    eng_file_id map_id = s->map_id;
     pthread_mutex_unlock(&eng->mu);
     eng_defer_run(eng, &d);
 
     eng_srs_loaded ld;
     uint64_t t0 = eng_now_ns();
-    err = eng_srs_load(eng, path, map, map_len, &ld, &dg);
+    err = eng_srs_load(eng, path, map, map_len, &map_id, &ld, &dg);
     uint64_t ms = (eng_now_ns() - t0) / 1000000u;
 
     pthread_mutex_lock(&eng->mu);

@@ -2,14 +2,22 @@
  *
  * DESIGN
  *  threads: main only waits for signals (sigwait); gRPC's threads (rpc.cc) run the service;
- *           the engine's threads (engine.c) do the work. SIGINT and SIGTERM are blocked here
- *           before any of those threads exist, so every thread inherits the mask and only
- *           main's sigwait/sigtimedwait ever sees the signals. SIGPIPE is ignored.
- *  shutdown: first signal -> the engine stops accepting (Submit/Prove: UNAVAILABLE) while the
- *           RPC server keeps answering status and awaits; main waits until the engine is idle,
- *           daemon.shutdown_grace passes, or a second signal arrives; then the RPC server
- *           stops (calls still open get UNAVAILABLE after one more second), and the engine
- *           cancels what is left and joins its threads.
+ *           the engine's threads (engine.c) do the work. SIGINT, SIGTERM, SIGQUIT, SIGHUP and
+ *           SIGUSR1 are blocked here before any of those threads exist, so every thread
+ *           inherits the mask and only main's sigwait/sigtimedwait ever sees them (their
+ *           default actions would kill the process mid-proof). SIGPIPE is ignored.
+ *  signals: SIGHUP is logged and ignored (the daemon writes its log to stderr, which whoever
+ *           started it owns, so there is no file to reopen; the configuration is not reloaded).
+ *           SIGUSR1 logs one status line (jobs, memory). SIGINT/SIGTERM stop gracefully,
+ *           SIGQUIT stops at once (below). Both kinds keep being answered during the grace.
+ *  shutdown: first SIGINT/SIGTERM -> the engine stops accepting (Submit/Prove: UNAVAILABLE)
+ *           while the RPC server keeps answering status and awaits; main waits until the
+ *           engine is idle, daemon.shutdown_grace passes, or a second stop signal arrives; then
+ *           the RPC server stops (calls still open get UNAVAILABLE after one more second), and
+ *           the engine cancels what is left and joins its threads. SIGQUIT skips the grace:
+ *           the RPC server stops without waiting and the engine cancels running jobs.
+ *           Every stop, and a start-up that fails after binding, removes the unix socket files
+ *           this daemon made (listen.c).
  */
 #include "server/server.h"
 
@@ -20,6 +28,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "common/alloc.h"
 #include "common/log.h"
 #include "server/internal.h"
 
@@ -29,42 +38,225 @@
 
 #define RPC_FINAL_GRACE_MS 1000u
 
-/* Creates the missing parent directories of a unix socket path (as the Rust daemon does). */
-static void make_socket_dir(const char *addr)
-{
-    const char *path = NULL;
-    char dir[1024];
-
-    if (strncmp(addr, "unix://", 7) == 0) {
-        path = addr + 7;
-    } else if (strncmp(addr, "unix:", 5) == 0) {
-        path = addr + 5;
-    } else {
-        return;
-    }
-    snprintf(dir, sizeof(dir), "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash || slash == dir) {
-        return;
-    }
-    *slash = '\0';
-    for (char *p = dir + 1; *p; p++) {
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(dir, 0755);
-            *p = '/';
-        }
-    }
-    if (mkdir(dir, 0755) == 0) {
-        CZ_LOG(CZ_LOG_INFO, "event=mkdir dir=%s", dir);
-    }
-}
-
 static uint64_t now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static const char *sig_name(int sig)
+{
+    switch (sig) {
+    case SIGINT:
+        return "SIGINT";
+    case SIGTERM:
+        return "SIGTERM";
+    case SIGQUIT:
+        return "SIGQUIT";
+    case SIGHUP:
+        return "SIGHUP";
+    case SIGUSR1:
+        return "SIGUSR1";
+    default:
+        return "?";
+    }
+}
+
+/* SIGUSR1: one line with the jobs and the memory in use. */
+static void log_status(eng_t *eng)
+{
+    eng_status_info_t st;
+    uint64_t queued = 0, running = 0;
+    size_t hot = 0, warm = 0;
+
+    if (eng_get_status(eng, &st, NULL) != CUZK_OK) {
+        CZ_LOG(CZ_LOG_WARN, "event=status error=\"status unavailable\"");
+        return;
+    }
+    for (size_t k = 0; k < ENG_KIND_COUNT - 1; k++) {
+        queued += st.queues[k].pending;
+        running += st.queues[k].in_progress;
+    }
+    for (size_t i = 0; i < st.n_srs; i++) {
+        hot += st.srs[i].tier == ENG_TIER_HOT;
+        warm += st.srs[i].tier == ENG_TIER_WARM;
+    }
+    CZ_LOG(CZ_LOG_INFO,
+           "event=status signal=SIGUSR1 jobs_queued=%llu jobs_running=%llu completed=%llu "
+           "failed=%llu cancelled=%llu mem_used_bytes=%llu mem_budget_bytes=%llu srs_hot=%zu "
+           "srs_warm=%zu rss_bytes=%zu rss_peak_bytes=%zu gpus=%zu uptime_s=%llu",
+           (unsigned long long)queued, (unsigned long long)running,
+           (unsigned long long)st.completed, (unsigned long long)st.failed,
+           (unsigned long long)st.cancelled, (unsigned long long)st.mem_used_bytes,
+           (unsigned long long)st.mem_budget_bytes, hot, warm, cz_rss_now(), cz_rss_peak(),
+           st.n_gpus, (unsigned long long)st.uptime_s);
+    eng_status_clear(&st);
+}
+
+/* Answers SIGHUP and SIGUSR1; returns true for a stop signal (SIGINT, SIGTERM, SIGQUIT). */
+static bool handle_signal(eng_t *eng, int sig)
+{
+    if (sig == SIGHUP) {
+        CZ_LOG(CZ_LOG_INFO, "event=sighup action=ignored reason=\"the log goes to stderr; the "
+                            "configuration is read only at start\"");
+        return false;
+    }
+    if (sig == SIGUSR1) {
+        log_status(eng);
+        return false;
+    }
+    return true;
+}
+
+/* Blocks until a stop signal arrives; returns it. */
+static int wait_for_stop(eng_t *eng, const sigset_t *sigs)
+{
+    for (;;) {
+        int sig = 0;
+        if (sigwait(sigs, &sig) == 0 && handle_signal(eng, sig)) {
+            return sig;
+        }
+    }
+}
+
+/* The engine stops accepting; running and queued jobs get daemon.shutdown_grace (none after
+ * SIGQUIT) unless another stop signal arrives. */
+static void drain(eng_t *eng, const sigset_t *sigs, const srv_config *cfg, int sig)
+{
+    uint64_t grace_ms = sig == SIGQUIT ? 0 : cfg->shutdown_grace_ms;
+
+    CZ_LOG(sig == SIGQUIT ? CZ_LOG_WARN : CZ_LOG_INFO, "event=shutdown signal=%s grace_ms=%llu%s",
+           sig_name(sig), (unsigned long long)grace_ms,
+           sig == SIGQUIT ? " action=cancel_running" : "");
+    eng_drain(eng, 0); /* stop accepting; status and awaits keep working */
+    uint64_t deadline = now_ms() + grace_ms;
+    while (!eng_idle(eng)) {
+        if (now_ms() >= deadline) {
+            if (grace_ms) {
+                CZ_LOG(CZ_LOG_WARN, "event=grace_expired action=cancel_remaining");
+            }
+            return;
+        }
+        struct timespec ts = {0, 100 * 1000000L};
+        int got = sigtimedwait(sigs, NULL, &ts);
+        if (got > 0 && handle_signal(eng, got)) {
+            CZ_LOG(CZ_LOG_WARN, "event=second_signal signal=%s action=cancel_remaining",
+                   sig_name(got));
+            return;
+        }
+    }
+}
+
+static void block_signals(sigset_t *sigs)
+{
+    sigemptyset(sigs);
+    sigaddset(sigs, SIGINT);
+    sigaddset(sigs, SIGTERM);
+    sigaddset(sigs, SIGQUIT);
+    sigaddset(sigs, SIGHUP);
+    sigaddset(sigs, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, sigs, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+/* Reads the flags and the config file into cfg and ecfg. Returns -1 when the daemon is to run
+ * (cfg then holds the configuration), else the exit status (cfg cleared). */
+static int configure(srv_config *cfg, eng_config_t *ecfg, int argc, char **argv, cz_diag *dg)
+{
+    srv_cli_action action;
+    int rc = -1;
+
+    if (srv_config_init(cfg, dg) != CUZK_OK) {
+        fprintf(stderr, "cuzkd: %s\n", dg->msg);
+        return 1;
+    }
+    if (srv_config_from_args(cfg, argc, argv, &action, dg) != CUZK_OK) {
+        fprintf(stderr, "cuzkd: %s\n", dg->msg);
+        rc = 2;
+    } else if (action == SRV_HELP) {
+        srv_config_help(stdout, argv[0]);
+        rc = 0;
+    } else if (action == SRV_VERSION) {
+        printf("cuzkd %s (cuzk.v1 protocol)\n", CUZK_VERSION_STRING);
+        rc = 0;
+    } else if (action == SRV_PRINT_CONFIG) {
+        srv_config_print(stdout, cfg);
+        rc = 0;
+    } else {
+        cz_log_level level = CZ_LOG_INFO;
+        cz_log_level_parse(&level, cfg->log_level);
+        cz_log_threshold = level;
+        if (srv_config_engine(cfg, ecfg, dg) != CUZK_OK) {
+            fprintf(stderr, "cuzkd: %s\n", dg->msg);
+            rc = 2;
+        }
+    }
+    if (rc >= 0) {
+        srv_config_clear(cfg);
+    }
+    return rc;
+}
+
+/* Creates and starts the engine with the built-in handlers, or those `extra` registers. */
+static cuzk_err start_engine(eng_t **eng, const srv_config *cfg, const eng_config_t *ecfg,
+                             srv_register_fn extra, void *extra_ctx, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+
+    CZ_TRY(err, eng_new(eng, ecfg, dg), done);
+    if (extra) {
+        CZ_TRY(err, extra(*eng, cfg, extra_ctx, dg), done);
+    } else {
+        CZ_TRY(err, eng_register_builtin_kinds(*eng, dg), done);
+    }
+    CZ_TRY(err, eng_start(*eng, dg), done);
+done:
+    return err;
+}
+
+/* Serves cfg's listen addresses; records the socket files made (also after a failed start, so
+ * that they are removed: listen.c checked that the paths were free). */
+static cuzk_err start_rpc(srv_rpc **rpc, const srv_config *cfg, eng_t *eng, srv_sockets *socks)
+{
+    srv_rpc_opts ro = {
+        .listen = (const char *const *)cfg->listen,
+        .nlisten = cfg->nlisten,
+        .methods = srv_method_paths,
+        .nmethods = SRV_NMETHODS,
+        .handler = srv_service_handle,
+        .ctx = eng,
+        .socket_mode = (unsigned)cfg->socket_mode,
+        .max_message_bytes = (size_t)256 << 20,
+    };
+    char msg[512];
+
+    cuzk_err err = srv_rpc_start(rpc, &ro, msg, sizeof(msg));
+    srv_sockets_record(socks, cfg);
+    if (err != CUZK_OK) {
+        CZ_LOG(CZ_LOG_ERROR, "event=startup_failed error=\"%s\"", msg);
+        return err;
+    }
+    for (size_t i = 0; i < cfg->nlisten; i++) {
+        CZ_LOG(CZ_LOG_INFO, "event=listening addr=%s port=%d", cfg->listen[i],
+               srv_rpc_port(*rpc, i));
+    }
+    return CUZK_OK;
+}
+
+static void log_ready(eng_t *eng, const srv_config *cfg, const eng_config_t *ecfg)
+{
+    eng_status_info_t est;
+    size_t ngpus = 0;
+
+    if (eng_get_status(eng, &est, NULL) == CUZK_OK) {
+        ngpus = est.n_gpus; /* the devices eng_start opened (each logged as event=opened) */
+        eng_status_clear(&est);
+    }
+    CZ_LOG(CZ_LOG_INFO,
+           "event=ready version=%s param_cache=%s budget_bytes=%llu gpus=%zu prover=%s config=%s",
+           CUZK_VERSION_STRING, cfg->param_cache, (unsigned long long)ecfg->mem_budget_bytes, ngpus,
+           ngpus ? "gpu" : "cpu", cfg->config_path ? cfg->config_path : "-");
 }
 
 int srv_main(int argc, char **argv, srv_register_fn extra, void *extra_ctx)
@@ -74,55 +266,18 @@ int srv_main(int argc, char **argv, srv_register_fn extra, void *extra_ctx)
     eng_config_t ecfg;
     eng_t *eng = NULL;
     srv_rpc *rpc = NULL;
+    srv_sockets socks = {0};
     cz_diag dg;
     int status = 1;
 
-    sigemptyset(&sigs);
-    sigaddset(&sigs, SIGINT);
-    sigaddset(&sigs, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
-    signal(SIGPIPE, SIG_IGN);
-
+    block_signals(&sigs);
     cz_diag_init(&dg);
-    if (srv_config_init(&cfg, &dg) != CUZK_OK) {
-        fprintf(stderr, "cuzkd: %s\n", dg.msg);
-        return 1;
+    int rc = configure(&cfg, &ecfg, argc, argv, &dg);
+    if (rc >= 0) {
+        return rc;
     }
-    srv_cli_action action;
-    if (srv_config_from_args(&cfg, argc, argv, &action, &dg) != CUZK_OK) {
-        fprintf(stderr, "cuzkd: %s\n", dg.msg);
-        srv_config_clear(&cfg);
-        return 2;
-    }
-    switch (action) {
-    case SRV_HELP:
-        srv_config_help(stdout, argv[0]);
-        srv_config_clear(&cfg);
-        return 0;
-    case SRV_VERSION:
-        printf("cuzkd %s (cuzk.v1 protocol)\n", CUZK_VERSION_STRING);
-        srv_config_clear(&cfg);
-        return 0;
-    case SRV_PRINT_CONFIG:
-        srv_config_print(stdout, &cfg);
-        srv_config_clear(&cfg);
-        return 0;
-    case SRV_RUN:
-        break;
-    }
-    cz_log_level level = CZ_LOG_INFO;
-    cz_log_level_parse(&level, cfg.log_level);
-    cz_log_threshold = level;
-    if (srv_config_engine(&cfg, &ecfg, &dg) != CUZK_OK) {
-        fprintf(stderr, "cuzkd: %s\n", dg.msg);
-        srv_config_clear(&cfg);
-        return 2;
-    }
-
-    /* `extra` (tests) registers its handlers instead of the built-in Filecoin ones. */
-    if (eng_new(&eng, &ecfg, &dg) != CUZK_OK ||
-        (!extra && eng_register_builtin_kinds(eng, &dg) != CUZK_OK) ||
-        (extra && extra(eng, &cfg, extra_ctx, &dg) != CUZK_OK) || eng_start(eng, &dg) != CUZK_OK) {
+    if (srv_listen_prepare(&cfg, &dg) != CUZK_OK ||
+        start_engine(&eng, &cfg, &ecfg, extra, extra_ctx, &dg) != CUZK_OK) {
         CZ_LOG(CZ_LOG_ERROR, "event=startup_failed error=\"%s\"", dg.msg);
         goto out;
     }
@@ -131,61 +286,19 @@ int srv_main(int argc, char **argv, srv_register_fn extra, void *extra_ctx)
         CZ_LOG(CZ_LOG_WARN, "param_cache=%s event=missing error=\"%s\"", cfg.param_cache,
                strerror(errno ? errno : ENOTDIR));
     }
-    for (size_t i = 0; i < cfg.nlisten; i++) {
-        make_socket_dir(cfg.listen[i]);
-    }
-    srv_rpc_opts ro = {
-        .listen = (const char *const *)cfg.listen,
-        .nlisten = cfg.nlisten,
-        .methods = srv_method_paths,
-        .nmethods = SRV_NMETHODS,
-        .handler = srv_service_handle,
-        .ctx = eng,
-        .socket_mode = (unsigned)cfg.socket_mode,
-        .max_message_bytes = (size_t)256 << 20,
-    };
-    char msg[512];
-    if (srv_rpc_start(&rpc, &ro, msg, sizeof(msg)) != CUZK_OK) {
-        CZ_LOG(CZ_LOG_ERROR, "event=startup_failed error=\"%s\"", msg);
+    if (start_rpc(&rpc, &cfg, eng, &socks) != CUZK_OK) {
         goto out;
     }
-    for (size_t i = 0; i < cfg.nlisten; i++) {
-        CZ_LOG(CZ_LOG_INFO, "event=listening addr=%s port=%d", cfg.listen[i], srv_rpc_port(rpc, i));
-    }
-    eng_status_info_t est;
-    size_t ngpus = 0;
-    if (eng_get_status(eng, &est, NULL) == CUZK_OK) {
-        ngpus = est.n_gpus; /* the devices eng_start opened (each logged as event=opened) */
-        eng_status_clear(&est);
-    }
-    CZ_LOG(CZ_LOG_INFO,
-           "event=ready version=%s param_cache=%s budget_bytes=%llu gpus=%zu prover=%s config=%s",
-           CUZK_VERSION_STRING, cfg.param_cache, (unsigned long long)ecfg.mem_budget_bytes, ngpus,
-           ngpus ? "gpu" : "cpu", cfg.config_path ? cfg.config_path : "-");
+    log_ready(eng, &cfg, &ecfg);
 
-    int sig = 0;
-    while (sigwait(&sigs, &sig) != 0) {
-    }
-    CZ_LOG(CZ_LOG_INFO, "event=shutdown signal=%s grace_ms=%llu",
-           sig == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)cfg.shutdown_grace_ms);
-    eng_drain(eng, 0); /* stop accepting; status and awaits keep working */
-    uint64_t deadline = now_ms() + cfg.shutdown_grace_ms;
-    while (!eng_idle(eng)) {
-        if (now_ms() >= deadline) {
-            CZ_LOG(CZ_LOG_WARN, "event=grace_expired action=cancel_remaining");
-            break;
-        }
-        struct timespec ts = {0, 100 * 1000000L};
-        if (sigtimedwait(&sigs, NULL, &ts) > 0) {
-            CZ_LOG(CZ_LOG_WARN, "event=second_signal action=cancel_remaining");
-            break;
-        }
-    }
-    srv_rpc_shutdown(rpc, RPC_FINAL_GRACE_MS);
+    int sig = wait_for_stop(eng, &sigs);
+    drain(eng, &sigs, &cfg, sig);
+    srv_rpc_shutdown(rpc, sig == SIGQUIT ? 0 : RPC_FINAL_GRACE_MS);
     status = 0;
 out:
     eng_free(eng);
     srv_rpc_free(rpc);
+    srv_sockets_remove(&socks, &cfg);
     CZ_LOG(CZ_LOG_INFO, "event=stopped status=%d", status);
     srv_config_clear(&cfg);
     return status;

@@ -10,4 +10,34 @@
  *  ctx is the eng_t. Matches srv_rpc_handler. */
 void srv_service_handle(void *ctx, srv_call *call, size_t method, const uint8_t *req, size_t len);
 
+/* Listen addresses (listen.c). */
+
+/** The file name of a "unix:///abs/path" or "unix:path" address; NULL for other schemes. */
+const char *srv_unix_path(const char *addr);
+
+/** Before the RPC server starts: logs a WARN line for each address open to more than the
+ *  daemon's user and its group (a TCP address that is not loopback, a world-writable socket
+ *  mode, an abstract socket), creates the parent directories of unix sockets, removes a stale
+ *  socket file (nobody accepts on it) and refuses one that a live process listens on.
+ *  Errors: CUZK_E_INVAL (another process listens there, or the path is not a socket),
+ *  CUZK_E_IO (the path cannot be checked or the stale socket removed), message in dg. */
+CZ_MUST_USE cuzk_err srv_listen_prepare(const srv_config *cfg, cz_diag *dg);
+
+/** A socket file this daemon made: its device and inode. */
+typedef struct srv_socket_id {
+    bool made;
+    uint64_t dev, ino;
+} srv_socket_id;
+
+/** The socket files this daemon made (one slot per listen address). */
+typedef struct srv_sockets {
+    srv_socket_id *ids;
+    size_t n;
+} srv_sockets;
+
+/** Records the socket files of cfg's unix addresses, right after the server bound them. */
+void srv_sockets_record(srv_sockets *s, const srv_config *cfg);
+/** Removes those files that are still the ones recorded (after the server stopped); clears s. */
+void srv_sockets_remove(srv_sockets *s, const srv_config *cfg);
+
 #endif /* CUZK_SERVER_INTERNAL_H */

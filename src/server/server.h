@@ -1,15 +1,17 @@
 /* server.h - the cuzkd daemon: configuration (server/config.h), the cuzk.v1.ProvingEngine
  * service (protobuf-c messages over the gRPC shim in server/rpc/), and the process lifecycle.
  *
- * srv_main runs the whole daemon: parse flags and the config file, block SIGINT/SIGTERM
- * before any thread starts, create the engine (handlers of this build, plus those `extra`
- * registers), serve the listen addresses, sigwait; on the first signal stop accepting new
- * proofs and let queued and running ones finish for up to daemon.shutdown_grace (a second
- * signal cuts that short), then stop the RPC server (open calls get UNAVAILABLE, which
- * clients retry) and the engine.
- * Exit status: 0 after a clean shutdown or --help/--version/--print-config; 1 when start-up
- * fails (bad parameters directory is not fatal, a port that cannot be bound is); 2 on a usage
- * or configuration error.
+ * srv_main runs the whole daemon: parse flags and the config file, block SIGINT, SIGTERM,
+ * SIGQUIT, SIGHUP and SIGUSR1 before any thread starts, check the listen addresses (a unix
+ * socket a live process listens on is refused), create the engine (handlers of this build, plus
+ * those `extra` registers), serve the listen addresses, sigwait. SIGHUP is logged and ignored,
+ * SIGUSR1 logs a status line. On SIGINT/SIGTERM stop accepting new proofs and let queued and
+ * running ones finish for up to daemon.shutdown_grace (a second stop signal cuts that short);
+ * SIGQUIT skips the grace. Then stop the RPC server (open calls get UNAVAILABLE, which clients
+ * retry) and the engine, and remove the unix socket files made.
+ * Exit status: 0 after a clean shutdown (any stop signal) or --help/--version/--print-config;
+ * 1 when start-up fails (bad parameters directory is not fatal, a port that cannot be bound or
+ * a unix socket in use is); 2 on a usage or configuration error.
  */
 #ifndef CUZK_SERVER_SERVER_H
 #define CUZK_SERVER_SERVER_H

@@ -33,6 +33,23 @@ TEST(diag_records_location)
     CHECK_ERR(cz_fail(NULL, CUZK_E_IO, "ignored"), CUZK_E_IO);
 }
 
+/* Diagnostics name source files relative to the source tree (the build's -fmacro-prefix-map),
+ * never with the build machine's directory. */
+TEST(diag_location_is_relative)
+{
+    cz_diag dg;
+    cz_buf b;
+    char buf[600];
+
+    cz_diag_init(&dg);
+    CHECK_ERR(cz_buf_new(&b, SIZE_MAX, &dg), CUZK_E_NOMEM); /* a real failure in a library */
+    cz_diag_str(&dg, buf, sizeof(buf));
+    CHECK_MSG(strstr(buf, "(src/common/alloc.c:") != NULL, "diag: %s", buf);
+    CHECK_MSG(strstr(buf, CUZK_SOURCE_DIR) == NULL, "diag: %s", buf);
+    CHECK_STR_EQ(dg.file, "src/common/alloc.c");
+    CHECK_MSG(__FILE__[0] != '/', "__FILE__ = %s", __FILE__);
+}
+
 TEST(alloc_counts_live_bytes)
 {
     size_t before = cz_alloc_live();

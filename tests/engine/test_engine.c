@@ -9,8 +9,10 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness/test.h"
 
@@ -711,6 +713,117 @@ TEST(queued_requests_count_in_the_budget)
     eng_status_clear(&st);
     cz_free(junk);
     eng_free(eng);
+}
+
+/* The tier of circuit id in the engine's status (ENG_TIER_COLD when not listed). */
+static eng_tier srs_tier_of(eng_t *eng, const char *id)
+{
+    eng_status_info_t st;
+    eng_tier tier = ENG_TIER_COLD;
+
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    for (size_t i = 0; i < st.n_srs; i++) {
+        if (strcmp(st.srs[i].circuit_id, id) == 0) {
+            tier = st.srs[i].tier;
+        }
+    }
+    eng_status_clear(&st);
+    return tier;
+}
+
+/* Rewrites path in place (same inode: truncated, then written) with len bytes of buf. */
+static void rewrite_in_place(const char *path, const uint8_t *buf, size_t len)
+{
+    etu_sleep_ms(20); /* a new modification time even with coarse file timestamps */
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    CHECK(fwrite(buf, 1, len, f) == len);
+    CHECK(fclose(f) == 0);
+}
+
+/* Proves one partition of the small (or big) test circuit as job `id`; returns its status and
+ * copies its error message. A COMPLETED proof is checked. */
+static eng_status prove_one(eng_t *eng, const char *id, bool big, uint64_t x, char *err, size_t cap)
+{
+    tk_req r = etu_req(big ? TK_BIG : 0, 1, x);
+    eng_result_copy_t res;
+
+    etu_submit(eng, ENG_KIND_POREP, 0, id, &r, NULL);
+    etu_wait(eng, id, &res, 30);
+    eng_status status = res.r.status;
+    if (status == ENG_STATUS_COMPLETED) {
+        etu_check_proofs(&res, &r);
+    }
+    snprintf(err, cap, "%s", res.r.error ? res.r.error : "");
+    eng_result_copy_clear(&res);
+    return status;
+}
+
+/* A parameter file that is truncated or rewritten in place while its entry is WARM (mapped,
+ * points freed) or HOT: the engine never reads a stale mapping (touching pages cut off by a
+ * truncation raises SIGBUS), fails the job naming the file, and proves again once the file is
+ * good. */
+TEST(srs_file_changed_on_disk)
+{
+    const char *path = tk_params_path(etu_tk(), false);
+    uint64_t small = etu_file_size(path);
+    uint64_t big = etu_file_size(tk_params_path(etu_tk(), true));
+    size_t len = 0;
+    uint8_t *good = NULL;
+    char err[1024];
+    FILE *f = fopen(path, "rb");
+
+    CHECK(f != NULL);
+    good = malloc(small);
+    CHECK(good != NULL);
+    len = fread(good, 1, small, f);
+    fclose(f);
+    CHECK_EQ_U64(len, small);
+    CHECK_MSG(small > 4096, "the test needs a file of more than one page (%llu bytes)",
+              (unsigned long long)small);
+
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    cfg.mem_budget_bytes = small + big - 1; /* never both hot */
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    etu_capture_start();
+
+    /* WARM, then truncated in place: the job fails with the file's name, nothing crashes. */
+    CHECK_EQ_U64(prove_one(eng, "s1", false, 3, err, sizeof(err)), ENG_STATUS_COMPLETED);
+    CHECK_EQ_U64(prove_one(eng, "b1", true, 4, err, sizeof(err)), ENG_STATUS_COMPLETED);
+    CHECK_EQ_U64(srs_tier_of(eng, "test-cubic"), ENG_TIER_WARM);
+    CHECK(truncate(path, 4096) == 0);
+    CHECK_EQ_U64(prove_one(eng, "s2", false, 5, err, sizeof(err)), ENG_STATUS_FAILED);
+    CHECK_MSG(strstr(err, path) != NULL, "error does not name %s: %s", path, err);
+    ETU_CHECK_LOG("event=file_changed tier=warm", path);
+    CHECK_EQ_U64(srs_tier_of(eng, "test-cubic"), ENG_TIER_COLD); /* the stale mapping is gone */
+
+    /* Restored in place: proved again from the good file. */
+    rewrite_in_place(path, good, small);
+    CHECK_EQ_U64(prove_one(eng, "s3", false, 6, err, sizeof(err)), ENG_STATUS_COMPLETED);
+    CHECK_EQ_U64(srs_tier_of(eng, "test-cubic"), ENG_TIER_HOT);
+
+    /* HOT proves from decoded points: a truncated file does not disturb it (logged once). */
+    CHECK(truncate(path, 4096) == 0);
+    CHECK_EQ_U64(prove_one(eng, "s4", false, 7, err, sizeof(err)), ENG_STATUS_COMPLETED);
+    CHECK_EQ_U64(prove_one(eng, "s5", false, 8, err, sizeof(err)), ENG_STATUS_COMPLETED);
+    CHECK_EQ_U64(etu_count_lines("event=file_changed tier=hot", "srs=test-cubic "), 1);
+    /* Demoted to WARM with the mapping of the truncated file, which is then rewritten with the
+     * good bytes: loaded from a fresh mapping of the new file. */
+    CHECK_EQ_U64(prove_one(eng, "b2", true, 9, err, sizeof(err)), ENG_STATUS_COMPLETED);
+    CHECK_EQ_U64(srs_tier_of(eng, "test-cubic"), ENG_TIER_WARM);
+    rewrite_in_place(path, good, small);
+    CHECK_EQ_U64(prove_one(eng, "s6", false, 10, err, sizeof(err)), ENG_STATUS_COMPLETED);
+    CHECK_EQ_U64(etu_count_lines("event=file_changed tier=warm", path), 2);
+
+    /* The budget's count is intact: only the small circuit is hot. */
+    eng_status_info_t st;
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.mem_used_bytes, small);
+    eng_status_clear(&st);
+    cz_log_set_sink(NULL, NULL);
+    eng_free(eng);
+    free(good);
 }
 
 TEST(memory_budget_admission)

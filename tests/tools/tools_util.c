@@ -354,6 +354,44 @@ void tu_daemon_stop(const char *addr)
     }
 }
 
+static int daemon_slot(const char *addr)
+{
+    for (int i = 0; i < MAX_DAEMONS; i++) {
+        if (g_daemons[i].pid > 0 && strcmp(g_daemons[i].addr, addr) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+pid_t tu_daemon_pid(const char *addr)
+{
+    int i = daemon_slot(addr);
+    return i < 0 ? 0 : g_daemons[i].pid;
+}
+
+int tu_daemon_wait(const char *addr, unsigned limit_s)
+{
+    int i = daemon_slot(addr);
+    if (i < 0) {
+        return -1;
+    }
+    pid_t pid = g_daemons[i].pid;
+    g_daemons[i].pid = 0;
+    return wait_child(pid, limit_s);
+}
+
+char *tu_daemon_log(const char *addr)
+{
+    for (int i = 0; i < MAX_DAEMONS; i++) {
+        if (strcmp(g_daemons[i].addr, addr) == 0) {
+            char *log = (char *)tu_read(g_daemons[i].log, NULL);
+            return log ? log : calloc(1, 1);
+        }
+    }
+    return calloc(1, 1);
+}
+
 bool tu_json_str(const char *json, const char *key, char *out, size_t cap)
 {
     char pat[128];

@@ -44,6 +44,13 @@ const char *tu_daemon_start(const char *exe, const char *name, const char *const
 /** The same, but a daemon that exits at start-up gives NULL (its log is printed). */
 const char *tu_daemon_try_start(const char *exe, const char *name, const char *const *args);
 void tu_daemon_stop(const char *addr);
+/** The pid of the daemon on addr, for signals (0 when none runs there). */
+pid_t tu_daemon_pid(const char *addr);
+/** Waits up to limit_s seconds for the daemon on addr to exit by itself (killed after that) and
+ *  forgets it; returns its status as tu_result does (-1 when no daemon runs there). */
+int tu_daemon_wait(const char *addr, unsigned limit_s);
+/** The daemon's log so far (stdout and stderr), owned; "" when none. */
+char *tu_daemon_log(const char *addr);
 
 /** Whole file into an owned NUL-terminated buffer (len may be NULL); NULL if unreadable. */
 uint8_t *tu_read(const char *path, size_t *len);

@@ -12,8 +12,11 @@
  *
  * Threads: the handler runs on gRPC's callback threads and must not block (hand long work to
  * other threads and finish from there). srv_call_* may be called from any thread.
- * Signals: block SIGINT/SIGTERM in the calling thread before srv_rpc_start so that gRPC's
- * threads inherit the mask (the daemon sigwaits for them in main).
+ * Signals: block the signals the daemon handles (SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGUSR1) in
+ * the calling thread before srv_rpc_start so that gRPC's threads inherit the mask (the daemon
+ * sigwaits for them in main).
+ * Unix sockets: gRPC unlinks a socket file at the path before binding; the caller checks that
+ * no live process listens there first (server/listen.c).
  */
 #ifndef CUZK_SERVER_RPC_RPC_H
 #define CUZK_SERVER_RPC_RPC_H
