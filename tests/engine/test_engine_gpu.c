@@ -409,6 +409,7 @@ TEST(gpu_disabled_after_repeated_failures)
     eng_job fake;
     memset(&fake, 0, sizeof(fake));
     snprintf(fake.id, sizeof(fake.id), "injected");
+    snprintf(fake.qid, sizeof(fake.qid), "injected");
     cz_diag dg;
     cz_diag_init(&dg);
     cuzk_err fault = cz_fail(&dg, CUZK_E_GPU, "injected device failure");

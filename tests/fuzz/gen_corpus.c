@@ -749,10 +749,10 @@ static void gen_rpc(out *o)
     n = rpc_record(buf, n, sizeof(buf), STATUS, &st.base);
     emit(o, "rpc", "ok-preload-evict-status.bin", buf, n);
 
-    /* Rejected: a submit with a bad request_id, an await of an unknown job, a request that is
-     * not protobuf, an unknown method. */
+    /* Rejected: a submit with a request_id holding a control character, an await of an unknown
+     * job, a request that is not protobuf, an unknown method. */
     Cuzk__V1__SubmitProofRequest b = s;
-    b.request_id = "has space";
+    b.request_id = "has\nnewline";
     n = rpc_record(buf, 0, sizeof(buf), SUBMIT, &b.base);
     a.job_id = "nobody";
     n = rpc_record(buf, n, sizeof(buf), AWAIT, &a.base);
