@@ -621,7 +621,11 @@ cuzk_err cs_new_like(cs_t **out, const cs_t *proto, const cs_counts_t *hint, cz_
         return cz_fail(dg, CUZK_E_INVAL, "cs_new_like: a %s cs cannot be extended",
                        proto->ops->name);
     }
-    return cs_new_with(out, proto->ops, hint, NULL, dg);
+    cuzk_err err = cs_new_with(out, proto->ops, hint, NULL, dg);
+    if (err == CUZK_OK) {
+        (*out)->cancel = proto->cancel;
+    }
+    return err;
 }
 
 /* One child of `parent`'s open fork is gone (joined or freed); the last one takes the value
@@ -809,12 +813,21 @@ static cuzk_err enforce_common(cs_t *cs, cs_lc_t *a, cs_lc_t *b, cs_lc_t *c, con
     if (c) {
         cs_lc_check_live(cs, c);
     }
+    if (CZ_UNLIKELY(cs->cancel && (cs->num_constraints & 4095) == 0) &&
+        atomic_load_explicit(cs->cancel, memory_order_relaxed) && cs->err == CUZK_OK) {
+        cs_set_err(cs, CUZK_E_CANCELLED, "synthesis cancelled");
+    }
     if (CZ_LIKELY(cs->err == CUZK_OK)) {
         cs->ops->enforce(cs, a, b, c, label, fmt, ap);
         cs->num_constraints++;
     }
     arena_reset(cs);
     return cs->err;
+}
+
+void cs_set_cancel(cs_t *cs, const atomic_bool *flag)
+{
+    cs->cancel = flag;
 }
 
 cuzk_err cs_enforce(cs_t *cs, cs_lc_t *a, cs_lc_t *b, cs_lc_t *c, const char *label)
@@ -1061,6 +1074,7 @@ cuzk_err cs_fork(cs_t *parent, cs_t **children, size_t n, const cs_counts_t *siz
         }
         children[made] = c;
         c->fork_parent = parent;
+        c->cancel = parent->cancel;
         c->fork_seq = parent->fork_issued + made;
         c->par_in = parent->num_inputs;
         c->par_aux = parent->num_aux;

@@ -71,6 +71,7 @@ struct cs {
     cz_diag diag;  /* its detail */
     bool finished; /* cs_finish called */
     bool consumed; /* emptied by cs_extend into a parent */
+    const atomic_bool *cancel; /* cs_set_cancel; NULL = never */
     size_t num_inputs, num_aux, num_constraints;
 
     /* Values (ops->has_values). */

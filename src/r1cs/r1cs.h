@@ -50,6 +50,7 @@
 #define CUZK_R1CS_R1CS_H
 
 #include <stdarg.h>
+#include <stdatomic.h>
 
 #include "common/common.h"
 #include "common/pool.h"
@@ -231,6 +232,12 @@ cuzk_err cs_enforcef(cs_t *cs, cs_lc_t *a, cs_lc_t *b, cs_lc_t *c, const char *f
 void cs_push_ns(cs_t *cs, const char *name);
 void cs_push_nsf(cs_t *cs, const char *fmt, ...) CZ_PRINTF(2, 3);
 void cs_pop_ns(cs_t *cs);
+
+/** Makes synthesis stoppable: `flag` (retained; NULL = never) is looked at every 4096
+ *  constraints, and once it is true the cs fails with a sticky CUZK_E_CANCELLED, so a long
+ *  synthesis ends within a few thousand constraints of a cancel. Children made by cs_fork and
+ *  cs_new_like afterwards inherit it. */
+void cs_set_cancel(cs_t *cs, const atomic_bool *flag);
 
 /** Records a gadget's failure (sticky) and returns `code`; the message reaches cs_finish's dg. */
 cuzk_err cs_fail(cs_t *cs, cuzk_err code, const char *fmt, ...) CZ_PRINTF(3, 4);

@@ -1496,3 +1496,43 @@ TEST(fork_errors)
     }
     CHECK_EQ_U64(cz_alloc_live(), live);
 }
+
+/* cs_set_cancel: a set flag stops synthesis within 4096 constraints with a sticky
+ * CUZK_E_CANCELLED, in the cs and in its fork children; an unset flag changes nothing. */
+TEST(cancel_flag_stops_synthesis)
+{
+    fr_t one = fu(1);
+    atomic_bool flag;
+    cs_var_t x;
+    cs_t *cs, *kid[1];
+
+    for (int backend = 0; backend < 3; backend++) { /* prover, witness, counter */
+        cs_ctor mk = backend == 0 ? mk_prover : backend == 1 ? mk_witness : mk_counter;
+        atomic_init(&flag, false);
+        CHECK_OK(mk(&cs));
+        cs_set_cancel(cs, &flag);
+        CHECK_OK(cs_alloc(cs, &x, &one));
+        for (int i = 0; i < 10000; i++) {
+            CHECK_OK(cs_enforce(cs, NULL, NULL, NULL, "empty"));
+        }
+        atomic_store(&flag, true);
+        size_t done = 0;
+        while (cs_enforce(cs, NULL, NULL, NULL, "empty") == CUZK_OK) {
+            done++;
+        }
+        CHECK(done < 4096);
+        CHECK_ERR(cs_status(cs), CUZK_E_CANCELLED);
+        CHECK_ERR(cs_finish(cs, NULL), CUZK_E_CANCELLED);
+        cs_free(cs);
+
+        /* A fork child inherits the flag. */
+        atomic_store(&flag, true);
+        CHECK_OK(mk(&cs));
+        cs_set_cancel(cs, &flag);
+        CHECK_OK(cs_fork(cs, kid, 1, NULL, NULL));
+        CHECK_ERR(cs_enforce(kid[0], NULL, NULL, NULL, "empty"), CUZK_E_CANCELLED);
+        CHECK_ERR(cs_join(cs, kid[0], NULL), CUZK_E_CANCELLED);
+        cs_free(kid[0]);
+        cs_free(cs);
+    }
+}
