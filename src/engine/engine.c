@@ -521,11 +521,15 @@ cuzk_err eng_new(eng_t **out, const eng_config_t *cfg, cz_diag *dg)
     }
     eng->cfg = *cfg;
     eng->param_cache = cz_strdup(cfg->param_cache);
-    if (!eng->param_cache) {
+    eng->shape_cache = cfg->shape_cache && cfg->shape_cache[0] ? cz_strdup(cfg->shape_cache) : NULL;
+    if (!eng->param_cache || (cfg->shape_cache && cfg->shape_cache[0] && !eng->shape_cache)) {
+        cz_free(eng->param_cache);
+        cz_free(eng->shape_cache);
         cz_free(eng);
         return cz_fail(dg, CUZK_E_NOMEM, "engine");
     }
     eng->cfg.param_cache = eng->param_cache;
+    eng->cfg.shape_cache = eng->shape_cache;
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -748,6 +752,7 @@ void eng_free(eng_t *eng)
 
     eng_gpu_close_all(eng); /* device copies first: they retain host parameters */
     eng_srs_free_all(eng);
+    eng_shapes_free(eng);
     cz_pool_free(eng->prove_pool);
     cz_pool_free(eng->load_pool);
     cz_pool_free(eng->synth_pool);
@@ -759,6 +764,7 @@ void eng_free(eng_t *eng)
     pthread_cond_destroy(&eng->prove_cv);
     pthread_cond_destroy(&eng->done_cv);
     cz_free(eng->param_cache);
+    cz_free(eng->shape_cache);
     cz_free(eng);
 }
 

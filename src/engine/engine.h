@@ -200,6 +200,19 @@ typedef enum eng_gpu_mode {
     ENG_GPU_LIST      /* the ordinals in gpu_devices (those that do not open are skipped) */
 } eng_gpu_mode;
 
+/** How partitions are synthesized (eng_config_t.synth_mode). */
+typedef enum eng_synth_mode {
+    ENG_SYNTH_AUTO = 0, /* the pre-compiled evaluator once the circuit's shape is recorded (the
+                           first partition of a circuit records it; while another worker is
+                           recording, or if recording fails, the prover backend) */
+    ENG_SYNTH_PROVER,   /* the prover backend: a, b, c evaluated at every constraint */
+    ENG_SYNTH_PCE       /* the pre-compiled evaluator always (workers wait for the recording) */
+} eng_synth_mode;
+
+/** "auto", "prover", "pce"; parse returns false for another name. */
+const char *eng_synth_mode_name(eng_synth_mode mode);
+bool eng_synth_mode_parse(eng_synth_mode *out, const char *name);
+
 /** Most devices an engine uses. */
 #define ENG_MAX_GPUS 64
 
@@ -220,6 +233,9 @@ typedef struct eng_config {
     bool verify_proofs;            /* verify every partition proof before returning (default on) */
     bool timing;                   /* log one line per stage of every partition (engine/timing.h;
                                       default off: costs nothing then) */
+    eng_synth_mode synth_mode;     /* default ENG_SYNTH_AUTO */
+    const char *shape_cache;       /* directory where recorded shapes are kept across restarts
+                                      (copied; NULL or "" = in memory only) */
     eng_gpu_mode gpu_mode;         /* which devices prove (default ENG_GPU_AUTO) */
     unsigned gpu_devices[ENG_MAX_GPUS]; /* ENG_GPU_LIST: device ordinals, no duplicates */
     size_t n_gpu_devices;               /* ENG_GPU_LIST: 1 .. ENG_MAX_GPUS */

@@ -52,8 +52,26 @@ typedef struct eng_metrics {
     uint64_t verify_failures, verify_retries;
     uint64_t cpu_proofs; /* partition proofs computed on the CPU (fallbacks included) */
     uint64_t srs_loads, srs_evictions, batches, batched_jobs;
+    uint64_t pce_partitions, prover_partitions; /* partitions synthesized by each path */
+    uint64_t shapes_recorded, shapes_loaded, shape_record_ns;
     eng_hist stage[ENG_KIND_COUNT][ENG_STAGE_COUNT];
 } eng_metrics;
+
+/* ---------------------------------------------------------------------------------------------
+ * Recorded circuit shapes (shape.c)
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum { SHAPE_RECORDING, SHAPE_READY, SHAPE_FAILED } eng_shape_state;
+
+/** One circuit's compact shape (r1cs.h), recorded once and shared read-only by every
+ *  partition of that circuit; charged to the memory budget while READY; kept until eng_free. */
+typedef struct eng_shape {
+    char id[ENG_CIRCUIT_ID_MAX]; /* the plan's circuit id */
+    eng_shape_state state;
+    cs_shape_t shape; /* READY only */
+    uint64_t bytes;   /* cs_shape_bytes, charged to eng->mem_used while READY */
+    struct eng_shape *next;
+} eng_shape;
 
 /* ---------------------------------------------------------------------------------------------
  * Parameters (srs.c)
@@ -103,6 +121,14 @@ typedef struct eng_part {
 } eng_part;
 
 typedef struct eng_job eng_job;
+
+/** The READY shape of job's circuit, recording it first (from partition k's synthesis, or
+ *  from eng->cfg.shape_cache) when no one has; NULL when the prover backend must be used
+ *  (mode PROVER, a recording in progress elsewhere in mode AUTO, or a failed recording).
+ *  Called without the lock; the shape lives until eng_free. */
+const cs_shape_t *eng_shape_get(eng_t *eng, eng_job *job, size_t k);
+/** Frees every shape (eng_free). */
+void eng_shapes_free(eng_t *eng);
 
 typedef struct eng_waiter {
     eng_await_fn cb;
@@ -307,6 +333,7 @@ void eng_gpu_srs_demoted_locked(eng_t *eng, eng_srs *s, g16_params_t *params, en
 struct eng {
     eng_config_t cfg;
     char *param_cache;
+    char *shape_cache; /* NULL: shapes in memory only */
     eng_kind_slot kinds[ENG_KIND_COUNT];
     uint64_t t_start;
 
@@ -336,6 +363,7 @@ struct eng {
     eng_srs *srs;
     eng_preload *preloads;
     uint64_t mem_used;  /* hot + loading parameters + partition reservations */
+    eng_shape *shapes;  /* recorded circuit shapes (shape.c) */
     uint64_t req_bytes; /* requests held by queued jobs (not yet parsed): counted against the
                            budget when a request is admitted, not by partition reservations
                            (a queued job never holds up the running ones) */

@@ -226,6 +226,19 @@ cuzk_err eng_metrics_text(eng_t *eng, char **out, cz_diag *dg)
     sb_printf(&b, "cuzk_batches_total %llu\n", (unsigned long long)m->batches);
     family(&b, "cuzk_batched_jobs_total", "counter", "Jobs dispatched in batches");
     sb_printf(&b, "cuzk_batched_jobs_total %llu\n", (unsigned long long)m->batched_jobs);
+    family(&b, "cuzk_synthesis_partitions_total", "counter",
+           "Partitions synthesized, by path (pce: witness + recorded shape; prover: backend)");
+    sb_printf(&b, "cuzk_synthesis_partitions_total{path=\"pce\"} %llu\n",
+              (unsigned long long)m->pce_partitions);
+    sb_printf(&b, "cuzk_synthesis_partitions_total{path=\"prover\"} %llu\n",
+              (unsigned long long)m->prover_partitions);
+    family(&b, "cuzk_shapes_total", "counter", "Circuit shapes recorded or loaded from files");
+    sb_printf(&b, "cuzk_shapes_total{how=\"recorded\"} %llu\n",
+              (unsigned long long)m->shapes_recorded);
+    sb_printf(&b, "cuzk_shapes_total{how=\"loaded\"} %llu\n", (unsigned long long)m->shapes_loaded);
+    family(&b, "cuzk_shape_record_seconds_total", "counter",
+           "Time spent recording or loading circuit shapes");
+    sb_printf(&b, "cuzk_shape_record_seconds_total %.6f\n", (double)m->shape_record_ns / 1e9);
 
     family(&b, "cuzk_stage_duration_seconds", "histogram",
            "Per-job stage time of completed proofs (synthesis and prove summed over partitions)");

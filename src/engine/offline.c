@@ -68,6 +68,11 @@ cuzk_err eng_offline_synthesize(eng_offline_t *o, size_t k, cs_t *cs, cz_diag *d
     return o->slot->ops.synthesize(o->slot->ctx, &o->plan, k, cs, dg);
 }
 
+void eng_offline_set_pool(eng_offline_t *o, cz_pool *pool)
+{
+    o->plan.pool = pool;
+}
+
 void eng_offline_free(eng_offline_t *o)
 {
     if (!o) {

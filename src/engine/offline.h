@@ -29,6 +29,11 @@ const eng_plan_t *eng_offline_plan(const eng_offline_t *o);
  *  of any backend; the caller finishes and frees it. Errors: the handler's. */
 CZ_MUST_USE cuzk_err eng_offline_synthesize(eng_offline_t *o, size_t k, cs_t *cs, cz_diag *dg);
 
+/** Sets the pool a partition's synthesis spreads over (plan->pool, as the daemon's synthesis
+ *  workers have; NULL = the calling thread alone, the default). `pool` is retained: keep it
+ *  alive until eng_offline_free. */
+void eng_offline_set_pool(eng_offline_t *o, cz_pool *pool);
+
 /** Releases the plan and the handler table; NULL does nothing. */
 void eng_offline_free(eng_offline_t *o);
 

@@ -191,6 +191,50 @@ static void run_prepare(eng_t *eng, eng_job *job, eng_defer *d)
 
 /* Returns false when the worker must wait (memory) before trying again; *wake_ns is then the
  * time to look again (0 = when woken). */
+/* Partition k's assignment (inputs, aux, a, b, c, densities), the same whichever path: the
+ * pre-compiled evaluator (witness backend + the recorded shape's products, *pce true) when the
+ * circuit's shape is available (eng_shape_get), else the prover backend. Runs without the
+ * lock; logs the timing stages "synthesis", "finish" and, for the evaluator, "products". */
+static cuzk_err synthesize_partition(eng_t *eng, eng_job *job, size_t k, cs_assignment_t *asg,
+                                     bool *pce, cz_diag *dg)
+{
+    const eng_kind_slot *slot = job->slot;
+    const cs_counts_t *hint =
+        (job->plan.shape.num_constraints || job->plan.shape.num_aux) ? &job->plan.shape : NULL;
+    const cs_shape_t *shape = eng_shape_get(eng, job, k);
+    cs_t *cs = NULL;
+    cuzk_err err;
+
+    *pce = shape != NULL;
+    uint64_t t0 = eng_now_ns();
+    err = shape ? cs_new_witness(&cs, hint, dg) : cs_new_prover(&cs, hint, dg);
+    if (err == CUZK_OK) {
+        cs_set_cancel(cs, &job->cancel);
+        err = slot->ops.synthesize(slot->ctx, &job->plan, k, cs, dg);
+    }
+    uint64_t ts = eng_now_ns();
+    if (err == CUZK_OK) {
+        err = cs_finish(cs, dg);
+    }
+    if (err == CUZK_OK) {
+        err = cs_take_assignment(cs, asg, dg);
+    }
+    cs_free(cs);
+    uint64_t tf = eng_now_ns();
+    if (err == CUZK_OK && shape) {
+        err = cs_shape_eval(shape, asg, eng->synth_pool, dg);
+    }
+    uint64_t t1 = eng_now_ns();
+    if (eng->cfg.timing) {
+        eng_timing_stage(eng, job, k, "synthesis", NULL, t0, ts);
+        eng_timing_stage(eng, job, k, "finish", NULL, ts, tf);
+        if (shape) {
+            eng_timing_stage(eng, job, k, "products", NULL, tf, t1);
+        }
+    }
+    return err;
+}
+
 static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
 {
     eng_srs *srs = job->srs;
@@ -225,7 +269,6 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
         eng->loads_running++;
     }
     job->running++;
-    const eng_kind_slot *slot = job->slot;
     char path[1024];
     snprintf(path, sizeof(path), "%s", srs->path);
     void *map = srs->map;
@@ -263,31 +306,21 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
 
     cs_assignment_t asg;
     memset(&asg, 0, sizeof(asg));
-    cs_t *cs = NULL;
-    const cs_counts_t *hint =
-        (job->plan.shape.num_constraints || job->plan.shape.num_aux) ? &job->plan.shape : NULL;
     uint64_t t0 = eng_now_ns();
-    err = cs_new_prover(&cs, hint, &dg);
-    if (err == CUZK_OK) {
-        err = slot->ops.synthesize(slot->ctx, &job->plan, k, cs, &dg);
-    }
-    uint64_t ts = eng->cfg.timing ? eng_now_ns() : 0;
-    if (err == CUZK_OK) {
-        err = cs_finish(cs, &dg);
-    }
-    if (err == CUZK_OK) {
-        err = cs_take_assignment(cs, &asg, &dg);
-    }
-    cs_free(cs);
+    bool pce = false;
+    err = synthesize_partition(eng, job, k, &asg, &pce, &dg);
     uint64_t t1 = eng_now_ns();
-    if (eng->cfg.timing) {
-        eng_timing_stage(eng, job, k, "synthesis", NULL, t0, ts);
-        eng_timing_stage(eng, job, k, "finish", NULL, ts, t1);
-    }
 
     pthread_mutex_lock(&eng->mu);
     job->running--;
     job->ns[ENG_STAGE_SYNTHESIS] += t1 - t0;
+    if (err == CUZK_OK) {
+        if (pce) {
+            eng->m.pce_partitions++;
+        } else {
+            eng->m.prover_partitions++;
+        }
+    }
     part->asg = asg;
     if (err != CUZK_OK) {
         if (!(err == CUZK_E_CANCELLED && atomic_load(&job->cancel))) {

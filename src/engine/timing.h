@@ -9,9 +9,11 @@
  * K is the partition index, or "-" for the stages of the whole job (queue, parse); THREAD is
  * the engine thread that ran the stage ("cuzk-synth-0", "cuzk-prove-0"; "queue" for the wait
  * in the queue); S is the start in milliseconds since the engine started (CLOCK_MONOTONIC) and D
- * the duration. Stages, in pipeline order: queue, parse, srs_load, synthesis (the handler
- * writing the witness and the a, b, c evaluations into the prover cs), finish (cs_finish: the
- * input constraints, handing over the assignment), the prover's stages (groth16.h
+ * the duration. Stages, in pipeline order: queue, parse, srs_load, shape_record or shape_load
+ * (once per circuit: its compact shape for the pre-compiled evaluator), synthesis (the handler
+ * writing the witness, and with the prover backend the a, b, c evaluations), finish
+ * (cs_finish: the input constraints, handing over the assignment), products (the pre-compiled
+ * evaluator only: a, b, c from the recorded shape), the prover's stages (groth16.h
  * g16_prove_opts_t.on_stage: prep, quotient, msm_h, msm_l, msm_a, msm_b_g1, msm_b_g2,
  * assemble) and verify (public inputs and the pairing check). A partition re-proved after a
  * bad proof repeats its prover stages. `cuzk-bench timeline` draws these lines and `cuzk-bench

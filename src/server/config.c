@@ -108,6 +108,13 @@ static const cfg_entry cfg_table[] = {
      "NORMAL and LOW jobs: prefer the circuit type dispatched last (fewer parameter switches)"},
     {"synthesis.threads", CT_U64, OFF(synth_threads), "0", 0, 4096, false, NULL,
      "synthesis worker threads; 0 = one per CPU"},
+    {"synthesis.mode", CT_STR, OFF(synth_mode), "auto", 0, 0, false, "synthesis-mode",
+     "\"pce\": witness only, then a, b, c from the circuit's recorded shape (recorded once per "
+     "circuit); \"prover\": a, b, c evaluated at every constraint; \"auto\": pce once the "
+     "shape is recorded, the prover backend while it is being recorded or if it cannot be"},
+    {"synthesis.shape_cache", CT_STR, OFF(shape_cache), "none", 0, 0, false, NULL,
+     "directory where recorded circuit shapes are kept across restarts (checked on load, "
+     "recorded again when stale or corrupt); \"none\" keeps them in memory only"},
     IGNORED("synthesis.partition_workers", "deprecated in the Rust daemon (the budget decides)"),
     IGNORED("pipeline.enabled", "the pipeline is always on"),
     IGNORED("pipeline.synthesis_lookahead", "the memory budget bounds synthesized partitions"),
@@ -1540,5 +1547,11 @@ cuzk_err srv_config_engine(const srv_config *cfg, eng_config_t *ecfg, cz_diag *d
         ecfg->gpu_devices[i] = cfg->gpus.devices[i];
     }
     ecfg->gpu_mem_limit_bytes = cfg->gpu_mem_limit;
+    if (!eng_synth_mode_parse(&ecfg->synth_mode, cfg->synth_mode)) {
+        return cz_fail(dg, CUZK_E_INVAL,
+                       "synthesis.mode = \"%s\": expected \"auto\", \"prover\" or \"pce\"",
+                       cfg->synth_mode);
+    }
+    ecfg->shape_cache = strcmp(cfg->shape_cache, "none") == 0 ? NULL : cfg->shape_cache;
     return CUZK_OK;
 }

@@ -231,6 +231,61 @@ static void expected_counts(circ_kind kind, cs_counts_t *c)
 }
 
 /* deep: also synthesize with the checker (the slow part for PoRep and SnapDeals). */
+/* SHA-256 of partition k's whole assignment (m, a, b, c, inputs, aux, densities) made by
+ * the prover backend (pce false) or by the pre-compiled evaluator (pce true: the shape
+ * recorded by the shape backend, then the witness backend and cs_shape_eval over plan->pool),
+ * as the engine's two synthesis paths make it. */
+static void asg_digest(uint8_t out[SHA256_DIGEST_BYTES], const eng_kind_ops *ops,
+                       const eng_plan_t *plan, size_t k, bool pce)
+{
+    cs_t *cs = NULL;
+    cs_assignment_t asg;
+    cs_shape_t shape;
+    sha256_ctx_t h;
+    const cs_bitvec_t *dens[3];
+
+    memset(&shape, 0, sizeof(shape));
+    if (pce) {
+        CHECK_OK(cs_new_shape_recorder(&cs, &plan->shape, NULL));
+        CHECK_OK(ops->synthesize(NULL, plan, k, cs, NULL));
+        CHECK_OK(cs_finish(cs, NULL));
+        CHECK_OK(cs_take_shape(cs, &shape, NULL));
+        cs_free(cs);
+        CHECK_OK(cs_new_witness(&cs, &plan->shape, NULL));
+    } else {
+        CHECK_OK(cs_new_prover(&cs, &plan->shape, NULL));
+    }
+    CHECK_OK(ops->synthesize(NULL, plan, k, cs, NULL));
+    CHECK_OK(cs_finish(cs, NULL));
+    CHECK_OK(cs_take_assignment(cs, &asg, NULL));
+    cs_free(cs);
+    if (pce) {
+        CHECK_OK(cs_shape_eval(&shape, &asg, plan->pool, NULL));
+        cs_shape_clear(&shape);
+    }
+    sha256_init(&h);
+    sha256_update(&h, &asg.m, sizeof(asg.m));
+    sha256_update(&h, asg.a, asg.m * sizeof(fr_t));
+    sha256_update(&h, asg.b, asg.m * sizeof(fr_t));
+    sha256_update(&h, asg.c, asg.m * sizeof(fr_t));
+    sha256_update(&h, asg.inputs, asg.num_inputs * sizeof(fr_t));
+    sha256_update(&h, asg.aux, asg.num_aux * sizeof(fr_t));
+    dens[0] = &asg.a_aux_density;
+    dens[1] = &asg.b_input_density;
+    dens[2] = &asg.b_aux_density;
+    for (size_t i = 0; i < 3; i++) {
+        sha256_update(&h, &dens[i]->len, sizeof(dens[i]->len));
+        sha256_update(&h, dens[i]->words, (dens[i]->len + 63) / 64 * sizeof(uint64_t));
+    }
+    sha256_final(&h, out);
+    cs_assignment_clear(&asg);
+}
+
+static void prover_digest(uint8_t out[SHA256_DIGEST_BYTES], const eng_plan_t *plan, size_t k)
+{
+    asg_digest(out, &eng_porep_ops, plan, k, false);
+}
+
 static void check_good_ex(const eng_kind_ops *ops, const eng_request_t *r, circ_kind kind,
                           const char *circuit_id, size_t partitions, bool deep)
 {
@@ -265,6 +320,13 @@ static void check_good_ex(const eng_kind_ops *ops, const eng_request_t *r, circ_
             CHECK_MSG(err == CUZK_OK, "%s partition %zu unsatisfied at %s (%s)", circuit_id, k,
                       path ? path : "?", dg.msg);
             cs_free(cs);
+            /* The pre-compiled evaluator's assignment is the prover backend's, bit for bit
+             * (so are the proofs for the same r and s). */
+            uint8_t dp[SHA256_DIGEST_BYTES], dq[SHA256_DIGEST_BYTES];
+            asg_digest(dp, ops, &plan, k, false);
+            asg_digest(dq, ops, &plan, k, true);
+            CHECK_MSG(memcmp(dp, dq, sizeof(dp)) == 0, "%s partition %zu: pce differs", circuit_id,
+                      k);
         }
 
         /* Inputs the synthesis allocated == inputs the verifier derives. */
@@ -388,36 +450,6 @@ TEST(porep_curio_wrapper_and_bare_json)
 
 /* SHA-256 of everything a prover cs produced for partition k of plan (a, b, c, inputs, aux,
  * densities). */
-static void prover_digest(uint8_t out[SHA256_DIGEST_BYTES], const eng_plan_t *plan, size_t k)
-{
-    cs_t *cs = NULL;
-    cs_assignment_t asg;
-    sha256_ctx_t h;
-    const cs_bitvec_t *dens[3];
-
-    CHECK_OK(cs_new_prover(&cs, &plan->shape, NULL));
-    CHECK_OK(eng_porep_ops.synthesize(NULL, plan, k, cs, NULL));
-    CHECK_OK(cs_finish(cs, NULL));
-    CHECK_OK(cs_take_assignment(cs, &asg, NULL));
-    cs_free(cs);
-    sha256_init(&h);
-    sha256_update(&h, &asg.m, sizeof(asg.m));
-    sha256_update(&h, asg.a, asg.m * sizeof(fr_t));
-    sha256_update(&h, asg.b, asg.m * sizeof(fr_t));
-    sha256_update(&h, asg.c, asg.m * sizeof(fr_t));
-    sha256_update(&h, asg.inputs, asg.num_inputs * sizeof(fr_t));
-    sha256_update(&h, asg.aux, asg.num_aux * sizeof(fr_t));
-    dens[0] = &asg.a_aux_density;
-    dens[1] = &asg.b_input_density;
-    dens[2] = &asg.b_aux_density;
-    for (size_t i = 0; i < 3; i++) {
-        sha256_update(&h, &dens[i]->len, sizeof(dens[i]->len));
-        sha256_update(&h, dens[i]->words, (dens[i]->len + 63) / 64 * sizeof(uint64_t));
-    }
-    sha256_final(&h, out);
-    cs_assignment_clear(&asg);
-}
-
 /* With plan.pool (as the engine sets it) the PoRep handler spreads the challenges over the
  * pool; the prover's assignment must be the one of sequential synthesis, bit for bit, both the
  * first time (challenge counts counted) and the second (counts remembered). */
@@ -438,6 +470,10 @@ TEST(porep_pool_synthesis_matches_sequential)
         prover_digest(par, &plan, 0);
         CHECK_MEM_EQ(par, seq, sizeof(seq));
     }
+    /* The pre-compiled evaluator over the pool (recording and witness forked, products split)
+     * gives the same assignment. */
+    asg_digest(par, &eng_porep_ops, &plan, 0, true);
+    CHECK_MEM_EQ(par, seq, sizeof(seq));
     /* The checker keeps values too: with the pool it still finds the witness satisfying. */
     cs_t *cs = NULL;
     CHECK_OK(cs_new_checker(&cs, NULL));

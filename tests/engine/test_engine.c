@@ -826,6 +826,90 @@ TEST(srs_file_changed_on_disk)
     free(good);
 }
 
+/* The value of a metric line that starts with `name` (labels included) in the exposition. */
+static uint64_t metric_of(eng_t *eng, const char *name)
+{
+    char *text = NULL;
+    uint64_t v = UINT64_MAX;
+    CHECK_OK(eng_metrics_text(eng, &text, NULL));
+    char want[160];
+    snprintf(want, sizeof(want), "\n%s ", name);
+    const char *p = strstr(text, want);
+    if (p) {
+        v = strtoull(p + strlen(want), NULL, 10);
+    }
+    cz_free(text);
+    return v;
+}
+
+/* Proves a 3-partition job and a second one of the same circuit with `mode`; returns the
+ * engine for the caller's checks (free it). */
+static eng_t *prove_with_mode(eng_synth_mode mode, const char *cache, const char *tag)
+{
+    eng_config_t cfg;
+    eng_result_copy_t res;
+    char id[64];
+    test_cfg(&cfg);
+    cfg.synth_mode = mode;
+    cfg.shape_cache = cache;
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    for (int i = 0; i < 2; i++) {
+        tk_req r = etu_req(0, 3, (uint64_t)(40 + 10 * i));
+        snprintf(id, sizeof(id), "%s-%d", tag, i);
+        etu_submit(eng, ENG_KIND_POREP, 0, id, &r, NULL);
+        etu_wait(eng, id, &res, 30);
+        etu_check_proofs(&res, &r);
+        eng_result_copy_clear(&res);
+    }
+    return eng;
+}
+
+TEST(synthesis_modes_and_shape_cache)
+{
+    char dir[] = "/tmp/cuzk-shapes-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char file[256];
+    snprintf(file, sizeof(file), "%s/test-cubic.shape", dir);
+
+    /* The prover backend only. */
+    eng_t *eng = prove_with_mode(ENG_SYNTH_PROVER, NULL, "prover");
+    CHECK_EQ_U64(metric_of(eng, "cuzk_synthesis_partitions_total{path=\"prover\"}"), 6);
+    CHECK_EQ_U64(metric_of(eng, "cuzk_synthesis_partitions_total{path=\"pce\"}"), 0);
+    eng_free(eng);
+    /* The evaluator: the shape is recorded once, saved, and serves all six partitions. */
+    eng = prove_with_mode(ENG_SYNTH_PCE, dir, "pce");
+    CHECK_EQ_U64(metric_of(eng, "cuzk_synthesis_partitions_total{path=\"pce\"}"), 6);
+    CHECK_EQ_U64(metric_of(eng, "cuzk_shapes_total{how=\"recorded\"}"), 1);
+    eng_free(eng);
+    CHECK(etu_file_size(file) > 0);
+    /* A restart loads it instead of recording. */
+    eng = prove_with_mode(ENG_SYNTH_AUTO, dir, "auto");
+    CHECK_EQ_U64(metric_of(eng, "cuzk_shapes_total{how=\"loaded\"}"), 1);
+    CHECK_EQ_U64(metric_of(eng, "cuzk_shapes_total{how=\"recorded\"}"), 0);
+    /* AUTO: a partition that starts while the shape is being loaded takes the prover backend. */
+    uint64_t pce = metric_of(eng, "cuzk_synthesis_partitions_total{path=\"pce\"}");
+    CHECK(pce >= 3 && pce <= 6);
+    CHECK_EQ_U64(pce + metric_of(eng, "cuzk_synthesis_partitions_total{path=\"prover\"}"), 6);
+    eng_free(eng);
+    /* A corrupted file is refused (logged) and recorded again; the proofs still verify. */
+    FILE *f = fopen(file, "r+b");
+    CHECK(f != NULL);
+    fseek(f, -5, SEEK_END);
+    int c = fgetc(f);
+    fseek(f, -5, SEEK_END);
+    fputc(c ^ 0x40, f);
+    fclose(f);
+    etu_capture_start();
+    eng = prove_with_mode(ENG_SYNTH_PCE, dir, "bad");
+    cz_log_set_sink(NULL, NULL);
+    CHECK(etu_captured("shape=test-cubic event=refused action=record"));
+    CHECK_EQ_U64(metric_of(eng, "cuzk_shapes_total{how=\"recorded\"}"), 1);
+    CHECK_EQ_U64(metric_of(eng, "cuzk_shapes_total{how=\"loaded\"}"), 0);
+    eng_free(eng);
+    remove(file);
+    rmdir(dir);
+}
+
 TEST(memory_budget_admission)
 {
     uint64_t small = etu_file_size(tk_params_path(etu_tk(), false));

@@ -1,0 +1,217 @@
+/* shape.c - recorded circuit shapes for the pre-compiled constraint evaluator (r1cs.h
+ * "Compact shape"): recorded once per circuit, kept for the engine's life, optionally persisted.
+ *
+ * DESIGN
+ *  threads: none of its own. The synthesis worker that first needs a circuit's shape records it
+ *           (or loads it from cfg.shape_cache) without the lock; the entry's state RECORDING
+ *           keeps the others from recording it too. In mode AUTO they synthesize with the
+ *           prover backend meanwhile; in mode PCE they wait on work_cv.
+ *  lock:    eng->mu guards the list and each entry's state; a READY entry's shape is read-only
+ *           and read without the lock (entries are freed only by eng_free).
+ *  budget:  a READY shape is charged to eng->mem_used at cs_shape_bytes (demoting idle
+ *           parameters if needed, as a partition reservation does); a shape that does not fit
+ *           is not kept and its circuit is synthesized with the prover backend.
+ *  files:   <shape_cache>/<circuit id>.shape, keyed by "cuzk-shape/<circuit id>" and the file
+ *           format's version (docs/formats.md): a stale, truncated or corrupt file is refused
+ *           by cs_shape_load and recorded again, never used.
+ */
+#include "engine/internal.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/alloc.h"
+#include "common/log.h"
+#include "engine/timing.h"
+
+static const char *const mode_names[] = {"auto", "prover", "pce"};
+
+const char *eng_synth_mode_name(eng_synth_mode mode)
+{
+    return (unsigned)mode < ARRAY_LEN(mode_names) ? mode_names[mode] : "?";
+}
+
+bool eng_synth_mode_parse(eng_synth_mode *out, const char *name)
+{
+    for (size_t i = 0; i < ARRAY_LEN(mode_names); i++) {
+        if (strcmp(name, mode_names[i]) == 0) {
+            *out = (eng_synth_mode)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+static eng_shape *find_locked(eng_t *eng, const char *id)
+{
+    for (eng_shape *s = eng->shapes; s; s = s->next) {
+        if (strcmp(s->id, id) == 0) {
+            return s;
+        }
+    }
+    return NULL;
+}
+
+/* Records the shape of the job's circuit from partition k's synthesis. */
+static cuzk_err record(eng_t *eng, eng_job *job, size_t k, cs_shape_t *out, cz_diag *dg)
+{
+    const eng_kind_slot *slot = job->slot;
+    const cs_counts_t *hint =
+        (job->plan.shape.num_constraints || job->plan.shape.num_aux) ? &job->plan.shape : NULL;
+    cs_t *cs = NULL;
+    cuzk_err err = CUZK_OK;
+
+    (void)eng;
+    CZ_TRY(err, cs_new_shape_recorder(&cs, hint, dg), done);
+    CZ_TRY(err, slot->ops.synthesize(slot->ctx, &job->plan, k, cs, dg), done);
+    CZ_TRY(err, cs_finish(cs, dg), done);
+    CZ_TRY(err, cs_take_shape(cs, out, dg), done);
+done:
+    cs_free(cs);
+    return err;
+}
+
+/* Loads the shape from the cache directory, or records it and saves it there. *loaded tells
+ * which. */
+static cuzk_err load_or_record(eng_t *eng, eng_job *job, size_t k, cs_shape_t *out, bool *loaded,
+                               cz_diag *dg)
+{
+    const char *dir = eng->cfg.shape_cache;
+    char key[ENG_CIRCUIT_ID_MAX + 16], path[4096];
+    int kl = snprintf(key, sizeof(key), "cuzk-shape/%s", job->plan.circuit_id);
+    cuzk_err err;
+
+    *loaded = false;
+    if (dir && dir[0]) {
+        cz_diag ldg;
+        cz_diag_init(&ldg);
+        snprintf(path, sizeof(path), "%s/%s.shape", dir, job->plan.circuit_id);
+        struct stat st;
+        if (stat(path, &st) == 0) {
+            err = cs_shape_load(out, path, key, (size_t)kl, eng->synth_pool, &ldg);
+            if (err == CUZK_OK) {
+                *loaded = true;
+                return CUZK_OK;
+            }
+            char q[CZ_LOG_QUOTED_MAX(sizeof(ldg.msg))];
+            CZ_LOG(CZ_LOG_WARN, "shape=%s event=refused action=record error=%s",
+                   job->plan.circuit_id, cz_log_quote(q, sizeof(q), ldg.msg));
+        }
+    }
+    err = record(eng, job, k, out, dg);
+    if (err == CUZK_OK && dir && dir[0]) {
+        cz_diag sdg;
+        cz_diag_init(&sdg);
+        mkdir(dir, 0755);
+        if (cs_shape_save(out, path, key, (size_t)kl, eng->synth_pool, &sdg) != CUZK_OK) {
+            char q[CZ_LOG_QUOTED_MAX(sizeof(sdg.msg))];
+            CZ_LOG(CZ_LOG_WARN, "shape=%s event=not_saved error=%s", job->plan.circuit_id,
+                   cz_log_quote(q, sizeof(q), sdg.msg));
+        }
+    }
+    return err;
+}
+
+/* The worker that created entry s (RECORDING) fills it; runs without the lock. Returns the
+ * shape when it became READY, else NULL. */
+static const cs_shape_t *fill(eng_t *eng, eng_shape *s, eng_job *job, size_t k)
+{
+    cs_shape_t shape;
+    bool loaded = false;
+    cz_diag dg;
+    eng_defer d = {0};
+    uint64_t wake = 0;
+
+    memset(&shape, 0, sizeof(shape));
+    cz_diag_init(&dg);
+    uint64_t t0 = eng_now_ns();
+    cuzk_err err = load_or_record(eng, job, k, &shape, &loaded, &dg);
+    uint64_t t1 = eng_now_ns();
+    if (eng->cfg.timing) {
+        eng_timing_stage(eng, job, k, loaded ? "shape_load" : "shape_record", NULL, t0, t1);
+    }
+    pthread_mutex_lock(&eng->mu);
+    uint64_t bytes = err == CUZK_OK ? cs_shape_bytes(&shape) : 0;
+    if (err == CUZK_OK && eng_mem_reserve_locked(eng, bytes, NULL, &wake, &d) != RESERVE_OK) {
+        err = cz_fail(&dg, CUZK_E_NOMEM, "the shape's %llu bytes do not fit the memory budget",
+                      (unsigned long long)bytes);
+    }
+    if (err == CUZK_OK) {
+        s->shape = shape;
+        s->bytes = bytes;
+        s->state = SHAPE_READY;
+        if (loaded) {
+            eng->m.shapes_loaded++;
+        } else {
+            eng->m.shapes_recorded++;
+        }
+        eng->m.shape_record_ns += t1 - t0;
+    } else {
+        s->state = SHAPE_FAILED;
+    }
+    bool ready = s->state == SHAPE_READY;
+    pthread_cond_broadcast(&eng->work_cv);
+    eng_defer_flush_locked(eng, &d);
+    pthread_mutex_unlock(&eng->mu);
+    eng_defer_run(eng, &d);
+    if (err == CUZK_OK) {
+        size_t nnz = shape.A.nnz + shape.B.nnz + shape.C.nnz;
+        CZ_LOG(CZ_LOG_INFO,
+               "shape=%s event=%s rows=%zu nnz=%zu dict=%zu bytes=%llu ms=%.1f", s->id,
+               loaded ? "loaded" : "recorded", shape.A.rows, nnz, shape.dict_len,
+               (unsigned long long)bytes, (double)(t1 - t0) / 1e6);
+    } else {
+        char q[CZ_LOG_QUOTED_MAX(sizeof(dg.msg))];
+        cs_shape_clear(&shape);
+        CZ_LOG(CZ_LOG_WARN, "shape=%s event=record_failed action=prover_backend error=%s", s->id,
+               cz_log_quote(q, sizeof(q), dg.msg));
+    }
+    return ready ? &s->shape : NULL;
+}
+
+const cs_shape_t *eng_shape_get(eng_t *eng, eng_job *job, size_t k)
+{
+    eng_synth_mode mode = eng->cfg.synth_mode;
+    eng_shape *s;
+
+    if (mode == ENG_SYNTH_PROVER) {
+        return NULL;
+    }
+    pthread_mutex_lock(&eng->mu);
+    for (;;) {
+        s = find_locked(eng, job->plan.circuit_id);
+        if (s && s->state == SHAPE_RECORDING && mode == ENG_SYNTH_PCE &&
+            !atomic_load(&job->cancel)) {
+            pthread_cond_wait(&eng->work_cv, &eng->mu);
+            continue;
+        }
+        break;
+    }
+    if (s) {
+        const cs_shape_t *ready = s->state == SHAPE_READY ? &s->shape : NULL;
+        pthread_mutex_unlock(&eng->mu);
+        return ready;
+    }
+    s = cz_calloc(1, sizeof(*s));
+    if (!s) {
+        pthread_mutex_unlock(&eng->mu);
+        return NULL;
+    }
+    snprintf(s->id, sizeof(s->id), "%s", job->plan.circuit_id);
+    s->state = SHAPE_RECORDING;
+    s->next = eng->shapes;
+    eng->shapes = s;
+    pthread_mutex_unlock(&eng->mu);
+    return fill(eng, s, job, k);
+}
+
+void eng_shapes_free(eng_t *eng)
+{
+    while (eng->shapes) {
+        eng_shape *s = eng->shapes;
+        eng->shapes = s->next;
+        cs_shape_clear(&s->shape);
+        cz_free(s);
+    }
+}
