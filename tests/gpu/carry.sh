@@ -9,6 +9,10 @@
 #   bash BUILD/carry/device.sh spmv     the SpMV tests (full size, memcheck, racecheck) and
 #                                       bench_gpu's SpMV cases at the 32 GiB partition's shape
 #   bash BUILD/carry/device.sh engine   the engine on the device with 2 KiB PoSt parameters
+#   bash BUILD/carry/device.sh pce32    a 32 GiB PoRep partition (synthetic C1): the shape
+#                                       recorded and saved, then loaded; witness + CPU products
+#                                       on 16 threads; a, b, c on the device compared with the
+#                                       CPU's; the prover backend on 16 threads for comparison
 # Logs go to $OUT (the device tool's result folder) or /tmp/cuzk-gpu-out.
 # Usage (here): tests/gpu/carry.sh [BUILD]        (default build-gpu-carry; about 64 MiB max)
 set -euo pipefail
@@ -78,6 +82,25 @@ for step in "${@:-tests}"; do
         timeout 300 "$W/bench_gpu" gpu_spmv ${SPMV_ARGS:-} > "$OUT/bench_spmv.log" 2>&1
         echo "bench_gpu spmv rc=$?"
         grep -h -E "^check|^gpu_spmv|^  gpu_spmv|^# " "$OUT/bench_spmv.log"
+        ;;
+    pce32)
+        C1=$W/c1-32g.json SH=$W/porep-32g.shape
+        rm -f "$SH"
+        "$W/cuzk-bench" gen-vanilla porep --sector-size 32GiB --synthetic --seed 5eed32 \
+            --out "$C1" > "$OUT/gen32.log" 2>&1
+        echo "gen-vanilla porep 32GiB rc=$?"
+        for pass in record load; do
+            timeout 280 "$W/cuzk-bench" synth --type porep --c1 "$C1" --partition 0 --repeat 3 \
+                --backend pce --threads "$(nproc)" --timing --gpu --shape-file "$SH" \
+                > "$OUT/pce32_$pass.log" 2>&1
+            echo "synth pce ($pass) rc=$?"
+            grep -v -E "^$" "$OUT/pce32_$pass.log" | tail -12
+        done
+        ls -l "$SH"
+        timeout 120 "$W/cuzk-bench" synth --type porep --c1 "$C1" --partition 0 --repeat 1 \
+            --backend prover --threads "$(nproc)" > "$OUT/prover32.log" 2>&1
+        echo "synth prover rc=$?"
+        tail -4 "$OUT/prover32.log"
         ;;
     engine)
         mkdir -p "$W/params-2k"

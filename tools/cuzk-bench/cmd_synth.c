@@ -7,7 +7,12 @@
  *           then cs_finish (input constraints) and the assignment handed over (then freed);
  *   count   shape only (inputs, aux, constraints): the cost of walking the circuit;
  *   check   every constraint evaluated and checked; an unsatisfied one fails the command with
- *           its label path.
+ *           its label path;
+ *   pce     the pre-compiled constraint evaluator: the circuit's compact shape is recorded
+ *           once (or loaded from --shape-file, and saved there when absent), then each run is
+ *           the witness backend (no linear combinations) plus a, b, c from the shape's sparse
+ *           products (cs_shape_eval), giving exactly the prover backend's assignment.
+ * --threads spreads synthesis (and the products) over a pool, as the daemon's workers do.
  * Per run: synthesis (cs_new + the handler's synthesize), finish (cs_finish + hand-over) and
  * total; per partition: min / median / max of total, constraints per second at the median,
  * and the peak of the cz_malloc'ed bytes during the run. The process's resident memory is
@@ -22,11 +27,13 @@
 #include "common/alloc.h"
 #include "engine/offline.h"
 #include "perf.h"
+#include "synth_gpu.h"
 
-typedef enum { BK_PROVER, BK_COUNT, BK_CHECK } synth_backend;
+typedef enum { BK_PROVER, BK_COUNT, BK_CHECK, BK_PCE } synth_backend;
 
 typedef struct synth_run {
-    double synth_ms, finish_ms, total_ms;
+    double synth_ms, finish_ms, products_ms, total_ms;
+    synth_gpu_times gpu; /* --gpu: the products on the device */
     size_t alloc_peak;
     cs_counts_t counts;
 } synth_run;
@@ -40,14 +47,16 @@ static cuzk_err new_cs(synth_backend bk, const eng_plan_t *plan, cs_t **cs, cz_d
         return cs_new_prover(cs, hint, dg);
     case BK_COUNT:
         return cs_new_counter(cs, dg);
+    case BK_PCE:
+        return cs_new_witness(cs, hint, dg);
     default:
         return cs_new_checker(cs, dg);
     }
 }
 
-/* One synthesis of partition k. */
+/* One synthesis of partition k (with `shape` for BK_PCE). */
 static int synth_once(const char *cmd, eng_offline_t *off, synth_backend bk, size_t k,
-                      synth_run *run)
+                      const cs_shape_t *shape, cz_pool *pool, synth_gpu *g, synth_run *run)
 {
     cs_t *cs = NULL;
     cs_assignment_t asg;
@@ -68,10 +77,17 @@ static int synth_once(const char *cmd, eng_offline_t *off, synth_backend bk, siz
     if (err == CUZK_OK) {
         err = cs_finish(cs, &dg);
     }
-    if (err == CUZK_OK && bk == BK_PROVER) {
+    if (err == CUZK_OK && (bk == BK_PROVER || bk == BK_PCE)) {
         err = cs_take_assignment(cs, &asg, &dg);
     }
     double t2 = cli_now_ms();
+    if (err == CUZK_OK && bk == BK_PCE) {
+        err = cs_shape_eval(shape, &asg, pool, &dg);
+    }
+    double t3 = cli_now_ms();
+    if (err == CUZK_OK && g) {
+        err = synth_gpu_run(g, &asg, &run->gpu, &dg);
+    }
     if (cs) {
         cs_get_counts(cs, &run->counts);
     }
@@ -92,9 +108,62 @@ static int synth_once(const char *cmd, eng_offline_t *off, synth_backend bk, siz
     }
     run->synth_ms = t1 - t0;
     run->finish_ms = t2 - t1;
-    run->total_ms = t2 - t0;
+    run->products_ms = t3 - t2;
+    run->total_ms = t3 - t0;
     run->alloc_peak = peak > live0 ? peak - live0 : 0;
     return -1;
+}
+
+/* Records partition k's shape, or loads it from `file` (recording and saving it there when the
+ * file is absent or refused); prints what it did. False (after the error) on failure. */
+static bool get_shape(const char *cmd, eng_offline_t *off, size_t k, const char *file,
+                      cz_pool *pool, cs_shape_t *shape)
+{
+    const eng_plan_t *plan = eng_offline_plan(off);
+    char key[ENG_CIRCUIT_ID_MAX + 32];
+    int kl = snprintf(key, sizeof(key), "cuzk-shape/%s", plan->circuit_id);
+    cs_t *cs = NULL;
+    cz_diag dg;
+    cuzk_err err;
+
+    cz_diag_init(&dg);
+    if (file) {
+        double t0 = cli_now_ms();
+        err = cs_shape_load(shape, file, key, (size_t)kl, pool, &dg);
+        if (err == CUZK_OK) {
+            printf("shape loaded file=%s ms=%.3f\n", file, cli_now_ms() - t0);
+            return true;
+        }
+        printf("shape not loaded (%s): recording\n", dg.msg);
+        cz_diag_init(&dg);
+    }
+    double t0 = cli_now_ms();
+    err = cs_new_shape_recorder(&cs, &plan->shape, &dg);
+    if (err == CUZK_OK) {
+        err = eng_offline_synthesize(off, k, cs, &dg);
+    }
+    if (err == CUZK_OK) {
+        err = cs_finish(cs, &dg);
+    }
+    if (err == CUZK_OK) {
+        err = cs_take_shape(cs, shape, &dg);
+    }
+    cs_free(cs);
+    double t1 = cli_now_ms();
+    if (err == CUZK_OK && file) {
+        err = cs_shape_save(shape, file, key, (size_t)kl, pool, &dg);
+    }
+    if (err != CUZK_OK) {
+        char buf[600];
+        cli_error(cmd, "recording the shape: %s", cz_diag_str(&dg, buf, sizeof(buf)));
+        return false;
+    }
+    size_t nnz = shape->A.nnz + shape->B.nnz + shape->C.nnz, bytes = cs_shape_bytes(shape);
+    printf("shape recorded ms=%.3f rows=%zu nnz_a=%zu nnz_b=%zu nnz_c=%zu dict=%zu bytes=%zu "
+           "bytes_per_nnz=%.2f%s%s\n",
+           t1 - t0, shape->A.rows, shape->A.nnz, shape->B.nnz, shape->C.nnz, shape->dict_len, bytes,
+           nnz ? (double)bytes / (double)nnz : 0.0, file ? " saved=" : "", file ? file : "");
+    return true;
 }
 
 static void to_request(const cli_vreq *r, eng_request_t *req, eng_bytes_t *vps)
@@ -139,23 +208,31 @@ int cmd_synth(int argc, char **argv)
         "  prover  witness + a, b, c evaluations, as cuzkd does (default)\n"
         "  count   shape only (inputs, aux, constraints)\n"
         "  check   every constraint checked; an unsatisfied one is an error naming it\n"
+        "  pce     witness only + a, b, c from the recorded compact shape (recorded once,\n"
+        "          or loaded from --shape-file and saved there when absent)\n"
         "Prints one line per partition: constraints, aux, min / median / max milliseconds,\n"
         "the spread, constraints per second at the median and the peak of allocated bytes;\n"
         "then the process's idle and peak resident memory. --timing adds one line per run\n"
         "with its stages (synthesis = the circuit with the witness and a, b, c; finish =\n"
-        "input constraints and hand-over). --memmon samples resident memory every 100 ms.";
+        "input constraints and hand-over; products = a, b, c from the shape, pce only).\n"
+        "--threads N spreads synthesis and the products over N cores, as cuzkd's workers do.\n"
+        "--memmon samples resident memory every 100 ms.";
     cli_vreq_flags f;
     cli_vreq r;
     cli_opt_t opts[32];
-    const char *backend = "prover", *memmon = NULL;
-    uint64_t partition = 0, repeat = 3;
-    bool has_partition = false, timing = false;
+    const char *backend = "prover", *memmon = NULL, *shape_file = NULL;
+    uint64_t partition = 0, repeat = 3, threads = 1;
+    cz_pool *pool = NULL;
+    cs_shape_t shape;
+    bool has_partition = false, timing = false, use_gpu = false;
+    synth_gpu *g = NULL;
     eng_offline_t *off = NULL;
     eng_bytes_t *vps = NULL;
     synth_run *runs = NULL;
     perf_memmon *mm = NULL;
     int rc;
 
+    memset(&shape, 0, sizeof(shape));
     rc = cli_vreq_flags_init(&f, CMD, argc, argv);
     if (rc >= 0) {
         return rc;
@@ -168,7 +245,15 @@ int cmd_synth(int argc, char **argv)
     opts[n++] = (cli_opt_t)CLI_OPT("repeat", CLI_U64, &repeat, "N",
                                    "runs per partition (default 3)", false);
     opts[n++] = (cli_opt_t)CLI_OPT("backend", CLI_STR, &backend, "B",
-                                   "prover | count | check (default prover)", false);
+                                   "prover | count | check | pce (default prover)", false);
+    opts[n++] = (cli_opt_t)CLI_OPT("threads", CLI_U64, &threads, "N",
+                                   "cores for one partition's synthesis (default 1)", false);
+    opts[n++] = (cli_opt_t)CLI_OPT("shape-file", CLI_STR, &shape_file, "FILE",
+                                   "pce: load the shape from FILE, or save it there", false);
+    opts[n++] = (cli_opt_t)CLI_OPT("gpu", CLI_FLAG, &use_gpu, NULL,
+                                   "pce: also compute a, b, c on device 0 (timed, compared with "
+                                   "the CPU's; with --timing)",
+                                   false);
     opts[n++] = (cli_opt_t)CLI_OPT("timing", CLI_FLAG, &timing, NULL,
                                    "one line per run with its stages", false);
     opts[n++] = (cli_opt_t)CLI_OPT("memmon", CLI_STR, &memmon, "FILE.csv",
@@ -185,9 +270,23 @@ int cmd_synth(int argc, char **argv)
         bk = BK_COUNT;
     } else if (strcmp(backend, "check") == 0) {
         bk = BK_CHECK;
+    } else if (strcmp(backend, "pce") == 0) {
+        bk = BK_PCE;
     } else {
-        cli_error(CMD, "--backend must be prover, count or check (not '%s')", backend);
+        cli_error(CMD, "--backend must be prover, count, check or pce (not '%s')", backend);
         goto out;
+    }
+    if (threads < 1 || threads > 4096) {
+        cli_error(CMD, "--threads must be 1 .. 4096");
+        goto out;
+    }
+    if (threads > 1) {
+        cz_diag pdg;
+        cz_diag_init(&pdg);
+        if (cz_pool_new(&pool, (unsigned)threads - 1, "synth", &pdg) != CUZK_OK) {
+            cli_error(CMD, "thread pool: %s", pdg.msg);
+            goto out;
+        }
     }
     if (repeat < 1 || repeat > 100000) {
         cli_error(CMD, "--repeat must be 1 .. 100000");
@@ -220,20 +319,39 @@ int cmd_synth(int argc, char **argv)
         cli_error_diag(CMD, err, &dg);
         goto out;
     }
+    eng_offline_set_pool(off, pool);
     const eng_plan_t *plan = eng_offline_plan(off);
     if (has_partition && partition >= plan->num_partitions) {
         cli_error(CMD, "--partition %" PRIu64 ": the request has %zu partition(s)", partition,
                   plan->num_partitions);
         goto out;
     }
-    printf("synth kind=%s circuit=%s partitions=%zu backend=%s repeat=%" PRIu64 " parse_ms=%.3f\n",
-           cli_proof_name(r.kind), plan->circuit_id, plan->num_partitions, backend, repeat,
+    printf("synth kind=%s circuit=%s partitions=%zu backend=%s repeat=%" PRIu64
+           " threads=%" PRIu64 " parse_ms=%.3f\n",
+           cli_proof_name(r.kind), plan->circuit_id, plan->num_partitions, backend, repeat, threads,
            parse_ms);
-    if (timing) {
-        printf("%-9s %4s %12s %12s %12s\n", "partition", "run", "synthesis_ms", "finish_ms",
-               "total_ms");
-    }
     size_t k0 = has_partition ? (size_t)partition : 0;
+    if (bk == BK_PCE && !get_shape(CMD, off, k0, shape_file, pool, &shape)) {
+        goto out;
+    }
+    if (use_gpu) {
+        cz_diag gdg;
+        cz_diag_init(&gdg);
+        if (bk != BK_PCE) {
+            cli_error(CMD, "--gpu needs --backend pce");
+            goto out;
+        }
+        if (synth_gpu_new(&g, &shape, &gdg) != CUZK_OK) {
+            cli_error(CMD, "--gpu: %s", gdg.msg);
+            goto out;
+        }
+        printf("gpu shape_upload_ms=%.3f device_bytes=%zu\n", synth_gpu_upload_ms(g),
+               synth_gpu_bytes(g));
+    }
+    if (timing) {
+        printf("%-9s %4s %12s %12s %12s %12s\n", "partition", "run", "synthesis_ms", "finish_ms",
+               "products_ms", "total_ms");
+    }
     size_t k1 = has_partition ? (size_t)partition + 1 : plan->num_partitions;
     char line[256];
     size_t nlines = 0;
@@ -253,7 +371,7 @@ int cmd_synth(int argc, char **argv)
             goto out;
         }
         for (uint64_t i = 0; i < repeat; i++) {
-            int src = synth_once(CMD, off, bk, k, &runs[i]);
+            int src = synth_once(CMD, off, bk, k, &shape, pool, g, &runs[i]);
             if (src >= 0) {
                 if (t != tot) {
                     cz_free(t);
@@ -265,8 +383,14 @@ int cmd_synth(int argc, char **argv)
             t[i] = runs[i].total_ms;
             peak = runs[i].alloc_peak > peak ? runs[i].alloc_peak : peak;
             if (timing) {
-                printf("%-9zu %4" PRIu64 " %12.3f %12.3f %12.3f\n", k, i, runs[i].synth_ms,
-                       runs[i].finish_ms, runs[i].total_ms);
+                printf("%-9zu %4" PRIu64 " %12.3f %12.3f %12.3f %12.3f", k, i, runs[i].synth_ms,
+                       runs[i].finish_ms, runs[i].products_ms, runs[i].total_ms);
+                if (g) {
+                    const synth_gpu_times *gt = &runs[i].gpu;
+                    printf(" gpu z_upload_ms=%.3f a_ms=%.3f b_ms=%.3f c_ms=%.3f equal=yes",
+                           gt->z_upload_ms, gt->spmv_ms[0], gt->spmv_ms[1], gt->spmv_ms[2]);
+                }
+                printf("\n");
             }
         }
         perf_stats_of(&st, t, (size_t)repeat);
@@ -306,6 +430,9 @@ int cmd_synth(int argc, char **argv)
 out:
     perf_memmon_stop(mm, NULL);
     eng_offline_free(off);
+    synth_gpu_free(g);
+    cs_shape_clear(&shape);
+    cz_pool_free(pool);
     cz_free(runs);
     cz_free(vps);
     cli_vreq_clear(&r);
