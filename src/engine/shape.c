@@ -128,9 +128,6 @@ static const cs_shape_t *fill(eng_t *eng, eng_shape *s, eng_job *job, size_t k)
     uint64_t t0 = eng_now_ns();
     cuzk_err err = load_or_record(eng, job, k, &shape, &loaded, &dg);
     uint64_t t1 = eng_now_ns();
-    if (eng->cfg.timing) {
-        eng_timing_stage(eng, job, k, loaded ? "shape_load" : "shape_record", NULL, t0, t1);
-    }
     pthread_mutex_lock(&eng->mu);
     uint64_t bytes = err == CUZK_OK ? cs_shape_bytes(&shape) : 0;
     if (err == CUZK_OK && eng_mem_reserve_locked(eng, bytes, NULL, &wake, &d) != RESERVE_OK) {
@@ -166,6 +163,11 @@ static const cs_shape_t *fill(eng_t *eng, eng_shape *s, eng_job *job, size_t k)
         cs_shape_clear(&shape);
         CZ_LOG(CZ_LOG_WARN, "shape=%s event=record_failed action=prover_backend error=%s", s->id,
                cz_log_quote(q, sizeof(q), dg.msg));
+    }
+    if (eng->cfg.timing) {
+        /* the whole of it, bookkeeping and log line included: it is part of synthesis_ms */
+        eng_timing_stage(eng, job, k, loaded ? "shape_load" : "shape_record", NULL, t0,
+                         eng_now_ns());
     }
     return ready ? &s->shape : NULL;
 }

@@ -912,6 +912,8 @@ void srv_config_clear(srv_config *cfg)
     }
     cz_free(cfg->listen);
     cz_free(cfg->param_cache);
+    cz_free(cfg->synth_mode);
+    cz_free(cfg->shape_cache);
     cz_free(cfg->log_level);
     cz_free(cfg->config_path);
     memset(cfg, 0, sizeof(*cfg));

@@ -30,6 +30,9 @@ static void test_cfg(eng_config_t *cfg)
     /* These tests are about the CPU provers (prover_threads); the device path has its own
      * (test_engine_gpu.c), and the tests below choose GPUs explicitly. */
     cfg->gpu_mode = ENG_GPU_NONE;
+    /* The budget checks below count parameters and partitions exactly; a recorded shape would
+     * add its bytes. synthesis_modes_and_shape_cache covers the evaluator. */
+    cfg->synth_mode = ENG_SYNTH_PROVER;
 }
 
 static void ev(char *buf, size_t cap, const char *what, const char *id, long k)

@@ -6,7 +6,8 @@
 //                   `[logging] timing = true` in its config file, every proof gets one line per
 //                   stage (queue, parse, srs_load, synthesis, finish, the prover's prep ..
 //                   assemble, verify). Against AwaitProof's timing fields (cuzk-bench single
-//                   --json): parse + synthesis + finish = synthesis_ms, the prover's stages fit
+//                   --json): parse + shape_record/load + synthesis + finish + products =
+//                   synthesis_ms, the prover's stages fit
 //                   in gpu_compute_ms, all stages fit in total_ms (one partition: they run one
 //                   after the other). GetMetrics has the working-memory gauges (resident now and
 //                   peak, budget peak) with peak >= current > 0.
@@ -126,16 +127,16 @@ await testCase('timing_switch', async () => {
                 check(x.stage === 'queue' ? x.worker === 'queue' : /^cuzk-(synth|prove)-\d+$/.test(x.worker), 'worker', JSON.stringify(x));
                 check(Number(x.ms) >= 0 && Number(x.start_ms) >= 0, JSON.stringify(x));
             }
-            for (const name of ['parse', 'synthesis', 'finish', 'srs_load']) {
+            for (const name of ['parse', 'synthesis', 'finish', 'srs_load', 'products', 'shape_record']) {
                 mine.filter((x) => x.stage === name).forEach((x) => check(x.worker.startsWith('cuzk-synth-'), name, x.worker));
             }
             for (const name of [...PROVER, 'verify']) {
                 mine.filter((x) => x.stage === name).forEach((x) => check(x.worker.startsWith('cuzk-prove-'), name, x.worker));
             }
             // AwaitProof's fields are whole milliseconds, truncated
-            const synth = ms('parse') + ms('synthesis') + ms('finish');
+            const synth = ms('parse') + ms('shape_record') + ms('shape_load') + ms('synthesis') + ms('finish') + ms('products');
             check(res.synthesis_ms <= synth + 0.01 && synth < res.synthesis_ms + 1.01,
-                `parse + synthesis + finish = ${synth.toFixed(3)} vs synthesis_ms ${res.synthesis_ms}`);
+                `parse + shape + synthesis + finish + products = ${synth.toFixed(3)} vs synthesis_ms ${res.synthesis_ms}`);
             const prover = PROVER.reduce((a, n) => a + ms(n), 0);
             check(prover <= res.gpu_compute_ms + 1.01, `prover stages ${prover.toFixed(3)} <= gpu_compute_ms ${res.gpu_compute_ms}`);
             check(prover > 0.5 * res.gpu_compute_ms, 'the prover stages are most of gpu_compute_ms');
