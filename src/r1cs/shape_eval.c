@@ -4,7 +4,7 @@
  * Rows go to the pool in chunks of SHP_GRAIN (claimed dynamically, so a slow core takes fewer);
  * a chunk evaluates its rows of every matrix, whose columns touch neighbouring witness values.
  * Nothing is allocated while evaluating. Field results are canonical, so the sums equal the
- * prover backend's bit for bit whatever the order of the terms.
+ * prover backend's bit for bit whatever the order and grouping of the terms.
  */
 #include "r1cs/internal.h"
 
@@ -20,8 +20,39 @@ typedef struct shp_mul {
     size_t ni;
 } shp_mul;
 
-/* out[r] = <row r, w> for r in [begin, end) of one matrix. Coefficient index 0 adds, 1
- * subtracts; otherwise zero and one witness values (most of a Boolean-heavy circuit) skip the
+/* acc = k-th coefficient * w, for the first non-zero term of a row. */
+static inline void term_first(fr_t *acc, uint16_t k, const fr_t *w, const fr_t *dict)
+{
+    if (k == CS_SHAPE_COEF_ONE) {
+        *acc = *w;
+    } else if (k == CS_SHAPE_COEF_MINUS_ONE) {
+        fr_neg(acc, w);
+    } else if (memcmp(w, &FR_ONE, sizeof(fr_t)) == 0) {
+        *acc = dict[k];
+    } else {
+        fr_mul(acc, &dict[k], w);
+    }
+}
+
+/* acc += k-th coefficient * w. */
+static inline void term_add(fr_t *acc, uint16_t k, const fr_t *w, const fr_t *dict)
+{
+    if (k == CS_SHAPE_COEF_ONE) {
+        fr_add(acc, acc, w);
+    } else if (k == CS_SHAPE_COEF_MINUS_ONE) {
+        fr_sub(acc, acc, w);
+    } else if (memcmp(w, &FR_ONE, sizeof(fr_t)) == 0) {
+        fr_add(acc, acc, &dict[k]);
+    } else {
+        fr_t t;
+        fr_mul(&t, &dict[k], w);
+        fr_add(acc, acc, &t);
+    }
+}
+
+/* out[r] = <row r, w> for r in [begin, end) of one matrix. Zero witness values (half of a
+ * Boolean-heavy circuit's) are skipped, the first other term sets the sum instead of adding
+ * to zero, coefficient index 0 adds, 1 subtracts, and a one witness value skips the
  * multiplication. */
 static void rows_dot(const shp_mul *x, const cs_shape_matrix_t *m, fr_t *out, size_t begin,
                      size_t end)
@@ -32,26 +63,27 @@ static void rows_dot(const shp_mul *x, const cs_shape_matrix_t *m, fr_t *out, si
     const size_t ni = x->ni;
 
     for (size_t r = begin; r < end; r++) {
-        fr_t acc = FR_ZERO;
-        for (size_t z = rp[r], e = rp[r + 1]; z < e; z++) {
+        /* Summed in place: a local copied out at the end would be read back in 16-byte halves
+         * right after fr_add wrote it in 8-byte limbs, which stalls store forwarding. */
+        fr_t *acc = &out[r];
+        size_t z = rp[r], e = rp[r + 1];
+        *acc = FR_ZERO;
+        for (; z < e; z++) {
             uint32_t c = col[z];
             const fr_t *w = CZ_LIKELY(c >= ni) ? &aux[c - ni] : &inputs[c];
-            uint16_t k = coef[z];
-            if (k == CS_SHAPE_COEF_ONE) {
-                fr_add(&acc, &acc, w);
-            } else if (k == CS_SHAPE_COEF_MINUS_ONE) {
-                fr_sub(&acc, &acc, w);
-            } else if (cs_fr_is_zero(w)) {
-                /* 0 * coefficient */
-            } else if (memcmp(w, &FR_ONE, sizeof(fr_t)) == 0) {
-                fr_add(&acc, &acc, &dict[k]);
-            } else {
-                fr_t t;
-                fr_mul(&t, &dict[k], w);
-                fr_add(&acc, &acc, &t);
+            if (!cs_fr_is_zero(w)) {
+                term_first(acc, coef[z], w, dict);
+                z++;
+                break;
             }
         }
-        out[r] = acc;
+        for (; z < e; z++) {
+            uint32_t c = col[z];
+            const fr_t *w = CZ_LIKELY(c >= ni) ? &aux[c - ni] : &inputs[c];
+            if (!cs_fr_is_zero(w)) {
+                term_add(acc, coef[z], w, dict);
+            }
+        }
     }
 }
 
@@ -80,6 +112,20 @@ void cs_shape_matrix_mul(const cs_shape_matrix_t *m, const fr_t *dict, fr_t *out
     shp_mul x = {{m, NULL, NULL}, {out, NULL, NULL}, 1, dict, inputs, aux, num_inputs};
 
     shp_mul_run(&x, m->rows, pool);
+}
+
+void cs_shape_mul(const cs_shape_t *shape, fr_t *a, fr_t *b, fr_t *c, const fr_t *inputs,
+                  const fr_t *aux, cz_pool *pool)
+{
+    shp_mul x = {{&shape->A, &shape->B, &shape->C},
+                 {a, b, c},
+                 3,
+                 shape->dict,
+                 inputs,
+                 aux,
+                 shape->num_inputs};
+
+    shp_mul_run(&x, shape->A.rows, pool);
 }
 
 static bool bitvec_copy(cs_bitvec_t *dst, const cs_bitvec_t *src)
@@ -126,14 +172,7 @@ cuzk_err cs_shape_eval(const cs_shape_t *shape, cs_assignment_t *asg, cz_pool *p
         }
         return cz_fail(dg, CUZK_E_NOMEM, "cs_shape_eval: %zu rows", rows);
     }
-    shp_mul x = {{&shape->A, &shape->B, &shape->C},
-                 {abc[0], abc[1], abc[2]},
-                 3,
-                 shape->dict,
-                 asg->inputs,
-                 asg->aux,
-                 ni};
-    shp_mul_run(&x, rows, pool);
+    cs_shape_mul(shape, abc[0], abc[1], abc[2], asg->inputs, asg->aux, pool);
     cs_bitvec_clear(&asg->a_aux_density);
     cs_bitvec_clear(&asg->b_input_density);
     cs_bitvec_clear(&asg->b_aux_density);

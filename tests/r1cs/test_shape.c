@@ -151,6 +151,22 @@ static void check_circuit(const char *name, synth_fn fn, void *ctx, bool slow)
     CHECK_OK(cs_shape_eval(&shape[0], &wit1, NULL, NULL));
     check_asg_eq(&prv, &wit);
     check_asg_eq(&prv, &wit1);
+    {
+        /* into caller buffers (the shape's densities are the assignment's) */
+        fr_t *abc[3];
+        for (int k = 0; k < 3; k++) {
+            abc[k] = cz_malloc(prv.m * sizeof(fr_t));
+            CHECK(abc[k] != NULL);
+            memset(abc[k], 0xa5, prv.m * sizeof(fr_t));
+        }
+        cs_shape_mul(&shape[0], abc[0], abc[1], abc[2], wit.inputs, wit.aux, pool);
+        CHECK_MEM_EQ(abc[0], prv.a, prv.m * sizeof(fr_t));
+        CHECK_MEM_EQ(abc[1], prv.b, prv.m * sizeof(fr_t));
+        CHECK_MEM_EQ(abc[2], prv.c, prv.m * sizeof(fr_t));
+        for (int k = 0; k < 3; k++) {
+            cz_free(abc[k]);
+        }
+    }
     CHECK_ERR(cs_shape_eval(&shape[0], &wit, pool, NULL), CUZK_E_INVAL); /* a, b, c present */
     if (!slow) {
         /* the recorder's own products agree matrix by matrix */
