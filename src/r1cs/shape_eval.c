@@ -20,13 +20,15 @@ typedef struct shp_mul {
     size_t ni;
 } shp_mul;
 
-/* acc = k-th coefficient * w, for the first non-zero term of a row. */
+/* acc = k-th coefficient * w, for the first term of a row. */
 static inline void term_first(fr_t *acc, uint16_t k, const fr_t *w, const fr_t *dict)
 {
     if (k == CS_SHAPE_COEF_ONE) {
         *acc = *w;
     } else if (k == CS_SHAPE_COEF_MINUS_ONE) {
         fr_neg(acc, w);
+    } else if (cs_fr_is_zero(w)) {
+        *acc = FR_ZERO;
     } else if (memcmp(w, &FR_ONE, sizeof(fr_t)) == 0) {
         *acc = dict[k];
     } else {
@@ -41,6 +43,8 @@ static inline void term_add(fr_t *acc, uint16_t k, const fr_t *w, const fr_t *di
         fr_add(acc, acc, w);
     } else if (k == CS_SHAPE_COEF_MINUS_ONE) {
         fr_sub(acc, acc, w);
+    } else if (cs_fr_is_zero(w)) {
+        /* 0 * coefficient */
     } else if (memcmp(w, &FR_ONE, sizeof(fr_t)) == 0) {
         fr_add(acc, acc, &dict[k]);
     } else {
@@ -50,10 +54,10 @@ static inline void term_add(fr_t *acc, uint16_t k, const fr_t *w, const fr_t *di
     }
 }
 
-/* out[r] = <row r, w> for r in [begin, end) of one matrix. Zero witness values (half of a
- * Boolean-heavy circuit's) are skipped, the first other term sets the sum instead of adding
- * to zero, coefficient index 0 adds, 1 subtracts, and a one witness value skips the
- * multiplication. */
+/* out[r] = <row r, w> for r in [begin, end) of one matrix. The first term sets the sum
+ * instead of adding to zero; coefficient index 0 adds, 1 subtracts (without looking at the
+ * value: a branch on Boolean witness values would mispredict half the time); other
+ * coefficients skip the multiplication for zero and one values. */
 static void rows_dot(const shp_mul *x, const cs_shape_matrix_t *m, fr_t *out, size_t begin,
                      size_t end)
 {
@@ -67,22 +71,15 @@ static void rows_dot(const shp_mul *x, const cs_shape_matrix_t *m, fr_t *out, si
          * right after fr_add wrote it in 8-byte limbs, which stalls store forwarding. */
         fr_t *acc = &out[r];
         size_t z = rp[r], e = rp[r + 1];
-        *acc = FR_ZERO;
-        for (; z < e; z++) {
-            uint32_t c = col[z];
-            const fr_t *w = CZ_LIKELY(c >= ni) ? &aux[c - ni] : &inputs[c];
-            if (!cs_fr_is_zero(w)) {
-                term_first(acc, coef[z], w, dict);
-                z++;
-                break;
-            }
+        if (z == e) {
+            *acc = FR_ZERO;
+            continue;
         }
-        for (; z < e; z++) {
-            uint32_t c = col[z];
-            const fr_t *w = CZ_LIKELY(c >= ni) ? &aux[c - ni] : &inputs[c];
-            if (!cs_fr_is_zero(w)) {
-                term_add(acc, coef[z], w, dict);
-            }
+        uint32_t c = col[z];
+        term_first(acc, coef[z], CZ_LIKELY(c >= ni) ? &aux[c - ni] : &inputs[c], dict);
+        for (z++; z < e; z++) {
+            c = col[z];
+            term_add(acc, coef[z], CZ_LIKELY(c >= ni) ? &aux[c - ni] : &inputs[c], dict);
         }
     }
 }
