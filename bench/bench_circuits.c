@@ -24,6 +24,9 @@
  *                           work on a busy machine)
  *   porep_<size>_shape_eval_mt   cs_shape_eval alone on the pool
  *   porep_32gib_count       the 32 GiB PoRep partition (18 challenges), counter backend
+ *   porep_32gib_shape       its compact shape recorded on the pool (~6 GB; named only)
+ * With CUZK_BENCH_SHAPE_FILE=<path>, the shape cases also save the shape there and load it
+ * back, timed.
  *   porep_32gib_witness / porep_32gib_prover (+ _mt)
  *                           the same with the witness / prover backend: 4 / 17 GB of memory, so
  *                           they run only when named exactly on the command line
@@ -386,6 +389,43 @@ static void porep_record_shape(cs_shape_t *out, porep_bench *b, cz_pool *pool)
     cs_free(cs);
 }
 
+/* Records the shape of b's partition into *out and prints its size. With CUZK_BENCH_SHAPE_FILE
+ * set, also saves it there and loads it back (timed; the loaded copy replaces *out). */
+static void porep_shape_report(cs_shape_t *out, porep_bench *b, const char *tag, cz_pool *pool)
+{
+    const char *path = getenv("CUZK_BENCH_SHAPE_FILE");
+    double t0 = bench_now();
+    cz_diag dg;
+
+    porep_record_shape(out, b, pool);
+    size_t nnz = out->A.nnz + out->B.nnz + out->C.nnz, bytes = cs_shape_bytes(out);
+    printf("# porep_%s_shape rows=%zu nnz=%zu (A %zu, B %zu, C %zu) dict=%zu bytes=%zu "
+           "bytes_per_nnz=%.3f record_ms=%.1f peak_rss_mib=%.1f\n",
+           tag, out->A.rows, nnz, out->A.nnz, out->B.nnz, out->C.nnz, out->dict_len, bytes,
+           (double)bytes / (double)nnz, (bench_now() - t0) * 1e3,
+           (double)cz_rss_peak() / (1 << 20));
+    if (!path) {
+        return;
+    }
+    cz_diag_init(&dg);
+    t0 = bench_now();
+    if (cs_shape_save(out, path, tag, strlen(tag), pool, &dg) != CUZK_OK) {
+        fprintf(stderr, "bench_circuits: %s\n", dg.msg);
+        exit(1);
+    }
+    double save = bench_now() - t0;
+    cs_shape_clear(out);
+    t0 = bench_now();
+    if (cs_shape_load(out, path, tag, strlen(tag), pool, &dg) != CUZK_OK) {
+        fprintf(stderr, "bench_circuits: %s\n", dg.msg);
+        exit(1);
+    }
+    printf("# porep_%s_shape_file save_ms=%.1f load_ms=%.1f (checksums and validation on %u "
+           "threads)\n",
+           tag, save * 1e3, (bench_now() - t0) * 1e3, cz_pool_width(pool));
+    fflush(stdout);
+}
+
 /* One of the cases that compare the pre-compiled evaluator with the prover backend. */
 typedef struct cmp_case {
     const char *suffix;
@@ -454,7 +494,6 @@ static void porep_compact_cases(int argc, char **argv, porep_bench *b, const cha
     cs_shape_t shape;
     fr_t *abc[3];
     cz_buf buf[3];
-    double t0;
 
     snprintf(rec, sizeof(rec), "porep_%s_shape_mt", tag);
     snprintf(ev, sizeof(ev), "porep_%s_shape_eval_mt", tag);
@@ -462,14 +501,7 @@ static void porep_compact_cases(int argc, char **argv, porep_bench *b, const cha
                    cmp_selected(argc, argv, tag))) {
         return;
     }
-    t0 = bench_now();
-    porep_record_shape(&shape, b, pool);
-    size_t nnz = shape.A.nnz + shape.B.nnz + shape.C.nnz, bytes = cs_shape_bytes(&shape);
-    printf("# porep_%s_shape rows=%zu nnz=%zu (A %zu, B %zu, C %zu) dict=%zu bytes=%zu "
-           "bytes_per_nnz=%.3f record_ms=%.1f peak_rss_mib=%.1f\n",
-           tag, shape.A.rows, nnz, shape.A.nnz, shape.B.nnz, shape.C.nnz, shape.dict_len, bytes,
-           (double)bytes / (double)nnz, (bench_now() - t0) * 1e3,
-           (double)cz_rss_peak() / (1 << 20));
+    porep_shape_report(&shape, b, tag, pool);
     if (bench_selected(argc, argv, rec)) {
         bench_run(rec, BK_SHAPE, porep_blank_mt, b, pool, iters);
     }
@@ -644,6 +676,11 @@ int main(int argc, char **argv)
         }
         if (pool && named(argc, argv, "porep_32gib_prover_mt")) {
             bench_run("porep_32gib_prover_mt", BK_PROVER, porep_synth_mt, &b, pool, 1);
+        }
+        if (pool && named(argc, argv, "porep_32gib_shape")) {
+            cs_shape_t shape;
+            porep_shape_report(&shape, &b, "32gib", pool);
+            cs_shape_clear(&shape);
         }
         cz_free(b.s);
     }
