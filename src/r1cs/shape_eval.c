@@ -84,7 +84,21 @@ static void rows_dot(const shp_mul *x, const cs_shape_matrix_t *m, fr_t *out, si
             continue;
         }
         uint32_t c = col[z];
-        term_first(acc, coef[z], CZ_LIKELY(c >= ni) ? &aux[c - ni] : &inputs[c], dict);
+        const fr_t *w = CZ_LIKELY(c >= ni) ? &aux[c - ni] : &inputs[c];
+        uint16_t k = coef[z];
+        if (e - z >= 2 && k == CS_SHAPE_COEF_ONE && coef[z + 1] <= CS_SHAPE_COEF_MINUS_ONE) {
+            /* w + v or w - v in one operation (most rows start so) */
+            uint32_t c1 = col[z + 1];
+            const fr_t *v = CZ_LIKELY(c1 >= ni) ? &aux[c1 - ni] : &inputs[c1];
+            if (coef[z + 1] == CS_SHAPE_COEF_ONE) {
+                fr_add(acc, w, v);
+            } else {
+                fr_sub(acc, w, v);
+            }
+            z++;
+        } else {
+            term_first(acc, k, w, dict);
+        }
         for (z++; z < e; z++) {
             c = col[z];
             term_add(acc, coef[z], CZ_LIKELY(c >= ni) ? &aux[c - ni] : &inputs[c], dict);
