@@ -9,7 +9,24 @@
  *                           joined in order), the challenge counts cached as an engine would
  *   porep_<size>_witness_mt_nocache
  *                           the same, counting one challenge inside every synthesis
+ *   porep_<size>_shape_mt   the compact shape recorder (blank circuit, challenges on the pool);
+ *                           a comment line gives the shape's bytes, bytes per non-zero and the
+ *                           dictionary size
+ *   porep_<size>_compact(_mt) the witness backend plus cs_shape_eval (a, b, c and densities from
+ *                           the recorded shape): the per-proof work of the pre-compiled
+ *                           evaluator, to compare with porep_<size>_prover(_mt); _mt runs the
+ *                           challenges and the products on the pool
+ *   porep_<size>_compact_reuse(_mt) the same with cs_shape_mul into a, b, c buffers kept from
+ *                           proof to proof (faulted in before timing), as an engine keeps them
+ *   porep_<size>_{prover,compact,compact_reuse}[_mt]_warm
+ *                           the same after a warm-up run, 3 timed runs (at 512 MiB the plain
+ *                           cases time one cold run, whose page faults can cost more than the
+ *                           work on a busy machine)
+ *   porep_<size>_shape_eval_mt   cs_shape_eval alone on the pool
  *   porep_32gib_count       the 32 GiB PoRep partition (18 challenges), counter backend
+ *   porep_32gib_shape       its compact shape recorded on the pool (~6 GB; named only)
+ * With CUZK_BENCH_SHAPE_FILE=<path>, the shape cases also save the shape there and load it
+ * back, timed.
  *   porep_32gib_witness / porep_32gib_prover (+ _mt)
  *                           the same with the witness / prover backend: 4 / 17 GB of memory, so
  *                           they run only when named exactly on the command line
@@ -34,7 +51,7 @@
 #include "common/rand.h"
 #include "r1cs/r1cs.h"
 
-typedef enum { BK_COUNTER, BK_WITNESS, BK_PROVER } backend;
+typedef enum { BK_COUNTER, BK_WITNESS, BK_PROVER, BK_SHAPE, BK_COMPACT, BK_COMPACT_REUSE } backend;
 
 typedef void (*synth_fn)(cs_t *cs, void *ctx, cz_pool *pool);
 
@@ -44,7 +61,37 @@ typedef struct run {
     void *ctx;
     cz_pool *pool;
     cs_counts_t hint;
+    const cs_shape_t *shape; /* BK_COMPACT, BK_COMPACT_REUSE */
+    fr_t *abc[3];            /* BK_COMPACT_REUSE: a, b, c kept from run to run */
 } run;
+
+/* BK_SHAPE: takes and drops the shape; BK_COMPACT: the assignment, then a, b, c from the
+ * shape. */
+static void run_take(run *r, cs_t *cs)
+{
+    cs_shape_t shape;
+    cs_assignment_t asg;
+
+    if (r->bk == BK_SHAPE) {
+        if (cs_take_shape(cs, &shape, NULL) != CUZK_OK) {
+            exit(1);
+        }
+        cs_shape_clear(&shape);
+    } else if (r->bk == BK_COMPACT) {
+        if (cs_take_assignment(cs, &asg, NULL) != CUZK_OK ||
+            cs_shape_eval(r->shape, &asg, r->pool, NULL) != CUZK_OK) {
+            fprintf(stderr, "bench_circuits: compact evaluation failed\n");
+            exit(1);
+        }
+        cs_assignment_clear(&asg);
+    } else if (r->bk == BK_COMPACT_REUSE) {
+        if (cs_take_assignment(cs, &asg, NULL) != CUZK_OK) {
+            exit(1);
+        }
+        cs_shape_mul(r->shape, r->abc[0], r->abc[1], r->abc[2], asg.inputs, asg.aux, r->pool);
+        cs_assignment_clear(&asg);
+    }
+}
 
 static void run_once(void *p)
 {
@@ -57,7 +104,12 @@ static void run_once(void *p)
         err = cs_new_counter(&cs, NULL);
         break;
     case BK_WITNESS:
+    case BK_COMPACT:
+    case BK_COMPACT_REUSE:
         err = cs_new_witness(&cs, &r->hint, NULL);
+        break;
+    case BK_SHAPE:
+        err = cs_new_shape_recorder(&cs, &r->hint, NULL);
         break;
     default:
         err = cs_new_prover(&cs, &r->hint, NULL);
@@ -72,6 +124,7 @@ static void run_once(void *p)
         fprintf(stderr, "bench_circuits: synthesis failed\n");
         exit(1);
     }
+    run_take(r, cs);
     cs_free(cs);
 }
 
@@ -141,13 +194,16 @@ static void report_cpu(const char *name, run *r)
            (double)busiest / 1e6);
 }
 
-static void bench_run(const char *name, backend bk, synth_fn fn, void *ctx, cz_pool *pool,
-                      unsigned iters)
+static void bench_run_shape(const char *name, backend bk, synth_fn fn, void *ctx, cz_pool *pool,
+                            unsigned iters, const cs_shape_t *shape, fr_t *const abc[3])
 {
-    run r = {bk, fn, ctx, pool, {0, 0, 0}};
+    run r = {bk, fn, ctx, pool, {0, 0, 0}, shape, {NULL, NULL, NULL}};
     cs_t *cs = NULL;
     double t0, dt;
 
+    for (int k = 0; abc && k < 3; k++) {
+        r.abc[k] = abc[k];
+    }
     /* counts first: the size hint, and n */
     if (cs_new_counter(&cs, NULL) != CUZK_OK) {
         exit(1);
@@ -175,6 +231,12 @@ static void bench_run(const char *name, backend bk, synth_fn fn, void *ctx, cz_p
     printf("# %s constraints=%zu aux=%zu peak_rss_mib=%.1f\n", name, r.hint.num_constraints,
            r.hint.num_aux, (double)cz_rss_peak() / (1 << 20));
     fflush(stdout);
+}
+
+static void bench_run(const char *name, backend bk, synth_fn fn, void *ctx, cz_pool *pool,
+                      unsigned iters)
+{
+    bench_run_shape(name, bk, fn, ctx, pool, iters, NULL, NULL);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -290,6 +352,190 @@ static void porep_blank_mt(cs_t *cs, void *ctx, cz_pool *pool)
     circ_porep_synth_pool(cs, &b->cfg, NULL, pool, NULL);
 }
 
+/* cs_shape_eval alone, on a witness assignment whose a, b, c each run drops first. */
+typedef struct eval_run {
+    const cs_shape_t *shape;
+    cs_assignment_t *asg;
+    cz_pool *pool;
+} eval_run;
+
+static void eval_once(void *p)
+{
+    eval_run *e = p;
+
+    cz_free(e->asg->a);
+    cz_free(e->asg->b);
+    cz_free(e->asg->c);
+    e->asg->a = e->asg->b = e->asg->c = NULL;
+    e->asg->m = 0;
+    if (cs_shape_eval(e->shape, e->asg, e->pool, NULL) != CUZK_OK) {
+        exit(1);
+    }
+}
+
+/* The shape of b's partition, recorded with the challenges on the pool (blank circuit). */
+static void porep_record_shape(cs_shape_t *out, porep_bench *b, cz_pool *pool)
+{
+    cs_t *cs = NULL;
+
+    if (cs_new_shape_recorder(&cs, NULL, NULL) != CUZK_OK) {
+        exit(1);
+    }
+    porep_blank_mt(cs, b, pool);
+    if (cs_finish(cs, NULL) != CUZK_OK || cs_take_shape(cs, out, NULL) != CUZK_OK) {
+        fprintf(stderr, "bench_circuits: shape recording failed\n");
+        exit(1);
+    }
+    cs_free(cs);
+}
+
+/* Records the shape of b's partition into *out and prints its size. With CUZK_BENCH_SHAPE_FILE
+ * set, also saves it there and loads it back (timed; the loaded copy replaces *out). */
+static void porep_shape_report(cs_shape_t *out, porep_bench *b, const char *tag, cz_pool *pool)
+{
+    const char *path = getenv("CUZK_BENCH_SHAPE_FILE");
+    double t0 = bench_now();
+    cz_diag dg;
+
+    porep_record_shape(out, b, pool);
+    size_t nnz = out->A.nnz + out->B.nnz + out->C.nnz, bytes = cs_shape_bytes(out);
+    printf("# porep_%s_shape rows=%zu nnz=%zu (A %zu, B %zu, C %zu) dict=%zu bytes=%zu "
+           "bytes_per_nnz=%.3f record_ms=%.1f peak_rss_mib=%.1f\n",
+           tag, out->A.rows, nnz, out->A.nnz, out->B.nnz, out->C.nnz, out->dict_len, bytes,
+           (double)bytes / (double)nnz, (bench_now() - t0) * 1e3,
+           (double)cz_rss_peak() / (1 << 20));
+    if (!path) {
+        return;
+    }
+    cz_diag_init(&dg);
+    t0 = bench_now();
+    if (cs_shape_save(out, path, tag, strlen(tag), pool, &dg) != CUZK_OK) {
+        fprintf(stderr, "bench_circuits: %s\n", dg.msg);
+        exit(1);
+    }
+    double save = bench_now() - t0;
+    cs_shape_clear(out);
+    t0 = bench_now();
+    if (cs_shape_load(out, path, tag, strlen(tag), pool, &dg) != CUZK_OK) {
+        fprintf(stderr, "bench_circuits: %s\n", dg.msg);
+        exit(1);
+    }
+    printf("# porep_%s_shape_file save_ms=%.1f load_ms=%.1f (checksums and validation on %u "
+           "threads)\n",
+           tag, save * 1e3, (bench_now() - t0) * 1e3, cz_pool_width(pool));
+    fflush(stdout);
+}
+
+/* One of the cases that compare the pre-compiled evaluator with the prover backend. */
+typedef struct cmp_case {
+    const char *suffix;
+    backend bk;
+    bool mt;
+} cmp_case;
+
+static const cmp_case cmp_cases[] = {
+    {"prover", BK_PROVER, false},
+    {"prover_mt", BK_PROVER, true},
+    {"compact", BK_COMPACT, false},
+    {"compact_mt", BK_COMPACT, true},
+    {"compact_reuse", BK_COMPACT_REUSE, false},
+    {"compact_reuse_mt", BK_COMPACT_REUSE, true},
+};
+
+static void cmp_name(char *out, size_t cap, const char *tag, const cmp_case *c, int warm)
+{
+    snprintf(out, cap, "porep_%s_%s%s", tag, c->suffix, warm ? "_warm" : "");
+}
+
+/* True when one of the comparison cases below is selected. */
+static bool cmp_selected(int argc, char **argv, const char *tag)
+{
+    char name[64];
+
+    for (int warm = 0; warm < 2; warm++) {
+        for (size_t i = 0; i < ARRAY_LEN(cmp_cases); i++) {
+            cmp_name(name, sizeof(name), tag, &cmp_cases[i], warm);
+            if ((warm || cmp_cases[i].bk != BK_PROVER) && bench_selected(argc, argv, name)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* The compact cases with `iters` runs as the other cases of the size (cold: one run without
+ * warm-up at 512 MiB) and, as <name>_warm, the prover and compact cases again with a warm-up
+ * run and 3 timed runs (a daemon's steady state: the heap has its pages). */
+static void porep_cmp_cases(int argc, char **argv, porep_bench *b, const char *tag, unsigned iters,
+                            cz_pool *pool, const cs_shape_t *shape, fr_t *const abc[3])
+{
+    char name[64];
+
+    for (int warm = 0; warm < 2; warm++) {
+        for (size_t i = 0; i < ARRAY_LEN(cmp_cases); i++) {
+            const cmp_case *c = &cmp_cases[i];
+            if (!warm && c->bk == BK_PROVER) {
+                continue; /* the plain prover cases are above */
+            }
+            cmp_name(name, sizeof(name), tag, c, warm);
+            if (bench_selected(argc, argv, name)) {
+                bench_run_shape(name, c->bk, c->mt ? porep_synth_mt : porep_synth, b,
+                                c->mt ? pool : NULL, warm ? 3 : iters, shape, abc);
+            }
+        }
+    }
+}
+
+/* The pre-compiled evaluator's cases of one PoRep size (see the file comment). */
+static void porep_compact_cases(int argc, char **argv, porep_bench *b, const char *tag,
+                                unsigned iters, cz_pool *pool)
+{
+    char rec[64], ev[64];
+    cs_shape_t shape;
+    fr_t *abc[3];
+    cz_buf buf[3];
+
+    snprintf(rec, sizeof(rec), "porep_%s_shape_mt", tag);
+    snprintf(ev, sizeof(ev), "porep_%s_shape_eval_mt", tag);
+    if (!pool || !(bench_selected(argc, argv, rec) || bench_selected(argc, argv, ev) ||
+                   cmp_selected(argc, argv, tag))) {
+        return;
+    }
+    porep_shape_report(&shape, b, tag, pool);
+    if (bench_selected(argc, argv, rec)) {
+        bench_run(rec, BK_SHAPE, porep_blank_mt, b, pool, iters);
+    }
+    for (int k = 0; k < 3; k++) {
+        /* huge-page backed as an engine's would be, and faulted in before timing */
+        if (cz_buf_new(&buf[k], shape.A.rows * sizeof(fr_t), NULL) != CUZK_OK) {
+            exit(1);
+        }
+        memset(buf[k].ptr, 0, buf[k].len);
+        abc[k] = buf[k].ptr;
+    }
+    porep_cmp_cases(argc, argv, b, tag, iters, pool, &shape, abc);
+    for (int k = 0; k < 3; k++) {
+        cz_buf_free(&buf[k]);
+    }
+    if (bench_selected(argc, argv, ev)) {
+        cs_assignment_t asg;
+        cs_t *cs = NULL;
+        if (cs_new_witness(&cs, NULL, NULL) != CUZK_OK) {
+            exit(1);
+        }
+        porep_synth_mt(cs, b, pool);
+        if (cs_finish(cs, NULL) != CUZK_OK || cs_take_assignment(cs, &asg, NULL) != CUZK_OK) {
+            exit(1);
+        }
+        cs_free(cs);
+        eval_run e = {&shape, &asg, pool};
+        bench_case(ev, shape.num_constraints, 3, (double)shape.num_constraints, BENCH_NS, eval_once,
+                   &e);
+        cs_assignment_clear(&asg);
+    }
+    cs_shape_clear(&shape);
+}
+
 typedef struct post_bench {
     circ_post_cfg_t cfg;
     circ_post_sector_t *sectors;
@@ -399,6 +645,7 @@ int main(int argc, char **argv)
         if (pool && bench_selected(argc, argv, name)) {
             bench_run(name, BK_WITNESS, porep_synth_mt_nocache, &b, pool, porep_sizes[i].iters);
         }
+        porep_compact_cases(argc, argv, &b, porep_sizes[i].tag, porep_sizes[i].iters, pool);
         cz_free(b.s);
     }
 
@@ -429,6 +676,11 @@ int main(int argc, char **argv)
         }
         if (pool && named(argc, argv, "porep_32gib_prover_mt")) {
             bench_run("porep_32gib_prover_mt", BK_PROVER, porep_synth_mt, &b, pool, 1);
+        }
+        if (pool && named(argc, argv, "porep_32gib_shape")) {
+            cs_shape_t shape;
+            porep_shape_report(&shape, &b, "32gib", pool);
+            cs_shape_clear(&shape);
         }
         cz_free(b.s);
     }

@@ -4,13 +4,15 @@
  * Rows go to the pool in chunks of SHP_GRAIN (claimed dynamically, so a slow core takes fewer);
  * a chunk evaluates its rows of every matrix, whose columns touch neighbouring witness values.
  * Nothing is allocated while evaluating. Field results are canonical, so the sums equal the
- * prover backend's bit for bit whatever the order of the terms.
+ * prover backend's bit for bit whatever the order and grouping of the terms.
  */
 #include "r1cs/internal.h"
 
 /* Rows per pool chunk: ~100 us of work, small next to a 130M-row circuit, large next to the
  * cost of claiming a chunk. */
 #define SHP_GRAIN 8192
+/* Terms between prefetching a witness value and using it. */
+#define SHP_AHEAD 64
 
 typedef struct shp_mul {
     const cs_shape_matrix_t *m[3];
@@ -20,38 +22,87 @@ typedef struct shp_mul {
     size_t ni;
 } shp_mul;
 
-/* out[r] = <row r, w> for r in [begin, end) of one matrix. Coefficient index 0 adds, 1
- * subtracts; otherwise zero and one witness values (most of a Boolean-heavy circuit) skip the
- * multiplication. */
+/* acc = k-th coefficient * w, for the first term of a row. */
+static inline void term_first(fr_t *acc, uint16_t k, const fr_t *w, const fr_t *dict)
+{
+    if (k == CS_SHAPE_COEF_ONE) {
+        *acc = *w;
+    } else if (k == CS_SHAPE_COEF_MINUS_ONE) {
+        fr_neg(acc, w);
+    } else if (cs_fr_is_zero(w)) {
+        *acc = FR_ZERO;
+    } else if (memcmp(w, &FR_ONE, sizeof(fr_t)) == 0) {
+        *acc = dict[k];
+    } else {
+        fr_mul(acc, &dict[k], w);
+    }
+}
+
+/* acc += k-th coefficient * w. */
+static inline void term_add(fr_t *acc, uint16_t k, const fr_t *w, const fr_t *dict)
+{
+    if (k == CS_SHAPE_COEF_ONE) {
+        fr_add(acc, acc, w);
+    } else if (k == CS_SHAPE_COEF_MINUS_ONE) {
+        fr_sub(acc, acc, w);
+    } else if (cs_fr_is_zero(w)) {
+        /* 0 * coefficient */
+    } else if (memcmp(w, &FR_ONE, sizeof(fr_t)) == 0) {
+        fr_add(acc, acc, &dict[k]);
+    } else {
+        fr_t t;
+        fr_mul(&t, &dict[k], w);
+        fr_add(acc, acc, &t);
+    }
+}
+
+/* out[r] = <row r, w> for r in [begin, end) of one matrix. The first term sets the sum
+ * instead of adding to zero; coefficient index 0 adds, 1 subtracts (without looking at the
+ * value: a branch on Boolean witness values would mispredict half the time); other
+ * coefficients skip the multiplication for zero and one values. */
 static void rows_dot(const shp_mul *x, const cs_shape_matrix_t *m, fr_t *out, size_t begin,
                      size_t end)
 {
     const uint32_t *rp = m->row_ptr, *col = m->col;
     const uint16_t *coef = m->coef;
     const fr_t *inputs = x->inputs, *aux = x->aux, *dict = x->dict;
-    const size_t ni = x->ni;
+    const size_t ni = x->ni, nnz = m->nnz;
 
     for (size_t r = begin; r < end; r++) {
-        fr_t acc = FR_ZERO;
-        for (size_t z = rp[r], e = rp[r + 1]; z < e; z++) {
-            uint32_t c = col[z];
-            const fr_t *w = CZ_LIKELY(c >= ni) ? &aux[c - ni] : &inputs[c];
-            uint16_t k = coef[z];
-            if (k == CS_SHAPE_COEF_ONE) {
-                fr_add(&acc, &acc, w);
-            } else if (k == CS_SHAPE_COEF_MINUS_ONE) {
-                fr_sub(&acc, &acc, w);
-            } else if (cs_fr_is_zero(w)) {
-                /* 0 * coefficient */
-            } else if (memcmp(w, &FR_ONE, sizeof(fr_t)) == 0) {
-                fr_add(&acc, &acc, &dict[k]);
-            } else {
-                fr_t t;
-                fr_mul(&t, &dict[k], w);
-                fr_add(&acc, &acc, &t);
-            }
+        /* Summed in place: a local copied out at the end would be read back in 16-byte halves
+         * right after fr_add wrote it in 8-byte limbs, which stalls store forwarding. */
+        fr_t *acc = &out[r];
+        size_t z = rp[r], e = rp[r + 1];
+        /* The witness values SHP_AHEAD terms on: a row's columns are scattered over the aux
+         * (gathering them costs about as much as the arithmetic), and the columns tell where. */
+        for (size_t q = z + SHP_AHEAD; q < e + SHP_AHEAD && q < nnz; q++) {
+            uint32_t cq = col[q];
+            __builtin_prefetch(cq >= ni ? &aux[cq - ni] : &inputs[cq]);
         }
-        out[r] = acc;
+        if (z == e) {
+            *acc = FR_ZERO;
+            continue;
+        }
+        uint32_t c = col[z];
+        const fr_t *w = CZ_LIKELY(c >= ni) ? &aux[c - ni] : &inputs[c];
+        uint16_t k = coef[z];
+        if (e - z >= 2 && k == CS_SHAPE_COEF_ONE && coef[z + 1] <= CS_SHAPE_COEF_MINUS_ONE) {
+            /* w + v or w - v in one operation (most rows start so) */
+            uint32_t c1 = col[z + 1];
+            const fr_t *v = CZ_LIKELY(c1 >= ni) ? &aux[c1 - ni] : &inputs[c1];
+            if (coef[z + 1] == CS_SHAPE_COEF_ONE) {
+                fr_add(acc, w, v);
+            } else {
+                fr_sub(acc, w, v);
+            }
+            z++;
+        } else {
+            term_first(acc, k, w, dict);
+        }
+        for (z++; z < e; z++) {
+            c = col[z];
+            term_add(acc, coef[z], CZ_LIKELY(c >= ni) ? &aux[c - ni] : &inputs[c], dict);
+        }
     }
 }
 
@@ -80,6 +131,20 @@ void cs_shape_matrix_mul(const cs_shape_matrix_t *m, const fr_t *dict, fr_t *out
     shp_mul x = {{m, NULL, NULL}, {out, NULL, NULL}, 1, dict, inputs, aux, num_inputs};
 
     shp_mul_run(&x, m->rows, pool);
+}
+
+void cs_shape_mul(const cs_shape_t *shape, fr_t *a, fr_t *b, fr_t *c, const fr_t *inputs,
+                  const fr_t *aux, cz_pool *pool)
+{
+    shp_mul x = {{&shape->A, &shape->B, &shape->C},
+                 {a, b, c},
+                 3,
+                 shape->dict,
+                 inputs,
+                 aux,
+                 shape->num_inputs};
+
+    shp_mul_run(&x, shape->A.rows, pool);
 }
 
 static bool bitvec_copy(cs_bitvec_t *dst, const cs_bitvec_t *src)
@@ -126,14 +191,7 @@ cuzk_err cs_shape_eval(const cs_shape_t *shape, cs_assignment_t *asg, cz_pool *p
         }
         return cz_fail(dg, CUZK_E_NOMEM, "cs_shape_eval: %zu rows", rows);
     }
-    shp_mul x = {{&shape->A, &shape->B, &shape->C},
-                 {abc[0], abc[1], abc[2]},
-                 3,
-                 shape->dict,
-                 asg->inputs,
-                 asg->aux,
-                 ni};
-    shp_mul_run(&x, rows, pool);
+    cs_shape_mul(shape, abc[0], abc[1], abc[2], asg->inputs, asg->aux, pool);
     cs_bitvec_clear(&asg->a_aux_density);
     cs_bitvec_clear(&asg->b_input_density);
     cs_bitvec_clear(&asg->b_aux_density);

@@ -414,8 +414,9 @@ static cuzk_err header_get(shp_header *h, const uint8_t *buf, size_t have, uint6
     h->payload_bytes = cz_load_le64(buf + 72);
     h->payload_hash = cz_load_le64(buf + 80);
     rows = h->num_constraints + h->num_inputs;
-    if (h->num_inputs == 0 || h->num_inputs + h->num_aux > (UINT64_C(1) << 32) ||
-        h->num_aux > (UINT64_C(1) << 32) || rows < h->num_constraints || h->dict_len < 2 ||
+    if (h->num_inputs == 0 || h->num_inputs > (UINT64_C(1) << 32) ||
+        h->num_aux > (UINT64_C(1) << 32) || h->num_inputs + h->num_aux > (UINT64_C(1) << 32) ||
+        rows < h->num_constraints || h->dict_len < 2 ||
         !payload_len(&expect, h->dict_len, rows, h->nnz) || expect != h->payload_bytes ||
         rows > SIZE_MAX / sizeof(fr_t)) {
         return cz_fail(dg, CUZK_E_FORMAT, "%s: corrupted header (inconsistent counts)", path);

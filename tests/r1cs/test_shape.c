@@ -151,6 +151,22 @@ static void check_circuit(const char *name, synth_fn fn, void *ctx, bool slow)
     CHECK_OK(cs_shape_eval(&shape[0], &wit1, NULL, NULL));
     check_asg_eq(&prv, &wit);
     check_asg_eq(&prv, &wit1);
+    {
+        /* into caller buffers (the shape's densities are the assignment's) */
+        fr_t *abc[3];
+        for (int k = 0; k < 3; k++) {
+            abc[k] = cz_malloc(prv.m * sizeof(fr_t));
+            CHECK(abc[k] != NULL);
+            memset(abc[k], 0xa5, prv.m * sizeof(fr_t));
+        }
+        cs_shape_mul(&shape[0], abc[0], abc[1], abc[2], wit.inputs, wit.aux, pool);
+        CHECK_MEM_EQ(abc[0], prv.a, prv.m * sizeof(fr_t));
+        CHECK_MEM_EQ(abc[1], prv.b, prv.m * sizeof(fr_t));
+        CHECK_MEM_EQ(abc[2], prv.c, prv.m * sizeof(fr_t));
+        for (int k = 0; k < 3; k++) {
+            cz_free(abc[k]);
+        }
+    }
     CHECK_ERR(cs_shape_eval(&shape[0], &wit, pool, NULL), CUZK_E_INVAL); /* a, b, c present */
     if (!slow) {
         /* the recorder's own products agree matrix by matrix */
@@ -177,12 +193,13 @@ static void check_circuit(const char *name, synth_fn fn, void *ctx, bool slow)
     cs_shape_clear(&shape[0]);
 }
 
+#if !SHAPE_SLOW_TESTS
 /* ------------------------------------------------------------------------------------------
  * Hand-made random circuits, synthesized sequentially, through cs_extend or through cs_fork
  * ---------------------------------------------------------------------------------------- */
 
-#define RC_SEGS     3
-#define RC_MAX_VARS 64
+#    define RC_SEGS     3
+#    define RC_MAX_VARS 64
 
 typedef enum { RC_SEQ, RC_EXTEND, RC_FORK_SIZED, RC_FORK_UNSIZED } rc_mode;
 
@@ -486,6 +503,8 @@ TEST(shape_errors)
     cs_shape_clear(&s[0]);
 }
 
+#endif /* !SHAPE_SLOW_TESTS */
+
 /* ------------------------------------------------------------------------------------------
  * The Filecoin circuits with random witnesses of the right shape
  * ---------------------------------------------------------------------------------------- */
@@ -560,6 +579,7 @@ static void porep_synth(cs_t *cs, void *ctx, bool blank, cz_pool *pool)
     circ_porep_synth_pool(cs, &p->cfg, blank ? NULL : &p->w, pool, p->sized ? &p->each : NULL);
 }
 
+#if !SHAPE_SLOW_TESTS
 typedef struct post_ctx {
     circ_post_cfg_t cfg;
     circ_post_sector_t *sectors;
@@ -638,7 +658,6 @@ static void upd_synth(cs_t *cs, void *ctx, bool blank, cz_pool *pool)
     circ_update_synth(cs, &u->cfg, blank ? NULL : &u->w);
 }
 
-#if !SHAPE_SLOW_TESTS
 TEST(shape_porep_2kib)
 {
     porep_ctx p;
@@ -699,6 +718,7 @@ TEST(shape_porep_512mib)
 }
 #endif
 
+#if !SHAPE_SLOW_TESTS
 /* ------------------------------------------------------------------------------------------
  * Shape files
  * ---------------------------------------------------------------------------------------- */
@@ -1039,7 +1059,6 @@ TEST(shape_file_bad_indices)
     cs_shape_clear(&s[0]);
 }
 
-#if !SHAPE_SLOW_TESTS
 /* A real circuit's file: round trip over the pool, refused when cut or flipped anywhere. */
 TEST(shape_file_porep_2kib)
 {
@@ -1084,4 +1103,4 @@ TEST(shape_file_porep_2kib)
     cs_shape_clear(&s[0]);
     cz_free(p.s);
 }
-#endif
+#endif /* !SHAPE_SLOW_TESTS */
