@@ -3,8 +3,10 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 CTEST_FLAGS ?=
+PREFIX ?= /usr/local
+DESTDIR ?=
 
-.PHONY: all deps configure build test test-slow test-all bench demo format clean
+.PHONY: all deps configure build test test-slow test-all bench demo install uninstall format clean
 
 all: build
 
@@ -34,6 +36,17 @@ bench: build
 
 demo: build
 	@./scripts/demo.sh $(BUILD)
+
+# cuzkd, cuzk-bench, headers, docs, example config and systemd unit under $(PREFIX), staged
+# under $(DESTDIR) when set (cmake/CuzkInstall.cmake); $(BUILD)/install_manifest.txt lists them.
+install: deps configure
+	cmake --build $(BUILD) -j $(JOBS) --target cuzkd cuzk-bench
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+
+# Removes what the last `make install` from $(BUILD) installed (give the same DESTDIR); the
+# config in /etc/cuzk stays.
+uninstall:
+	DESTDIR="$(DESTDIR)" cmake -DCUZK_MANIFEST=$(BUILD)/install_manifest.txt -P cmake/uninstall.cmake
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h' '*.cu' '*.cuh')

@@ -135,6 +135,47 @@ static void gpu_metrics(sbuf *b, const eng_t *eng)
     }
 }
 
+/* A Prometheus label value (text format 0.0.4): backslash, double quote and line feed escaped
+ * as \\, \" and \n; everything else, any UTF-8 included, as it is. `out` has room for
+ * 2 strlen(in) + 1 bytes. Job ids are arbitrary strings from requests. */
+static void label_escape(char *out, const char *in)
+{
+    for (; *in; in++) {
+        if (*in == '\\' || *in == '"') {
+            *out++ = '\\';
+            *out++ = *in;
+        } else if (*in == '\n') {
+            *out++ = '\\';
+            *out++ = 'n';
+        } else {
+            *out++ = *in;
+        }
+    }
+    *out = '\0';
+}
+
+/* Progress of the running jobs whose plan is made (mu held): partitions and partitions proved.
+ * GetStatus has no field for it (its proto is Curio's and does not change). */
+static void job_metrics(sbuf *b, const eng_t *eng)
+{
+    static const char *const names[2] = {"cuzk_job_partitions", "cuzk_job_partitions_done"};
+    static const char *const helps[2] = {"Partitions of a running job",
+                                         "Partitions of a running job proved and verified"};
+    char label[2 * ENG_ID_MAX + 1];
+
+    for (int f = 0; f < 2; f++) {
+        family(b, names[f], "gauge", helps[f]);
+        for (const eng_job *j = eng->active.head; j; j = j->next) {
+            if (!j->plan_valid) {
+                continue;
+            }
+            label_escape(label, j->id);
+            sb_printf(b, "%s{job=\"%s\",proof_kind=\"%s\"} %zu\n", names[f], label,
+                      eng_kind_label(j->kind), f == 0 ? j->plan.num_partitions : j->parts_done);
+        }
+    }
+}
+
 cuzk_err eng_metrics_text(eng_t *eng, char **out, cz_diag *dg)
 {
     sbuf b = {.cap = 8192};
@@ -172,6 +213,7 @@ cuzk_err eng_metrics_text(eng_t *eng, char **out, cz_diag *dg)
     sb_printf(&b, "cuzk_queue_depth %llu\n", (unsigned long long)pending);
     family(&b, "cuzk_running_jobs", "gauge", "Jobs dispatched and not finished");
     sb_printf(&b, "cuzk_running_jobs %zu\n", eng->active.n);
+    job_metrics(&b, eng);
 
     per_kind(&b, "cuzk_proofs_submitted", "counter", "Per proof-kind submissions", m->submitted);
     per_kind(&b, "cuzk_proofs_completed", "counter", "Per proof-kind completions", m->completed);

@@ -628,6 +628,10 @@ void eng_prover_run(eng_t *eng, eng_gpu *g)
             g16_proof_to_bytes(job->proof + k * G16_PROOF_NBYTES, &o.proof);
             job->parts[k].state = PART_DONE;
             job->parts_done++;
+            if (job->plan.num_partitions > 1) { /* GetMetrics: cuzk_job_partitions_done */
+                CZ_LOG(CZ_LOG_INFO, "job=%s event=progress partitions_done=%zu partitions=%zu",
+                       job->qid, job->parts_done, job->plan.num_partitions);
+            }
             CZ_LOG(CZ_LOG_DEBUG, "job=%s stage=prove k=%zu backend=%s prove_ms=%.1f verify_ms=%.1f",
                    job->qid, k, o.last_on_gpu ? "gpu" : "cpu", (double)o.prove_ns / 1e6,
                    (double)o.verify_ns / 1e6);

@@ -1121,6 +1121,42 @@ TEST(metrics_exposition)
     eng_free(eng);
 }
 
+/* A running job's partitions and partitions proved are gauges labelled with its id, escaped
+ * as a Prometheus label value (ids are arbitrary request strings); gone once the job ends. */
+TEST(metrics_job_progress)
+{
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    cfg.synth_workers = 1; /* the gated partition 0 holds the only worker: nothing is proved */
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req r = etu_req(TK_GATE, 3, 5);
+    const char *id = "job \"7\" \\ x";
+    eng_result_copy_t res;
+    char *text = NULL;
+
+    etu_submit(eng, ENG_KIND_POREP, 0, id, &r, NULL);
+    CHECK(ev_wait("synth", id, 0));
+    CHECK_OK(eng_metrics_text(eng, &text, NULL));
+    const char *want[] = {
+        "# TYPE cuzk_job_partitions gauge\n",
+        "\ncuzk_job_partitions{job=\"job \\\"7\\\" \\\\ x\",proof_kind=\"porep_c2\"} 3\n",
+        "\ncuzk_job_partitions_done{job=\"job \\\"7\\\" \\\\ x\",proof_kind=\"porep_c2\"} 0\n",
+    };
+    for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+        CHECK_MSG(strstr(text, want[i]) != NULL, "missing \"%s\" in:\n%s", want[i], text);
+    }
+    cz_free(text);
+    tk_open_gate(etu_tk());
+    etu_wait(eng, id, &res, 30);
+    etu_check_proofs(&res, &r);
+    eng_result_copy_clear(&res);
+    CHECK_OK(eng_metrics_text(eng, &text, NULL));
+    CHECK_MSG(strstr(text, "cuzk_job_partitions{") == NULL, "%s", text);
+    CHECK_MSG(strstr(text, "# TYPE cuzk_job_partitions_done gauge\n") != NULL, "%s", text);
+    cz_free(text);
+    eng_free(eng);
+}
+
 /* ---- GPU selection without a usable device ---- */
 
 /* Proves one two-partition job and checks that both partitions went to the CPU provers and

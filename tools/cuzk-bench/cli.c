@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "progress.h"
+
 static void print_help(const char *cmd, const char *about, const cli_opt_t *opts, size_t nopts)
 {
     printf("usage: cuzk-bench %s", cmd);
@@ -34,6 +36,7 @@ int cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
 
+    cli_progress_interrupt(); /* not glued to a progress line on the terminal */
     fprintf(stderr, "cuzk-bench %s: error: ", cmd);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);

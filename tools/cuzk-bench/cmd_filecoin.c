@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "circuits/circuits.h"
 #include "common/alloc.h"
 #include "groth16/groth16.h"
@@ -411,22 +412,105 @@ static bool up_to_date(const fil_stamp *have, const fil_stamp *want, const fil_p
            vs == have->vk_bytes && ms == have->meta_bytes;
 }
 
+/* The recorded blank circuit (recorder backend: CSR matrices with the input constraints). */
+static cuzk_err blank_record(cs_r1cs_t *out, circ_kind kind, uint64_t bytes, cz_pool *pool,
+                             cz_diag *dg)
+{
+    cs_t *cs = NULL;
+    cuzk_err err = cs_new_recorder(&cs, dg);
+    if (err == CUZK_OK) {
+        err = circ_synth_blank(cs, kind, bytes, 0, pool, dg);
+    }
+    if (err == CUZK_OK) {
+        err = cs_finish(cs, dg);
+    }
+    if (err == CUZK_OK) {
+        err = cs_take_r1cs(cs, out, dg);
+    }
+    cs_free(cs);
+    return err;
+}
+
+/* Writes .params and .vk (each through a temporary name), .meta and last the stamp, whose
+ * domain and file sizes it fills in. */
+static cuzk_err write_files(fil_stamp *want, const fil_paths *p, const g16_params_t *params,
+                            const char *dir, cz_pool *pool, cz_diag *dg)
+{
+    char tmp[PATH_CAP + 8], meta[64];
+    cuzk_err err;
+
+    snprintf(tmp, sizeof(tmp), "%s.tmp", p->params);
+    err = g16_params_write(params, tmp, pool, dg);
+    if (err == CUZK_OK && rename(tmp, p->params) != 0) {
+        err = cz_fail(dg, CUZK_E_IO, "%s: %s", p->params, strerror(errno));
+        remove(tmp);
+    }
+    if (err == CUZK_OK) {
+        snprintf(tmp, sizeof(tmp), "%s.tmp", p->vk);
+        err = g16_vk_write(&params->vk, tmp, dg);
+        if (err == CUZK_OK && rename(tmp, p->vk) != 0) {
+            err = cz_fail(dg, CUZK_E_IO, "%s: %s", p->vk, strerror(errno));
+            remove(tmp);
+        }
+    }
+    if (err == CUZK_OK) {
+        err = circ_param_meta_json(meta, sizeof(meta), want->sector_size);
+    }
+    if (err == CUZK_OK) {
+        err = write_text(p->meta, meta, dg);
+    }
+    if (err == CUZK_OK) {
+        want->domain = (uint64_t)params->h_len + 1;
+        if (!file_size(p->params, &want->params_bytes) || !file_size(p->vk, &want->vk_bytes) ||
+            !file_size(p->meta, &want->meta_bytes)) {
+            err = cz_fail(dg, CUZK_E_IO, "%s: files vanished after writing", dir);
+        }
+    }
+    if (err == CUZK_OK) {
+        err = stamp_write(want, p->stamp, dg);
+    }
+    return err;
+}
+
+/* want's setup implementation, counts and digest: progress stages "count" and "digest". */
+static cuzk_err shape_of(fil_stamp *want, circ_kind kind, cz_pool *pool, cli_progress *pg,
+                         cz_diag *dg)
+{
+    cuzk_err err;
+
+    cli_progress_begin(pg, "count", 0);
+    err = setup_impl_id(want->setup, sizeof(want->setup), dg);
+    if (err == CUZK_OK) {
+        err = blank_counts(&want->counts, kind, want->sector_size, pool, dg);
+    }
+    if (err == CUZK_OK) {
+        cli_progress_begin(pg, "digest", 0);
+        err = blank_digest(want->digest, &want->counts, kind, want->sector_size, dg);
+    }
+    if (err == CUZK_OK) {
+        cli_progress_end(pg);
+    }
+    return err;
+}
+
+/* setup --proof --help */
+static const char *const SETUP_ABOUT =
+    "Generates Groth16 test parameters for one Filecoin circuit (one partition) and writes\n"
+    "them under the OFFICIAL file names into DIR: v28-<id>.params, .vk and .meta, as\n"
+    "rust-fil-proofs' parameter cache names them, plus a stamp (.cuzk-setup) recording the\n"
+    "circuit's counts and shape digest and the setup implementation. Run cuzkd with\n"
+    "--param-cache DIR (or FIL_PROOFS_PARAMETER_CACHE=DIR) to prove with them. When the\n"
+    "stamp matches the circuit and this setup, and the files are in place, nothing is done\n"
+    "(\"up to date\"). Files under those names\n"
+    "without our stamp (published parameters) are never replaced unless --force.\n"
+    "The toxic waste comes from the OS CSPRNG and is wiped; --seed makes reproducible,\n"
+    "INSECURE test fixtures. With --r1cs instead of --proof: a circom circuit (see below).";
+
 static int setup_filecoin(int argc, char **argv)
 {
-    static const char *const about =
-        "Generates Groth16 test parameters for one Filecoin circuit (one partition) and writes\n"
-        "them under the OFFICIAL file names into DIR: v28-<id>.params, .vk and .meta, as\n"
-        "rust-fil-proofs' parameter cache names them, plus a stamp (.cuzk-setup) recording the\n"
-        "circuit's counts and shape digest and the setup implementation. Run cuzkd with\n"
-        "--param-cache DIR (or FIL_PROOFS_PARAMETER_CACHE=DIR) to prove with them. When the\n"
-        "stamp matches the circuit and this setup, and the files are in place, nothing is done\n"
-        "(\"up to date\"). Files under those names\n"
-        "without our stamp (published parameters) are never replaced unless --force.\n"
-        "The toxic waste comes from the OS CSPRNG and is wiped; --seed makes reproducible,\n"
-        "INSECURE test fixtures. With --r1cs instead of --proof: a circom circuit (see below).";
     const char *proof = NULL, *size = NULL, *dir = NULL, *seed_hex = NULL;
     uint64_t threads = 0;
-    bool force = false;
+    bool force = false, quiet = false;
     cli_opt_t opts[] = {
         CLI_OPT("proof", CLI_STR, &proof, "KIND",
                 "porep | winning-post | window-post | snap | snap-poseidon", true),
@@ -438,6 +522,7 @@ static int setup_filecoin(int argc, char **argv)
                 "deterministic toxic waste from this 64-bit hex seed (tests only)", false),
         CLI_OPT("threads", CLI_U64, &threads, "N", "cores to use (default: all)", false),
         CLI_OPT("force", CLI_FLAG, &force, NULL, "regenerate even when up to date", false),
+        CLI_OPT("quiet", CLI_FLAG, &quiet, NULL, "no progress on stderr", false),
     };
     const char *cmd = argv[0];
     fil_paths paths;
@@ -445,18 +530,20 @@ static int setup_filecoin(int argc, char **argv)
     circ_kind kind;
     const circ_sector_t *sec;
     cz_pool *pool = NULL;
-    cs_t *cs = NULL;
     cs_r1cs_t r1cs;
     g16_params_t *params = NULL;
     uint64_t seed = 0;
     cz_diag dg;
     cuzk_err err;
-    int rc = cli_parse(cmd, about, opts, ARRAY_LEN(opts), argc, argv);
+    cli_progress pg;
+    int rc = cli_parse(cmd, SETUP_ABOUT, opts, ARRAY_LEN(opts), argc, argv);
     double t0 = cli_now_ms(), t_check = 0, t_record = 0, t_setup = 0, t_write = 0;
 
     if (rc >= 0) {
         return rc;
     }
+    /* Five stages; the last three only when the files are not up to date. */
+    cli_progress_init(&pg, cmd, 5, cli_progress_default_mode(quiet));
     memset(&r1cs, 0, sizeof(r1cs));
     memset(&want, 0, sizeof(want));
     cz_diag_init(&dg);
@@ -490,13 +577,7 @@ static int setup_filecoin(int argc, char **argv)
     }
 
     /* This setup implementation, the shape of the circuit: counts, then the streamed digest. */
-    err = setup_impl_id(want.setup, sizeof(want.setup), &dg);
-    if (err == CUZK_OK) {
-        err = blank_counts(&want.counts, kind, sec->bytes, pool, &dg);
-    }
-    if (err == CUZK_OK) {
-        err = blank_digest(want.digest, &want.counts, kind, sec->bytes, &dg);
-    }
+    err = shape_of(&want, kind, pool, &pg, &dg);
     if (err != CUZK_OK) {
         cli_error_diag(cmd, err, &dg);
         goto done;
@@ -532,18 +613,8 @@ static int setup_filecoin(int argc, char **argv)
     remove(paths.stamp);
 
     double t1 = cli_now_ms();
-    err = cs_new_recorder(&cs, &dg);
-    if (err == CUZK_OK) {
-        err = circ_synth_blank(cs, kind, sec->bytes, 0, pool, &dg);
-    }
-    if (err == CUZK_OK) {
-        err = cs_finish(cs, &dg);
-    }
-    if (err == CUZK_OK) {
-        err = cs_take_r1cs(cs, &r1cs, &dg);
-    }
-    cs_free(cs);
-    cs = NULL;
+    cli_progress_begin(&pg, "record", 0);
+    err = blank_record(&r1cs, kind, sec->bytes, pool, &dg);
     if (err != CUZK_OK) {
         cli_error_diag(cmd, err, &dg);
         goto done;
@@ -551,6 +622,7 @@ static int setup_filecoin(int argc, char **argv)
     t_record = cli_now_ms() - t1;
 
     t1 = cli_now_ms();
+    cli_progress_begin(&pg, "setup", 0);
     err = g16_setup(&params, &r1cs, seed_hex ? &seed : NULL, pool, &dg);
     cs_r1cs_clear(&r1cs);
     if (err != CUZK_OK) {
@@ -560,44 +632,14 @@ static int setup_filecoin(int argc, char **argv)
     t_setup = cli_now_ms() - t1;
 
     t1 = cli_now_ms();
-    {
-        char tmp[PATH_CAP + 8], meta[64];
-        snprintf(tmp, sizeof(tmp), "%s.tmp", paths.params);
-        err = g16_params_write(params, tmp, pool, &dg);
-        if (err == CUZK_OK && rename(tmp, paths.params) != 0) {
-            err = cz_fail(&dg, CUZK_E_IO, "%s: %s", paths.params, strerror(errno));
-            remove(tmp);
-        }
-        if (err == CUZK_OK) {
-            snprintf(tmp, sizeof(tmp), "%s.tmp", paths.vk);
-            err = g16_vk_write(&params->vk, tmp, &dg);
-            if (err == CUZK_OK && rename(tmp, paths.vk) != 0) {
-                err = cz_fail(&dg, CUZK_E_IO, "%s: %s", paths.vk, strerror(errno));
-                remove(tmp);
-            }
-        }
-        if (err == CUZK_OK) {
-            err = circ_param_meta_json(meta, sizeof(meta), sec->bytes);
-        }
-        if (err == CUZK_OK) {
-            err = write_text(paths.meta, meta, &dg);
-        }
-    }
-    if (err == CUZK_OK) {
-        want.domain = (uint64_t)params->h_len + 1;
-        if (!file_size(paths.params, &want.params_bytes) || !file_size(paths.vk, &want.vk_bytes) ||
-            !file_size(paths.meta, &want.meta_bytes)) {
-            err = cz_fail(&dg, CUZK_E_IO, "%s: files vanished after writing", dir);
-        }
-    }
-    if (err == CUZK_OK) {
-        err = stamp_write(&want, paths.stamp, &dg);
-    }
+    cli_progress_begin(&pg, "write", 0);
+    err = write_files(&want, &paths, params, dir, pool, &dg);
     if (err != CUZK_OK) {
         cli_error_diag(cmd, err, &dg);
         goto done;
     }
     t_write = cli_now_ms() - t1;
+    cli_progress_end(&pg);
     printf("setup: ok proof=%s sector_size=%" PRIu64 " inputs=%zu aux=%zu constraints=%zu "
            "domain=%" PRIu64 " digest=%s setup=%s params=%s params_bytes=%" PRIu64 " check_ms=%.1f "
            "record_ms=%.1f setup_ms=%.1f write_ms=%.1f total_ms=%.1f\n",
@@ -606,9 +648,9 @@ static int setup_filecoin(int argc, char **argv)
            want.params_bytes, t_check, t_record, t_setup, t_write, cli_now_ms() - t0);
     rc = CLI_EXIT_OK;
 done:
+    cli_progress_hide(&pg);
     g16_params_free(params);
     cs_r1cs_clear(&r1cs);
-    cs_free(cs);
     cz_pool_free(pool);
     return rc;
 }

@@ -27,6 +27,7 @@
 #include "common/alloc.h"
 #include "engine/offline.h"
 #include "perf.h"
+#include "progress.h"
 #include "synth_gpu.h"
 
 typedef enum { BK_PROVER, BK_COUNT, BK_CHECK, BK_PCE } synth_backend;
@@ -117,7 +118,7 @@ static int synth_once(const char *cmd, eng_offline_t *off, synth_backend bk, siz
 /* Records partition k's shape, or loads it from `file` (recording and saving it there when the
  * file is absent or refused); prints what it did. False (after the error) on failure. */
 static bool get_shape(const char *cmd, eng_offline_t *off, size_t k, const char *file,
-                      cz_pool *pool, cs_shape_t *shape)
+                      cz_pool *pool, cli_progress *pg, cs_shape_t *shape)
 {
     const eng_plan_t *plan = eng_offline_plan(off);
     char key[ENG_CIRCUIT_ID_MAX + 32];
@@ -130,6 +131,7 @@ static bool get_shape(const char *cmd, eng_offline_t *off, size_t k, const char 
     if (file) {
         double t0 = cli_now_ms();
         err = cs_shape_load(shape, file, key, (size_t)kl, pool, &dg);
+        cli_progress_hide(pg);
         if (err == CUZK_OK) {
             printf("shape loaded file=%s ms=%.3f\n", file, cli_now_ms() - t0);
             return true;
@@ -159,6 +161,7 @@ static bool get_shape(const char *cmd, eng_offline_t *off, size_t k, const char 
         return false;
     }
     size_t nnz = shape->A.nnz + shape->B.nnz + shape->C.nnz, bytes = cs_shape_bytes(shape);
+    cli_progress_hide(pg);
     printf("shape recorded ms=%.3f rows=%zu nnz_a=%zu nnz_b=%zu nnz_c=%zu dict=%zu bytes=%zu "
            "bytes_per_nnz=%.2f%s%s\n",
            t1 - t0, shape->A.rows, shape->A.nnz, shape->B.nnz, shape->C.nnz, shape->dict_len, bytes,
@@ -224,7 +227,8 @@ int cmd_synth(int argc, char **argv)
     uint64_t partition = 0, repeat = 3, threads = 1;
     cz_pool *pool = NULL;
     cs_shape_t shape;
-    bool has_partition = false, timing = false, use_gpu = false;
+    bool has_partition = false, timing = false, use_gpu = false, quiet = false;
+    cli_progress pg;
     synth_gpu *g = NULL;
     eng_offline_t *off = NULL;
     eng_bytes_t *vps = NULL;
@@ -233,6 +237,7 @@ int cmd_synth(int argc, char **argv)
     int rc;
 
     memset(&shape, 0, sizeof(shape));
+    cli_progress_init(&pg, CMD, 0, CLI_PROGRESS_QUIET);
     rc = cli_vreq_flags_init(&f, CMD, argc, argv);
     if (rc >= 0) {
         return rc;
@@ -258,6 +263,7 @@ int cmd_synth(int argc, char **argv)
                                    "one line per run with its stages", false);
     opts[n++] = (cli_opt_t)CLI_OPT("memmon", CLI_STR, &memmon, "FILE.csv",
                                    "sample resident memory every 100 ms into FILE.csv", false);
+    opts[n++] = (cli_opt_t)CLI_OPT("quiet", CLI_FLAG, &quiet, NULL, "no progress on stderr", false);
     rc = cli_parse(CMD, about, opts, n, f.argc, f.argv);
     if (rc >= 0) {
         goto out;
@@ -299,6 +305,9 @@ int cmd_synth(int argc, char **argv)
             goto out;
         }
     }
+    /* stages: parse, the shape (pce only), synthesis (partitions x repeat runs) */
+    cli_progress_init(&pg, CMD, bk == BK_PCE ? 3 : 2, cli_progress_default_mode(quiet));
+    cli_progress_begin(&pg, "parse", 0);
     if (!cli_vreq_load(CMD, &f, false, &r)) {
         goto out;
     }
@@ -326,13 +335,18 @@ int cmd_synth(int argc, char **argv)
                   plan->num_partitions);
         goto out;
     }
-    printf("synth kind=%s circuit=%s partitions=%zu backend=%s repeat=%" PRIu64
-           " threads=%" PRIu64 " parse_ms=%.3f\n",
+    cli_progress_end(&pg);
+    printf("synth kind=%s circuit=%s partitions=%zu backend=%s repeat=%" PRIu64 " threads=%" PRIu64
+           " parse_ms=%.3f\n",
            cli_proof_name(r.kind), plan->circuit_id, plan->num_partitions, backend, repeat, threads,
            parse_ms);
     size_t k0 = has_partition ? (size_t)partition : 0;
-    if (bk == BK_PCE && !get_shape(CMD, off, k0, shape_file, pool, &shape)) {
-        goto out;
+    if (bk == BK_PCE) {
+        cli_progress_begin(&pg, "shape", 0);
+        if (!get_shape(CMD, off, k0, shape_file, pool, &pg, &shape)) {
+            goto out;
+        }
+        cli_progress_end(&pg);
     }
     if (use_gpu) {
         cz_diag gdg;
@@ -360,6 +374,7 @@ int cmd_synth(int argc, char **argv)
         cli_error(CMD, "out of memory");
         goto out;
     }
+    cli_progress_begin(&pg, "synthesis", (uint64_t)(k1 - k0) * repeat);
     for (size_t k = k0; k < k1; k++) {
         double tot[1024];
         size_t peak = 0;
@@ -383,6 +398,7 @@ int cmd_synth(int argc, char **argv)
             t[i] = runs[i].total_ms;
             peak = runs[i].alloc_peak > peak ? runs[i].alloc_peak : peak;
             if (timing) {
+                cli_progress_hide(&pg);
                 printf("%-9zu %4" PRIu64 " %12.3f %12.3f %12.3f %12.3f", k, i, runs[i].synth_ms,
                        runs[i].finish_ms, runs[i].products_ms, runs[i].total_ms);
                 if (g) {
@@ -391,7 +407,9 @@ int cmd_synth(int argc, char **argv)
                            gt->z_upload_ms, gt->spmv_ms[0], gt->spmv_ms[1], gt->spmv_ms[2]);
                 }
                 printf("\n");
+                fflush(stdout);
             }
+            cli_progress_update(&pg, (uint64_t)(k - k0) * repeat + i + 1);
         }
         perf_stats_of(&st, t, (size_t)repeat);
         if (t != tot) {
@@ -407,6 +425,7 @@ int cmd_synth(int argc, char **argv)
                  st.median > 0 ? (double)cons / (st.median / 1e3) : 0.0, pk);
         memcpy(table[nlines++], line, sizeof(line));
     }
+    cli_progress_end(&pg);
     printf("%-9s %12s %10s %10s %10s %10s %8s %14s %12s\n", "partition", "constraints", "aux",
            "min_ms", "median_ms", "max_ms", "spread%", "constraints/s", "alloc_peak");
     for (size_t i = 0; i < nlines; i++) {
@@ -428,6 +447,7 @@ int cmd_synth(int argc, char **argv)
     printf(" (idle %s, peak %s)\n", a, b);
     rc = CLI_EXIT_OK;
 out:
+    cli_progress_hide(&pg);
     perf_memmon_stop(mm, NULL);
     eng_offline_free(off);
     synth_gpu_free(g);

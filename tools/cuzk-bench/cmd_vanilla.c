@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "common/alloc.h"
 #include "common/bytes.h"
 #include "common/rand.h"
@@ -1447,9 +1448,10 @@ int cmd_check_vanilla(int argc, char **argv)
         "Request fields come from FILE.json beside the first file (gen-vanilla writes it)\n"
         "unless given as flags.";
     cli_vreq_flags f;
-    cli_opt_t opts[CLI_VREQ_NOPTS + 3];
+    cli_opt_t opts[CLI_VREQ_NOPTS + 4];
     uint64_t threads = 0;
-    bool native = false;
+    bool native = false, quiet = false;
+    cli_progress pg;
     const char *partition = NULL;
     cli_vreq r;
     vparsed p;
@@ -1471,19 +1473,26 @@ int cmd_check_vanilla(int argc, char **argv)
         "also run the native vanilla verifier (Merkle roots, labels, challenges)", false);
     opts[nopts++] = (cli_opt_t)CLI_OPT("threads", CLI_U64, &threads, "N",
                                        "cores for PoSt synthesis (default: all)", false);
+    opts[nopts++] =
+        (cli_opt_t)CLI_OPT("quiet", CLI_FLAG, &quiet, NULL, "no progress on stderr", false);
     rc = cli_parse(CMD, about, opts, nopts, f.argc, f.argv);
     if (rc >= 0) {
         cli_vreq_flags_clear(&f);
         return rc;
     }
     memset(&c, 0, sizeof(c));
+    /* two stages: parse (the vanilla proofs decoded), then the partitions one by one */
+    cli_progress_init(&pg, CMD, 2, cli_progress_default_mode(quiet));
+    cli_progress_begin(&pg, "parse", 0);
     if (!cli_vreq_load(CMD, &f, false, &r)) {
+        cli_progress_hide(&pg);
         cli_vreq_flags_clear(&f);
         return CLI_EXIT_ERROR;
     }
     cli_vreq_flags_clear(&f);
     rc = vparse(CMD, &r, &p);
     if (rc != CLI_EXIT_OK) {
+        cli_progress_hide(&pg);
         cli_vreq_clear(&r);
         vparsed_clear(&p);
         return rc;
@@ -1511,6 +1520,7 @@ int cmd_check_vanilla(int argc, char **argv)
         rc = cli_error(CMD, "out of memory");
         goto done;
     }
+    cli_progress_begin(&pg, "partitions", k1 - k0);
     for (uint32_t k = k0; k < k1; k++) {
         cs_counts_t counts;
         double tk = cli_now_ms();
@@ -1529,13 +1539,18 @@ int cmd_check_vanilla(int argc, char **argv)
         if (rc != CLI_EXIT_OK) {
             goto done;
         }
+        cli_progress_hide(&pg); /* the result line goes to the same terminal */
         printf("partition=%u constraints=%zu inputs=%zu aux=%zu satisfied inputs_match ms=%.1f\n",
                k, counts.num_constraints, counts.num_inputs - 1, counts.num_aux, cli_now_ms() - tk);
+        fflush(stdout);
+        cli_progress_update(&pg, k + 1 - k0);
     }
+    cli_progress_end(&pg);
     printf("ok kind=%s partitions=%u checked=%u%s ms=%.1f\n", cli_proof_name(p.kind), p.partitions,
            k1 - k0, native ? " native=ok" : "", cli_now_ms() - t0);
     rc = CLI_EXIT_OK;
 done:
+    cli_progress_hide(&pg);
     cz_free(expect);
     cz_pool_free(c.pool);
     vparsed_clear(&p);
@@ -1554,6 +1569,8 @@ typedef struct gen_opts {
     bool has_registered_proof;
     cz_prng prng;
     cz_pool *pool;
+    cli_progress *pg; /* stages: porep sector, c1, write; PoSt sectors, write; snap sector,
+                         encode, partitions, write */
 } gen_opts;
 
 static void random_node(uint8_t out[32], cz_prng *g)
@@ -1653,6 +1670,7 @@ static bool obtain_sector(const char *cmd, const gen_opts *o, const seal_porep_c
             *out = NULL;
             return false;
         }
+        cli_progress_hide(o->pg);
         fprintf(stderr, "cuzk-bench gen-vanilla: note: using the sector in %s\n", o->workdir);
         return true;
     }
@@ -1782,9 +1800,11 @@ static int gen_porep(const char *cmd, gen_opts *o, sidecar_out *sc)
     random_node(ids.ticket, &o->prng);
     cz_prng_bytes(&o->prng, seed, 32);
     seed[31] &= 0x3f;
+    cli_progress_begin(o->pg, "sector", 0);
     if (!obtain_sector(cmd, o, &cfg, &ids, seed, o->cc, true, &s)) {
         return CLI_EXIT_ERROR;
     }
+    cli_progress_begin(o->pg, "c1", 0);
     err = vp_gen_porep_c1(&c1, s, seed, o->pool, &dg);
     if (err == CUZK_OK) {
         err = o->curio_wrapper ? vp_c1_to_curio_json(&c1, o->sector_number, &json, &len, &dg)
@@ -1794,9 +1814,11 @@ static int gen_porep(const char *cmd, gen_opts *o, sidecar_out *sc)
         cli_error(cmd, "C1: %s", dg.msg[0] ? dg.msg : cuzk_strerror(err));
         goto done;
     }
+    cli_progress_begin(o->pg, "write", 0);
     if (!cli_write_file(cmd, o->out, json, len)) {
         goto done;
     }
+    cli_progress_end(o->pg);
     sc->registered_proof = cfg.registered_proof;
     sc->encoding = o->curio_wrapper ? "c1-curio-json" : "c1-json";
     sc->proofs = 1;
@@ -1849,6 +1871,7 @@ static int gen_post(const char *cmd, gen_opts *o, int size_idx, sidecar_out *sc)
         cli_error(cmd, "out of memory");
         goto done;
     }
+    cli_progress_begin(o->pg, "sectors", n);
     for (; made < n; made++) {
         seal_ids ids;
         seal_sector *s = NULL;
@@ -1880,10 +1903,13 @@ static int gen_post(const char *cmd, gen_opts *o, int size_idx, sidecar_out *sc)
             cli_error(cmd, "sector %zu: %s", made, dg.msg[0] ? dg.msg : cuzk_strerror(err));
             goto done;
         }
+        cli_progress_update(o->pg, made + 1);
     }
+    cli_progress_begin(o->pg, "write", 0);
     if (!write_bincode_set(cmd, o->out, bins, lens, n, &encoding)) {
         goto done;
     }
+    cli_progress_end(o->pg);
     sc->registered_proof = pc.registered_proof;
     sc->encoding = encoding;
     sc->proofs = n;
@@ -1930,9 +1956,11 @@ static int gen_snap(const char *cmd, gen_opts *o, int size_idx, sidecar_out *sc)
     ids.sector_id = o->sector_number;
     random_node(ids.ticket, &o->prng);
     /* the sector key: a committed-capacity (all-zero) sector, as SnapDeals upgrades */
+    cli_progress_begin(o->pg, "sector", 0);
     if (!obtain_sector(cmd, o, &cfg, &ids, NULL, true, true, &s)) {
         return CLI_EXIT_ERROR;
     }
+    cli_progress_begin(o->pg, "encode", 0);
     if (!o->synthetic) {
         data = make_data(cmd, o, cfg.shape.nodes);
         if (!data) {
@@ -1944,11 +1972,15 @@ static int gen_snap(const char *cmd, gen_opts *o, int size_idx, sidecar_out *sc)
     if (err == CUZK_OK && !parts) {
         err = cz_fail(&dg, CUZK_E_NOMEM, "out of memory");
     }
+    if (err == CUZK_OK) {
+        cli_progress_begin(o->pg, "partitions", uc.partitions);
+    }
     for (; err == CUZK_OK && made < uc.partitions; made++) {
         err = vp_gen_snap(&parts[made], u, made, &dg);
         if (err != CUZK_OK) {
             break;
         }
+        cli_progress_update(o->pg, made + 1);
     }
     if (err == CUZK_OK) {
         err = vp_snap_list_to_json(parts, uc.partitions, &json, &len, &dg);
@@ -1957,9 +1989,11 @@ static int gen_snap(const char *cmd, gen_opts *o, int size_idx, sidecar_out *sc)
         cli_error(cmd, "SnapDeals: %s", dg.msg[0] ? dg.msg : cuzk_strerror(err));
         goto done;
     }
+    cli_progress_begin(o->pg, "write", 0);
     if (!cli_write_file(cmd, o->out, json, len)) {
         goto done;
     }
+    cli_progress_end(o->pg);
     sc->registered_proof = uc.registered_proof;
     sc->encoding = "base64-list";
     sc->proofs = uc.partitions;
@@ -1983,35 +2017,63 @@ done:
     return rc;
 }
 
+/* Seeds o->prng, which draws every random value, from --seed or the OS; seed_text gets the
+ * seed in hex (printed, so a run can be replayed). */
+static bool gen_seed(const char *cmd, gen_opts *o, const char *seed_hex, char seed_text[129])
+{
+    uint8_t seed[64], h[32];
+    size_t seed_len = 32;
+    cz_diag dg;
+
+    cz_diag_init(&dg);
+    if (seed_hex) {
+        size_t hl = strlen(seed_hex);
+        if (hl == 0 || hl % 2 != 0 || hl > 128 || !cz_hex_decode(seed, hl / 2, seed_hex)) {
+            cli_error(cmd, "--seed: expected 2 to 128 hex digits");
+            return false;
+        }
+        seed_len = hl / 2;
+    } else if (cz_rand_bytes(seed, seed_len, &dg) != CUZK_OK) {
+        cli_error_diag(cmd, CUZK_E_IO, &dg);
+        return false;
+    }
+    cz_hex_encode(seed_text, seed, seed_len);
+    sha256(h, seed, seed_len);
+    cz_prng_seed(&o->prng, cz_load_le64(h));
+    return true;
+}
+
+/* gen-vanilla --help */
+static const char GEN_ABOUT[] =
+    "cuzk-bench gen-vanilla porep|winning-post|window-post|snap --sector-size SIZE --out FILE\n"
+    "\n"
+    "Seals a test sector (random data, or --data) with the seal library and writes a\n"
+    "vanilla proof the daemon and check-vanilla accept, verified natively before it is\n"
+    "written: porep the C1 output JSON; winning-post and window-post the bincode\n"
+    "FallbackPoStSectorProof (window-post with --sectors > 1: a JSON list of base64\n"
+    "proofs); snap Curio's snap-vproof.json (an upgrade of a CC sector). Beside it,\n"
+    "FILE.json holds what a request needs besides the proof (registered proof, miner,\n"
+    "sector number, randomness, commitments). Sectors are sealed in memory unless\n"
+    "--workdir names a sector cache (loaded if it holds the same sector, else written):\n"
+    "with the same --seed every kind names the same sector, and with --cc (a committed-\n"
+    "capacity, all-zero sector, which snap upgrades) all four kinds can share one.\n"
+    "--synthetic seals an all-zero sector with only the challenged columns (32 GiB in\n"
+    "seconds). Values are drawn from --seed (printed when random), so runs can be replayed.";
+
 int cmd_gen_vanilla(int argc, char **argv)
 {
     static const char CMD[] = "gen-vanilla";
-    static const char about[] =
-        "cuzk-bench gen-vanilla porep|winning-post|window-post|snap --sector-size SIZE --out FILE\n"
-        "\n"
-        "Seals a test sector (random data, or --data) with the seal library and writes a\n"
-        "vanilla proof the daemon and check-vanilla accept, verified natively before it is\n"
-        "written: porep the C1 output JSON; winning-post and window-post the bincode\n"
-        "FallbackPoStSectorProof (window-post with --sectors > 1: a JSON list of base64\n"
-        "proofs); snap Curio's snap-vproof.json (an upgrade of a CC sector). Beside it,\n"
-        "FILE.json holds what a request needs besides the proof (registered proof, miner,\n"
-        "sector number, randomness, commitments). Sectors are sealed in memory unless\n"
-        "--workdir names a sector cache (loaded if it holds the same sector, else written):\n"
-        "with the same --seed every kind names the same sector, and with --cc (a committed-\n"
-        "capacity, all-zero sector, which snap upgrades) all four kinds can share one.\n"
-        "--synthetic seals an all-zero sector with only the challenged columns (32 GiB in\n"
-        "seconds). Values are drawn from --seed (printed when random), so runs can be replayed.";
     const char *type = NULL, *size = NULL, *seed_hex = NULL;
     gen_opts o;
     uint64_t threads = 0, miner_id = 1000, sector_number = 1;
     char **args = NULL;
     int nargs = 0, rc, size_idx;
     sidecar_out sc;
-    uint8_t seed[64];
-    size_t seed_len = 32;
     char seed_text[129], *sc_path = NULL;
     double t0 = cli_now_ms();
     cz_diag dg;
+    cli_progress pg;
+    bool quiet = false;
 
     memset(&o, 0, sizeof(o));
     memset(&sc, 0, sizeof(sc));
@@ -2040,6 +2102,7 @@ int cmd_gen_vanilla(int argc, char **argv)
         CLI_OPT("curio-wrapper", CLI_FLAG, &o.curio_wrapper, NULL,
                 "porep: write Curio's {\"SectorNum\",\"Phase1Out\",\"SectorSize\"} wrapper", false),
         CLI_OPT("threads", CLI_U64, &threads, "N", "cores to use (default: all)", false),
+        CLI_OPT("quiet", CLI_FLAG, &quiet, NULL, "no progress on stderr", false),
     };
 
     /* the kind may come first: gen-vanilla KIND --opts... */
@@ -2055,7 +2118,7 @@ int cmd_gen_vanilla(int argc, char **argv)
         }
         args[nargs++] = argv[i];
     }
-    rc = cli_parse(CMD, about, opts, ARRAY_LEN(opts), nargs, args);
+    rc = cli_parse(CMD, GEN_ABOUT, opts, ARRAY_LEN(opts), nargs, args);
     cz_free(args);
     if (rc >= 0) {
         return rc;
@@ -2094,21 +2157,8 @@ int cmd_gen_vanilla(int argc, char **argv)
     o.miner_id = miner_id;
     o.sector_number = sector_number;
 
-    /* the seed of every random value */
-    if (seed_hex) {
-        size_t hl = strlen(seed_hex);
-        if (hl == 0 || hl % 2 != 0 || hl > 128 || !cz_hex_decode(seed, hl / 2, seed_hex)) {
-            return cli_error(CMD, "--seed: expected 2 to 128 hex digits");
-        }
-        seed_len = hl / 2;
-    } else if (cz_rand_bytes(seed, seed_len, &dg) != CUZK_OK) {
-        return cli_error_diag(CMD, CUZK_E_IO, &dg);
-    }
-    cz_hex_encode(seed_text, seed, seed_len);
-    {
-        uint8_t h[32];
-        sha256(h, seed, seed_len);
-        cz_prng_seed(&o.prng, cz_load_le64(h));
+    if (!gen_seed(CMD, &o, seed_hex, seed_text)) {
+        return CLI_EXIT_ERROR;
     }
     if (!cli_pool(CMD, threads, &o.pool)) {
         return CLI_EXIT_ERROR;
@@ -2117,6 +2167,12 @@ int cmd_gen_vanilla(int argc, char **argv)
            o.sector_size, seed_text);
     fflush(stdout);
 
+    cli_progress_init(&pg, CMD,
+                      o.kind == CLI_PROOF_POREP  ? 3
+                      : o.kind == CLI_PROOF_SNAP ? 4
+                                                 : 2,
+                      cli_progress_default_mode(quiet));
+    o.pg = &pg;
     sc.kind = o.kind;
     sc.vanilla = o.out;
     sc.seed_hex = seed_text;
@@ -2145,6 +2201,7 @@ int cmd_gen_vanilla(int argc, char **argv)
             printf("out=%s sidecar=%s ms=%.1f\n", o.out, sc_path, cli_now_ms() - t0);
         }
     }
+    cli_progress_hide(&pg);
     cz_free(sc_path);
     cz_pool_free(o.pool);
     return rc;

@@ -1,0 +1,34 @@
+# Install rules: `make install` (PREFIX, DESTDIR) or `cmake --install build --prefix P`.
+#   <prefix>/bin                     cuzkd, cuzk-bench
+#   <prefix>/include/cuzk            the public headers
+#   <prefix>/share/doc/cuzk          README.md, docs/*.md, examples/cuzk.toml
+#   <prefix>/lib/systemd/system      cuzkd.service (paths of this install)
+#   <prefix>/lib/sysusers.d          cuzk.conf (the service's user)
+#   <sysconfdir>/cuzk/cuzk.toml      the example config, only when no such file exists yet;
+#                                    upgrades and `make uninstall` leave it alone
+# The service file and the config are placed at install time (cmake/install_dist.cmake), so
+# that `--prefix` given to `cmake --install` is the one they name. <sysconfdir> is /etc for the
+# prefixes /usr and /, else <prefix>/etc (as GNUInstallDirs decides). Every file but the config
+# is listed in build/install_manifest.txt, which `make uninstall` reads (cmake/uninstall.cmake).
+include(GNUInstallDirs)
+
+foreach(tool cuzkd cuzk-bench)
+    if(TARGET ${tool})
+        install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+    endif()
+endforeach()
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/cuzk DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        FILES_MATCHING PATTERN "*.h")
+file(GLOB CUZK_DOCS ${CMAKE_SOURCE_DIR}/docs/*.md)
+install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CUZK_DOCS} DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${CMAKE_SOURCE_DIR}/dist/cuzk.toml DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
+install(CODE "set(CUZK_DIST_DIR \"${CMAKE_SOURCE_DIR}/dist\")
+    set(CUZK_BUILD_DIR \"${CMAKE_BINARY_DIR}\")
+    set(CUZK_BINDIR_REL \"${CMAKE_INSTALL_BINDIR}\")
+    set(CUZK_DOCDIR_REL \"${CMAKE_INSTALL_DOCDIR}\")
+    include(\"${CMAKE_SOURCE_DIR}/cmake/install_dist.cmake\")")
+
+add_custom_target(uninstall
+    COMMAND ${CMAKE_COMMAND} -DCUZK_MANIFEST=${CMAKE_BINARY_DIR}/install_manifest.txt
+            -P ${CMAKE_SOURCE_DIR}/cmake/uninstall.cmake
+    COMMENT "Removing the files of the last install (install_manifest.txt)")
