@@ -169,6 +169,7 @@ void eng_gpu_close_all(eng_t *eng)
         while (g->res) {
             eng_gpu_res *r = g->res;
             g->res = r->next;
+            g16_gpu_shape_free(r->gs);
             g16_gpu_params_free(r->gp);
             if (r->hold && --r->hold->copies == 0) {
                 g16_params_free(r->hold->params);
@@ -194,12 +195,70 @@ void *eng_gpu_main(void *arg)
  * Resident copies
  * ------------------------------------------------------------------------------------------- */
 
+bool eng_gpu_any_usable_locked(const eng_t *eng)
+{
+    for (unsigned i = 0; i < eng->n_gpus; i++) {
+        if (eng->gpus[i].usable) {
+            return true;
+        }
+    }
+    return false;
+}
+
+const g16_gpu_shape *eng_gpu_shape(eng_t *eng, eng_gpu *g, g16_gpu_params *gp,
+                                   const cs_shape_t *shape, const eng_job *job, size_t k)
+{
+    eng_gpu_res *res = NULL;
+    g16_gpu_shape *gs = NULL;
+    cz_diag dg;
+
+    pthread_mutex_lock(&eng->mu);
+    for (eng_gpu_res *r = g->res; r; r = r->next) {
+        if (r->gp == gp && !r->freeing) {
+            res = r;
+        }
+    }
+    if (res && res->gs && res->gs_of == shape) {
+        gs = res->gs;
+    }
+    pthread_mutex_unlock(&eng->mu);
+    if (gs || !res) {
+        return gs;
+    }
+    /* Only this device's thread frees or replaces res->gs, and it is here. */
+    uint64_t t0 = eng_now_ns();
+    cz_diag_init(&dg);
+    cuzk_err err = g16_gpu_shape_new(&gs, gp, shape, &dg);
+    if (err != CUZK_OK) {
+        char buf[600], q[CZ_LOG_QUOTED_MAX(sizeof(buf))];
+        CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=shape_not_resident action=host_products "
+               "error=%s", job->qid, k, g->ordinal,
+               cz_log_quote(q, sizeof(q), cz_diag_str(&dg, buf, sizeof(buf))));
+        return NULL;
+    }
+    uint64_t bytes = g16_gpu_shape_device_bytes(gs);
+    pthread_mutex_lock(&eng->mu);
+    g16_gpu_shape *old = res->gs;
+    uint64_t old_bytes = g16_gpu_shape_device_bytes(old);
+    res->gs = gs;
+    res->gs_of = shape;
+    res->bytes = res->bytes - old_bytes + bytes;
+    g->res_bytes = g->res_bytes - old_bytes + bytes;
+    pthread_mutex_unlock(&eng->mu);
+    g16_gpu_shape_free(old);
+    CZ_LOG(CZ_LOG_INFO, "job=%s k=%zu gpu=%u srs=%s event=shape_resident bytes=%llu ms=%.1f",
+           job->qid, k, g->ordinal, res->id, (unsigned long long)bytes,
+           (double)(eng_now_ns() - t0) / 1e6);
+    return gs;
+}
+
 /* Frees copy r of g: called by the device's thread with mu held, which it drops during the
  * device call. r stays listed (freeing) meanwhile, so that a demotion still counts it. */
 static void free_copy_locked(eng_t *eng, eng_gpu *g, eng_gpu_res *r, eng_defer *d, const char *why)
 {
     r->freeing = true;
     pthread_mutex_unlock(&eng->mu);
+    g16_gpu_shape_free(r->gs);
     g16_gpu_params_free(r->gp);
     pthread_mutex_lock(&eng->mu);
     eng_gpu_res **pp = &g->res;
@@ -303,10 +362,10 @@ static void log_cpu(const eng_gpu *g, const eng_job *job, size_t k, const eng_sr
 }
 
 g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
-                                 const g16_params_t *params, uint64_t *upload_ns)
+                                 const g16_params_t *params, uint64_t extra, uint64_t *upload_ns)
 {
     const uint64_t limit = eng->cfg.gpu_mem_limit_bytes;
-    const uint64_t need = resident_estimate(params), room = scratch_estimate(params);
+    const uint64_t need = resident_estimate(params) + extra, room = scratch_estimate(params);
     g16_gpu_params *gp = NULL;
     uint64_t total, free_b = 0;
     bool trimmed = false;
@@ -397,7 +456,7 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
         return NULL;
     }
     uint64_t bytes = g16_gpu_params_device_bytes(gp);
-    while (limit && resident_bytes(eng, g) + bytes > limit) {
+    while (limit && resident_bytes(eng, g) + bytes + extra > limit) {
         if (!evict_one(eng, g)) {
             g16_gpu_params_free(gp);
             log_cpu(g, job, k, srs, "limit", bytes, room, limit);

@@ -115,7 +115,9 @@ typedef enum { PART_WAIT, PART_SYNTH, PART_READY, PART_PROVE, PART_DONE } eng_pa
 
 typedef struct eng_part {
     eng_part_state state;
-    cs_assignment_t asg; /* READY: the prover assignment */
+    cs_assignment_t asg; /* READY: the prover assignment; with `shape` and no a, b, c (a
+                            device computes them) only inputs, aux, m and the densities */
+    const cs_shape_t *shape; /* the recorded shape it was synthesized with, or NULL */
     uint64_t reserved;   /* budget bytes held from admission until verified */
     bool holds_srs;      /* a reference on job->srs */
 } eng_part;
@@ -268,7 +270,9 @@ typedef struct eng_gpu_res {
     eng_srs *srs;                /* the hot entry it mirrors; NULL once the entry was demoted */
     const g16_params_t *params;  /* the host parameters gp retains */
     g16_gpu_params *gp;
-    uint64_t bytes;        /* g16_gpu_params_device_bytes */
+    g16_gpu_shape *gs;          /* the circuit's recorded shape beside gp, or NULL */
+    const cs_shape_t *gs_of;    /* the host shape gs was made from */
+    uint64_t bytes;        /* g16_gpu_params_device_bytes (+ the shape's once made) */
     uint64_t last_used_ns; /* LRU clock */
     bool freeing;          /* the device's thread is freeing it (still listed) */
     eng_gpu_hold *hold;    /* set by the demotion: release on free */
@@ -308,11 +312,19 @@ void *eng_gpu_main(void *arg);
 bool eng_gpu_housekeep_locked(eng_t *eng, eng_gpu *g, eng_defer *d);
 /** The copy of srs's parameters (params, those of the partition being proved; the caller holds
  *  a reference on srs) on g's device, made resident first if needed: device memory is freed
- *  least recently used first to make room. NULL: prove on the CPU (the reason is logged).
+ *  least recently used first to make room, for the copy and `extra` bytes that will join it
+ *  (the circuit's recorded shape, eng_gpu_shape). NULL: prove on the CPU (the reason is logged).
  *  *upload_ns receives the time spent making the copy (0 when it existed). Called by the
  *  device's thread without mu. */
 g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
-                                 const g16_params_t *params, uint64_t *upload_ns);
+                                 const g16_params_t *params, uint64_t extra, uint64_t *upload_ns);
+/** The recorded shape `shape` resident beside gp on g's device (made the first time; the
+ *  engine's shapes live until eng_free), or NULL when it cannot be made (logged): the caller
+ *  then computes a, b, c on the host. Called by the device's thread without mu. */
+const g16_gpu_shape *eng_gpu_shape(eng_t *eng, eng_gpu *g, g16_gpu_params *gp,
+                                   const cs_shape_t *shape, const eng_job *job, size_t k);
+/** True when some device may prove (a partition synthesized now can leave a, b, c to it). */
+bool eng_gpu_any_usable_locked(const eng_t *eng);
 /** Records a failed device proof (err: CUZK_E_GPU, CUZK_E_NOMEM or CUZK_E_NO_GPU; dg says
  *  what): logs it and frees the copy that was used (made again next time), or, after repeated
  *  failures, stops using the device. Called by the device's thread without mu. */

@@ -192,11 +192,13 @@ static void run_prepare(eng_t *eng, eng_job *job, eng_defer *d)
 /* Returns false when the worker must wait (memory) before trying again; *wake_ns is then the
  * time to look again (0 = when woken). */
 /* Partition k's assignment (inputs, aux, a, b, c, densities), the same whichever path: the
- * pre-compiled evaluator (witness backend + the recorded shape's products, *pce true) when the
- * circuit's shape is available (eng_shape_get), else the prover backend. Runs without the
- * lock; logs the timing stages "synthesis", "finish" and, for the evaluator, "products". */
+ * pre-compiled evaluator (witness backend + the recorded shape's products; *shape_out the
+ * shape) when the circuit's shape is available (eng_shape_get), else the prover backend. When
+ * a device may prove the partition, the products are left to it (cs_shape_assign: a, b, c
+ * never exist on the host unless the device cannot take them). Runs without the lock; logs
+ * the timing stages "synthesis", "finish" and, for host products, "products". */
 static cuzk_err synthesize_partition(eng_t *eng, eng_job *job, size_t k, cs_assignment_t *asg,
-                                     bool *pce, cz_diag *dg)
+                                     const cs_shape_t **shape_out, cz_diag *dg)
 {
     const eng_kind_slot *slot = job->slot;
     const cs_counts_t *hint =
@@ -205,7 +207,10 @@ static cuzk_err synthesize_partition(eng_t *eng, eng_job *job, size_t k, cs_assi
     cs_t *cs = NULL;
     cuzk_err err;
 
-    *pce = shape != NULL;
+    *shape_out = shape;
+    pthread_mutex_lock(&eng->mu);
+    bool on_device = shape && eng_gpu_any_usable_locked(eng);
+    pthread_mutex_unlock(&eng->mu);
     uint64_t t0 = eng_now_ns();
     err = shape ? cs_new_witness(&cs, hint, dg) : cs_new_prover(&cs, hint, dg);
     if (err == CUZK_OK) {
@@ -222,13 +227,14 @@ static cuzk_err synthesize_partition(eng_t *eng, eng_job *job, size_t k, cs_assi
     cs_free(cs);
     uint64_t tf = eng_now_ns();
     if (err == CUZK_OK && shape) {
-        err = cs_shape_eval(shape, asg, eng->synth_pool, dg);
+        err = on_device ? cs_shape_assign(shape, asg, dg)
+                        : cs_shape_eval(shape, asg, eng->synth_pool, dg);
     }
     uint64_t t1 = eng_now_ns();
     if (eng->cfg.timing) {
         eng_timing_stage(eng, job, k, "synthesis", NULL, t0, ts);
         eng_timing_stage(eng, job, k, "finish", NULL, ts, tf);
-        if (shape) {
+        if (shape && !on_device) {
             eng_timing_stage(eng, job, k, "products", NULL, tf, t1);
         }
     }
@@ -307,8 +313,9 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
     cs_assignment_t asg;
     memset(&asg, 0, sizeof(asg));
     uint64_t t0 = eng_now_ns();
-    bool pce = false;
-    err = synthesize_partition(eng, job, k, &asg, &pce, &dg);
+    const cs_shape_t *shape = NULL;
+    err = synthesize_partition(eng, job, k, &asg, &shape, &dg);
+    bool pce = shape != NULL;
     uint64_t t1 = eng_now_ns();
 
     pthread_mutex_lock(&eng->mu);
@@ -322,6 +329,7 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
         }
     }
     part->asg = asg;
+    part->shape = shape;
     if (err != CUZK_OK) {
         if (!(err == CUZK_E_CANCELLED && atomic_load(&job->cancel))) {
             char buf[600];
@@ -440,11 +448,39 @@ typedef struct prove_out {
 /* One proof of partition k with fresh r and s: on g's device when g is not NULL and use_gpu
  * (the parameters made resident first), else, or when the device cannot, on the CPU.
  * *on_gpu: the proof came from the device. Runs without the lock. */
-static cuzk_err prove_once(eng_t *eng, eng_gpu *g, bool use_gpu, const eng_job *job, size_t k,
+/* a, b, c of partition k on the host, from its shape, when synthesis left them to a device
+ * that cannot take them now. */
+static cuzk_err host_products(eng_t *eng, eng_part *part, cz_diag *dg)
+{
+    cs_assignment_t *asg = &part->asg;
+    fr_t *abc[3] = {NULL, NULL, NULL};
+
+    if (asg->a) {
+        return CUZK_OK;
+    }
+    CZ_CHECK(part->shape != NULL);
+    for (int i = 0; i < 3; i++) {
+        abc[i] = cz_malloc((asg->m ? asg->m : 1) * sizeof(fr_t));
+        if (!abc[i]) {
+            for (int j = 0; j < i; j++) {
+                cz_free(abc[j]);
+            }
+            return cz_fail(dg, CUZK_E_NOMEM, "a, b, c of %zu rows on the host", asg->m);
+        }
+    }
+    cs_shape_mul(part->shape, abc[0], abc[1], abc[2], asg->inputs, asg->aux, eng->prove_pool);
+    asg->a = abc[0];
+    asg->b = abc[1];
+    asg->c = abc[2];
+    return CUZK_OK;
+}
+
+static cuzk_err prove_once(eng_t *eng, eng_gpu *g, bool use_gpu, eng_job *job, size_t k,
                            eng_srs *srs, const g16_params_t *params, prove_out *o, bool *on_gpu)
 {
     eng_timing_prover_ctx tc = {.eng = eng, .job = job, .k = k};
-    const cs_assignment_t *asg = &job->parts[k].asg;
+    eng_part *part = &job->parts[k];
+    const cs_assignment_t *asg = &part->asg;
     g16_prove_opts_t opts;
     fr_t r, s;
     cuzk_err err = CUZK_OK;
@@ -460,8 +496,17 @@ static cuzk_err prove_once(eng_t *eng, eng_gpu *g, bool use_gpu, const eng_job *
     CZ_TRY(err, g16_fr_random(&s, &o->dg), done);
     if (g && use_gpu) {
         uint64_t up = 0;
-        opts.gpu = eng_gpu_resident(eng, g, job, k, srs, params, &up);
+        uint64_t extra = !asg->a ? g16_gpu_shape_device_estimate(part->shape) : 0;
+        opts.gpu = eng_gpu_resident(eng, g, job, k, srs, params, extra, &up);
         o->upload_ns += up;
+        if (opts.gpu && !asg->a) {
+            uint64_t t0 = eng_now_ns();
+            opts.gpu_shape = eng_gpu_shape(eng, g, opts.gpu, part->shape, job, k);
+            o->upload_ns += eng_now_ns() - t0;
+            if (!opts.gpu_shape) {
+                CZ_TRY(err, host_products(eng, part, &o->dg), done);
+            }
+        }
         if (opts.gpu) {
             cz_diag gdg;
             cz_diag_init(&gdg);
@@ -477,8 +522,10 @@ static cuzk_err prove_once(eng_t *eng, eng_gpu *g, bool use_gpu, const eng_job *
             }
             eng_gpu_proof_failed(eng, g, job, k, srs, err, &gdg);
             opts.gpu = NULL;
+            opts.gpu_shape = NULL;
         }
     }
+    CZ_TRY(err, host_products(eng, part, &o->dg), done);
     o->cpu_fallback = g != NULL; /* a device thread proving on the CPU */
     err = g16_prove_ex(params, &o->proof, asg, &r, &s, &opts, NULL, eng->prove_pool, &o->dg);
     if (err == CUZK_OK) {

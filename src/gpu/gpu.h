@@ -260,6 +260,9 @@ void gpu_spmat_free(gpu_spmat *m);
 /** Bytes of device memory the matrix holds (row offsets, columns, coefficients, dictionary,
  *  long-row list). */
 size_t gpu_spmat_bytes(const gpu_spmat *m);
+/** The device bytes gpu_spmat_new will take for these arrays (borrowed; row_ptr as there):
+ *  what gpu_spmat_bytes then reports, computable before any device is touched. */
+size_t gpu_spmat_sizeof(size_t rows, size_t nnz, const uint32_t *row_ptr, size_t dict_len);
 /** Rows of the matrix; 0 for NULL. */
 size_t gpu_spmat_rows(const gpu_spmat *m);
 

@@ -150,3 +150,21 @@ void gpu_host_msm_finish_g2(struct g2 *out, const uint64_t *win, unsigned nwin, 
     gpu_host_xyzz_to_g2(&s, extra);
     g2_add(out, &acc, &s);
 }
+
+/* The layout of spmv.cu's spmat_upload: row pointers, columns, coefficient indices, the
+ * dictionary and the list of long rows, each 256-byte aligned in one allocation. */
+size_t gpu_spmat_sizeof(size_t rows, size_t nnz, const uint32_t *row_ptr, size_t dict_len)
+{
+    const size_t part[5] = {(rows + 1) * sizeof(uint32_t), nnz * sizeof(uint32_t),
+                            nnz * sizeof(uint16_t), dict_len * 32, 0};
+    size_t nlong = 0, off = 0;
+
+    for (size_t r = 0; r < rows; r++) {
+        nlong += row_ptr[r + 1] - row_ptr[r] > GPU_SPMAT_SHORT_MAX;
+    }
+    for (int i = 0; i < 5; i++) {
+        off = (off + 255) & ~(size_t)255;
+        off += i < 4 ? part[i] : nlong * sizeof(uint32_t);
+    }
+    return off;
+}

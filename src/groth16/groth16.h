@@ -183,6 +183,8 @@ void g16_proofs_to_bytes(uint8_t *out, const g16_proof_t *proofs, size_t n);
 
 /** Parameters resident in device memory for the GPU prover (g16_gpu_params_new below). */
 typedef struct g16_gpu_params g16_gpu_params;
+/** A recorded circuit shape resident beside them (g16_gpu_shape_new below). */
+typedef struct g16_gpu_shape g16_gpu_shape;
 
 /** Backend choice and tuning that never change the proof bytes (spec 4.7: the proof is a
  *  function of params, assignment, r and s only). */
@@ -204,6 +206,12 @@ typedef struct g16_prove_opts {
      * which must be those passed to the prover (contract); `msm` is then ignored. Used by one
      * thread at a time. */
     g16_gpu_params *gpu;
+    /* With `gpu`: NULL, or the circuit's recorded shape made resident for `gpu`
+     * (g16_gpu_shape_new). The assignment then holds inputs, aux, m and the densities only
+     * (r1cs.h cs_shape_assign; a, b, c NULL) and a, b, c are computed on the device from
+     * [inputs | aux] after it is uploaded, in a stage named "products" between "prep" and
+     * "quotient": they never exist in host memory. */
+    const g16_gpu_shape *gpu_shape;
     /* NULL, or a flag another thread may set: the prover looks at it between stages (after
      * the quotient and between the MSMs) and returns CUZK_E_CANCELLED once it is true, so a
      * cancelled or shut-down job stops within one stage instead of finishing the proof. */
@@ -310,6 +318,22 @@ size_t g16_gpu_params_device_bytes(const g16_gpu_params *gp);
 
 /** Bytes of pinned host memory `gp` holds (staging ring and maps). */
 size_t g16_gpu_params_pinned_bytes(const g16_gpu_params *gp);
+
+/** Makes a recorded shape (borrowed during the call) resident on gp's device: its A, B and C
+ *  (about 6 bytes per non-zero and 4 per row each, plus the dictionary) for proofs with
+ *  opts.gpu = gp and opts.gpu_shape set to the result.
+ *  Out: out   returns owned (free with g16_gpu_shape_free, before freeing gp).
+ *  Errors: CUZK_E_INVAL (the shape's inputs, aux or rows do not fit gp's parameters, or a
+ *  matrix gpu_spmat_new refuses), CUZK_E_NOMEM, CUZK_E_GPU, CUZK_E_NO_GPU. */
+CZ_MUST_USE cuzk_err g16_gpu_shape_new(g16_gpu_shape **out, g16_gpu_params *gp,
+                                       const cs_shape_t *shape, cz_diag *dg);
+/** NULL does nothing. */
+void g16_gpu_shape_free(g16_gpu_shape *s);
+/** Bytes of device memory the shape holds. */
+size_t g16_gpu_shape_device_bytes(const g16_gpu_shape *s);
+/** What g16_gpu_shape_new(.., shape, ..) will hold on the device, known before it is made
+ *  (one pass over the row pointers). */
+size_t g16_gpu_shape_device_estimate(const cs_shape_t *shape);
 
 /* ---------------------------------------------------------------------------------------------
  * Verifier (spec 4.9)

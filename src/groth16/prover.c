@@ -304,7 +304,7 @@ cuzk_err g16_prove_ex(const g16_params_t *p, g16_proof_t *out, const cs_assignme
     memset(&st, 0, sizeof(st));
     memset(&w, 0, sizeof(w));
     CZ_TRY(err, g16_prove_check(p, asg, &lg, dg), done);
-    CZ_CHECK(asg->a && asg->b && asg->c);
+    CZ_CHECK((opts && opts->gpu && opts->gpu_shape) || (asg->a && asg->b && asg->c));
     if (opts && opts->gpu) {
         fr_t *const abc[3] = {asg->a, asg->b, asg->c};
         err = prove_on_gpu(p, out, asg, abc, false, lg, r, s, opts, &st, t0, pool, dg);
@@ -350,7 +350,7 @@ cuzk_err g16_prove_take(const g16_params_t *p, g16_proof_t *out, cs_assignment_t
     w.c = asg->c;
     asg->a = asg->b = asg->c = NULL; /* ownership moved here */
     CZ_TRY(err, g16_prove_check(p, asg, &lg, dg), done);
-    CZ_CHECK(w.a && w.b && w.c);
+    CZ_CHECK((opts && opts->gpu && opts->gpu_shape) || (w.a && w.b && w.c));
     if (opts && opts->gpu) {
         fr_t *const abc[3] = {w.a, w.b, w.c};
         w.a = w.b = w.c = NULL; /* ownership moved to the GPU path */

@@ -187,6 +187,13 @@ typedef struct gpu_params_impl {
     size_t dev_bytes, pinned_bytes;
 } gpu_params_impl;
 
+/* A recorded shape resident beside the parameters (g16_gpu_shape_new). */
+struct g16_gpu_shape {
+    const gpu_params_impl *g; /* the parameters it was made for */
+    gpu_spmat *m[3];          /* A, B, C */
+    size_t rows;
+};
+
 /* ---- density maps --------------------------------------------------------------------------- */
 
 /* Bits [0, len) of src (NULL: all ones) into bit positions [at, at + len) of w, which is zero
@@ -232,6 +239,7 @@ static cuzk_err gpu_prove(g16_gpu_params *gp, g16_prove_job_t *job, cz_pool *poo
     g16_prove_stats_t *st = job->st;
     cuzk_err err = CUZK_OK;
     gpu_buf *abc_dst[3] = {g->da, g->db, g->dc};
+    const g16_gpu_shape *shp = opts ? opts->gpu_shape : NULL;
     gpu_buf *cmp = g->dcmp ? g->dcmp : g->db;
     const size_t nz = g->ni + g->na;
     size_t a_cnt, b_cnt;
@@ -244,9 +252,20 @@ static cuzk_err gpu_prove(g16_gpu_params *gp, g16_prove_job_t *job, cz_pool *poo
     CZ_CHECK(job->lg == g->lg && asg->num_inputs == g->ni && asg->num_aux == g->na);
     CZ_CHECK(asg->m <= g->n);
 
-    /* ---- prep: a, b, c; the maps; the start of [inputs | aux] ---- */
+    /* ---- prep: a, b, c (or, with a shape, all of [inputs | aux]); the maps; the start of
+     * [inputs | aux] ---- */
+    z[0] = (upload_t){
+        .dst = g->dz, .off = 0, .src = (const uint8_t *)asg->inputs, .len = g->ni * sizeof(fr_t)};
+    z[1] = (upload_t){.dst = g->dz,
+                      .off = g->ni * sizeof(fr_t),
+                      .src = (const uint8_t *)asg->aux,
+                      .len = g->na * sizeof(fr_t)};
     CZ_TRY(err, ring_drain(&g->ring, dg), done); /* anything a failed proof left in flight */
-    for (int k = 0; k < 3; k++) {
+    if (shp) {
+        CZ_CHECK(shp->g == g && shp->rows == asg->m);
+        CZ_TRY(err, ring_push(&g->ring, z, 2, SIZE_MAX, pool, dg), done); /* products read z */
+    }
+    for (int k = 0; !shp && k < 3; k++) {
         upload_t u = {
             .dst = abc_dst[k], .src = (const uint8_t *)job->abc[k], .len = asg->m * sizeof(fr_t)};
         CZ_TRY(err, ring_push(&g->ring, &u, 1, SIZE_MAX, pool, dg), done);
@@ -258,17 +277,20 @@ static cuzk_err gpu_prove(g16_gpu_params *gp, g16_prove_job_t *job, cz_pool *poo
     a_cnt = build_map(g, g->map_a, NULL, asg->a_aux_density.words);
     b_cnt = build_map(g, g->map_b, asg->b_input_density.words, asg->b_aux_density.words);
     CZ_CHECK(a_cnt == p->a_len && b_cnt == p->b_g1_len); /* popcounts checked by prover.c */
-    CZ_TRY(err, ring_drain(&g->ring, dg), done);         /* the quotient reads a, b, c */
+    CZ_TRY(err, ring_drain(&g->ring, dg), done); /* the quotient reads a, b, c (or z) */
     CZ_TRY(err, gpu_buf_upload_async(g->dmap_a, 0, g->map_a, g->map_bytes, g->ring.s, dg), done);
     CZ_TRY(err, gpu_buf_upload_async(g->dmap_b, 0, g->map_b, g->map_bytes, g->ring.s, dg), done);
-    z[0] = (upload_t){
-        .dst = g->dz, .off = 0, .src = (const uint8_t *)asg->inputs, .len = g->ni * sizeof(fr_t)};
-    z[1] = (upload_t){.dst = g->dz,
-                      .off = g->ni * sizeof(fr_t),
-                      .src = (const uint8_t *)asg->aux,
-                      .len = g->na * sizeof(fr_t)};
     CZ_TRY(err, ring_push(&g->ring, z, 2, g->ring.slots, pool, dg), done);
     st->prep_ms = g16_stage_end(opts, "prep", job->t0);
+
+    /* ---- products: a, b, c from the resident shape ---- */
+    if (shp) {
+        t = g16_now_ms();
+        for (int k = 0; k < 3; k++) {
+            CZ_TRY(err, gpu_spmv_buf(g->dev, abc_dst[k], 0, shp->m[k], g->dz, 0, nz, dg), done);
+        }
+        st->prep_ms += g16_stage_end(opts, "products", t);
+    }
 
     /* ---- quotient (4.5) ---- */
     t = g16_now_ms();
@@ -530,4 +552,73 @@ size_t g16_gpu_params_device_bytes(const g16_gpu_params *gp)
 size_t g16_gpu_params_pinned_bytes(const g16_gpu_params *gp)
 {
     return gp ? ((const gpu_params_impl *)gp)->pinned_bytes : 0;
+}
+
+cuzk_err g16_gpu_shape_new(g16_gpu_shape **out, g16_gpu_params *gp, const cs_shape_t *shape,
+                           cz_diag *dg)
+{
+    const gpu_params_impl *g = (const gpu_params_impl *)gp;
+    const cs_shape_matrix_t *mats[3] = {&shape->A, &shape->B, &shape->C};
+    size_t rows = shape->num_constraints + shape->num_inputs;
+    cuzk_err err = CUZK_OK;
+    g16_gpu_shape *s = NULL;
+
+    *out = NULL;
+    if (shape->num_inputs != g->ni || shape->num_aux != g->na || rows > g->n || rows == 0) {
+        return cz_fail(dg, CUZK_E_INVAL,
+                       "shape of %zu inputs, %zu aux and %zu rows does not fit parameters of "
+                       "%zu inputs, %zu aux and a domain of %zu",
+                       shape->num_inputs, shape->num_aux, rows, g->ni, g->na, g->n);
+    }
+    s = cz_calloc(1, sizeof(*s));
+    if (!s) {
+        return cz_fail(dg, CUZK_E_NOMEM, "g16_gpu_shape");
+    }
+    s->g = g;
+    s->rows = rows;
+    for (int k = 0; k < 3; k++) {
+        const cs_shape_matrix_t *m = mats[k];
+        if (m->rows != rows) {
+            err = cz_fail(dg, CUZK_E_INVAL, "shape matrix %c has %zu rows, not %zu", "ABC"[k],
+                          m->rows, rows);
+            goto done;
+        }
+        CZ_TRY(err,
+               gpu_spmat_new(&s->m[k], g->dev, m->rows, m->nnz, m->row_ptr, m->col, m->coef,
+                             shape->dict, shape->dict_len, dg),
+               done);
+    }
+    *out = s;
+    s = NULL;
+done:
+    g16_gpu_shape_free(s);
+    return err;
+}
+
+void g16_gpu_shape_free(g16_gpu_shape *s)
+{
+    if (!s) {
+        return;
+    }
+    for (int k = 0; k < 3; k++) {
+        gpu_spmat_free(s->m[k]);
+    }
+    cz_free(s);
+}
+
+size_t g16_gpu_shape_device_bytes(const g16_gpu_shape *s)
+{
+    return s ? gpu_spmat_bytes(s->m[0]) + gpu_spmat_bytes(s->m[1]) + gpu_spmat_bytes(s->m[2])
+             : 0;
+}
+
+size_t g16_gpu_shape_device_estimate(const cs_shape_t *shape)
+{
+    const cs_shape_matrix_t *mats[3] = {&shape->A, &shape->B, &shape->C};
+    size_t b = 0;
+
+    for (int k = 0; k < 3; k++) {
+        b += gpu_spmat_sizeof(mats[k]->rows, mats[k]->nnz, mats[k]->row_ptr, shape->dict_len);
+    }
+    return b;
 }

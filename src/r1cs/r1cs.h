@@ -453,6 +453,10 @@ void cs_shape_mul(const cs_shape_t *shape, fr_t *a, fr_t *b, fr_t *c, const fr_t
  *  present; CUZK_E_NOMEM. */
 CZ_MUST_USE cuzk_err cs_shape_eval(const cs_shape_t *shape, cs_assignment_t *asg, cz_pool *pool,
                                    cz_diag *dg);
+/** The same without the products: sets m and copies the shape's densities into an assignment
+ *  holding inputs and aux only, leaving a, b, c NULL, for a prover that computes them itself
+ *  from the shape (the GPU prover with g16_prove_opts_t.gpu_shape). Errors as cs_shape_eval. */
+CZ_MUST_USE cuzk_err cs_shape_assign(const cs_shape_t *shape, cs_assignment_t *asg, cz_diag *dg);
 
 /** Shape files (docs/formats.md "Compact shape"): little-endian header with magic, version,
  *  counts, lengths, the caller's key (opaque bytes naming the circuit shape, e.g. kind, size and

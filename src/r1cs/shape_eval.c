@@ -161,46 +161,90 @@ static bool bitvec_copy(cs_bitvec_t *dst, const cs_bitvec_t *src)
     return true;
 }
 
-cuzk_err cs_shape_eval(const cs_shape_t *shape, cs_assignment_t *asg, cz_pool *pool, cz_diag *dg)
+/* Checks that asg (inputs and aux, no a, b, c) fits the shape; sets *rows. */
+static cuzk_err shape_fits(const cs_shape_t *shape, const cs_assignment_t *asg, size_t *rows,
+                           const char *fn, cz_diag *dg)
 {
-    size_t ni = shape->num_inputs, na = shape->num_aux, rows = shape->num_constraints + ni;
+    size_t ni = shape->num_inputs, na = shape->num_aux;
+
+    *rows = shape->num_constraints + ni;
+    if (asg->num_inputs != ni || asg->num_aux != na || asg->a || asg->b || asg->c ||
+        shape->A.rows != *rows || shape->B.rows != *rows || shape->C.rows != *rows) {
+        return cz_fail(dg, CUZK_E_INVAL,
+                       "%s: assignment (%zu inputs, %zu aux) does not fit the shape "
+                       "(%zu inputs, %zu aux, %zu rows) or already holds a, b, c",
+                       fn, asg->num_inputs, asg->num_aux, ni, na, *rows);
+    }
+    return CUZK_OK;
+}
+
+/* Moves copies of the shape's densities into asg and sets m; false when out of memory. */
+static bool set_densities(const cs_shape_t *shape, cs_assignment_t *asg, size_t rows)
+{
     cs_bitvec_t d[3] = {{0}, {0}, {0}};
     const cs_bitvec_t *sd[3] = {&shape->a_aux_density, &shape->b_input_density,
                                 &shape->b_aux_density};
-    fr_t *abc[3] = {NULL, NULL, NULL};
     bool ok = true;
 
-    if (asg->num_inputs != ni || asg->num_aux != na || asg->a || asg->b || asg->c ||
-        shape->A.rows != rows || shape->B.rows != rows || shape->C.rows != rows) {
-        return cz_fail(dg, CUZK_E_INVAL,
-                       "cs_shape_eval: assignment (%zu inputs, %zu aux) does not fit the shape "
-                       "(%zu inputs, %zu aux, %zu rows) or already holds a, b, c",
-                       asg->num_inputs, asg->num_aux, ni, na, rows);
-    }
     for (int k = 0; k < 3; k++) {
-        abc[k] = cz_malloc(rows * sizeof(fr_t));
-        ok = ok && abc[k] && bitvec_copy(&d[k], sd[k]);
-        if (abc[k]) {
-            cs_advise_huge(abc[k], rows * sizeof(fr_t));
-        }
+        ok = ok && bitvec_copy(&d[k], sd[k]);
     }
     if (!ok) {
         for (int k = 0; k < 3; k++) {
-            cz_free(abc[k]);
             cs_bitvec_clear(&d[k]);
         }
-        return cz_fail(dg, CUZK_E_NOMEM, "cs_shape_eval: %zu rows", rows);
+        return false;
     }
-    cs_shape_mul(shape, abc[0], abc[1], abc[2], asg->inputs, asg->aux, pool);
     cs_bitvec_clear(&asg->a_aux_density);
     cs_bitvec_clear(&asg->b_input_density);
     cs_bitvec_clear(&asg->b_aux_density);
-    asg->a = abc[0];
-    asg->b = abc[1];
-    asg->c = abc[2];
     asg->m = rows;
     asg->a_aux_density = d[0];
     asg->b_input_density = d[1];
     asg->b_aux_density = d[2];
+    return true;
+}
+
+cuzk_err cs_shape_assign(const cs_shape_t *shape, cs_assignment_t *asg, cz_diag *dg)
+{
+    size_t rows;
+    cuzk_err err = shape_fits(shape, asg, &rows, "cs_shape_assign", dg);
+
+    if (err != CUZK_OK) {
+        return err;
+    }
+    if (!set_densities(shape, asg, rows)) {
+        return cz_fail(dg, CUZK_E_NOMEM, "cs_shape_assign: densities of %zu aux", asg->num_aux);
+    }
+    return CUZK_OK;
+}
+
+cuzk_err cs_shape_eval(const cs_shape_t *shape, cs_assignment_t *asg, cz_pool *pool, cz_diag *dg)
+{
+    fr_t *abc[3] = {NULL, NULL, NULL};
+    size_t rows;
+    bool ok = true;
+    cuzk_err err = shape_fits(shape, asg, &rows, "cs_shape_eval", dg);
+
+    if (err != CUZK_OK) {
+        return err;
+    }
+    for (int k = 0; k < 3; k++) {
+        abc[k] = cz_malloc(rows * sizeof(fr_t));
+        ok = ok && abc[k];
+        if (abc[k]) {
+            cs_advise_huge(abc[k], rows * sizeof(fr_t));
+        }
+    }
+    if (!ok || !set_densities(shape, asg, rows)) {
+        for (int k = 0; k < 3; k++) {
+            cz_free(abc[k]);
+        }
+        return cz_fail(dg, CUZK_E_NOMEM, "cs_shape_eval: %zu rows", rows);
+    }
+    cs_shape_mul(shape, abc[0], abc[1], abc[2], asg->inputs, asg->aux, pool);
+    asg->a = abc[0];
+    asg->b = abc[1];
+    asg->c = abc[2];
     return CUZK_OK;
 }

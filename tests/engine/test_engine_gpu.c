@@ -203,6 +203,10 @@ TEST(gpu_auto_proves_and_reports)
     CHECK_EQ_U64(etu_count_lines("stage=msm_b_g2 worker=cuzk-gpu", NULL), 7);
     CHECK_EQ_U64(etu_count_lines("stage=verify worker=cuzk-gpu", NULL), 7);
     CHECK_EQ_U64(etu_count_lines("cuzk-prove-", NULL), 0); /* no CPU prover thread */
+    /* synthesis.mode auto: once a circuit's shape is recorded, partitions are the witness
+     * alone and their a, b, c are computed on the device ("products" by the device thread). */
+    CHECK(etu_count_lines("event=shape_resident", NULL) >= 1);
+    CHECK(etu_count_lines("stage=products worker=cuzk-gpu", NULL) >= 1);
 }
 
 /* Under gpus.memory_limit a new circuit frees the least recently used copy; every partition

@@ -530,6 +530,90 @@ TEST(gpu_prove_cancel_between_stages)
     g16_params_free(p);
 }
 
+/* The recorded shape of sp's circuit, and a witness-only assignment of witness vseed with m and
+ * the densities set from it (a, b, c NULL). */
+static void gc_shape_assign(cs_shape_t *shape, cs_assignment_t *asg, const gc_spec *sp,
+                            uint64_t vseed)
+{
+    cs_t *cs = NULL;
+    CHECK_OK(cs_new_shape_recorder(&cs, NULL, NULL));
+    (void)gc_synth(cs, sp, 1, false);
+    CHECK_OK(cs_finish(cs, NULL));
+    CHECK_OK(cs_take_shape(cs, shape, NULL));
+    cs_free(cs);
+    CHECK_OK(cs_new_witness(&cs, NULL, NULL));
+    (void)gc_synth(cs, sp, vseed, false);
+    CHECK_OK(cs_finish(cs, NULL));
+    CHECK_OK(cs_take_assignment(cs, asg, NULL));
+    cs_free(cs);
+    CHECK_OK(cs_shape_assign(shape, asg, NULL));
+    CHECK(asg->a == NULL && asg->m == shape->A.rows);
+}
+
+/* The prover with a resident shape computes a, b, c on the device from the witness alone: the
+ * proof is the CPU's (prover backend) byte for byte, taking or not, and the stages say
+ * "products" between "prep" and "quotient". */
+TEST(gpu_prove_from_witness_and_shape)
+{
+    static const gc_spec specs[] = {
+        {.name = "shape_m257", .ni = 3, .na = 254, .mode = GC_DARK, .seed = 51},
+        {.name = "shape_gaps", .ni = 21, .na = 300, .mode = GC_DARK, .seed = 52},
+    };
+    gpu_dev *dev = gtu_need_dev();
+    for (size_t i = 0; i < ARRAY_LEN(specs); i++) {
+        const gc_spec *sp = &specs[i];
+        g16_params_t *p = gc_setup(sp);
+        g16_gpu_params *gp = NULL;
+        g16_gpu_shape *gs = NULL;
+        cs_shape_t shape;
+        cs_assignment_t full, wit;
+        g16_proof_t proof;
+        uint8_t want[G16_PROOF_NBYTES], got[G16_PROOF_NBYTES];
+        stage_log lg = {.ordered = true};
+        fr_t r, s;
+
+        GPU_OK(g16_gpu_params_new(&gp, p, dev, &SMALL_RING, test_pool(), DG));
+        gc_shape_assign(&shape, &wit, sp, 7);
+        GPU_OK(g16_gpu_shape_new(&gs, gp, &shape, DG));
+        CHECK(g16_gpu_shape_device_bytes(gs) > 0);
+        fixed_rs(&r, &s, 9);
+        (void)gc_assign(&full, sp, 7, false);
+        CHECK_OK(g16_prove_ex(p, &proof, &full, &r, &s, NULL, NULL, test_pool(), NULL));
+        g16_proof_to_bytes(want, &proof);
+        g16_prove_opts_t og = {.on_stage = log_stage, .on_stage_ctx = &lg, .gpu = gp,
+                               .gpu_shape = gs};
+        GPU_OK(g16_prove_ex(p, &proof, &wit, &r, &s, &og, NULL, test_pool(), DG));
+        g16_proof_to_bytes(got, &proof);
+        CHECK_MSG(memcmp(got, want, sizeof(want)) == 0, "%s: proof from the shape differs",
+                  sp->name);
+        CHECK(lg.n >= 3 && strcmp(lg.name[0], "prep") == 0 &&
+              strcmp(lg.name[1], "products") == 0 && strcmp(lg.name[2], "quotient") == 0);
+        memset(&proof, 0, sizeof(proof));
+        GPU_OK(g16_prove_take(p, &proof, &wit, &r, &s, &og, NULL, NULL, DG));
+        g16_proof_to_bytes(got, &proof);
+        CHECK_MEM_EQ(got, want, sizeof(want));
+        /* A shape of another circuit is refused. */
+        if (i == 1) {
+            cs_shape_t other;
+            cs_assignment_t w2;
+            g16_gpu_shape *bad = NULL;
+            cz_diag dg;
+            gc_shape_assign(&other, &w2, &specs[0], 7);
+            cz_diag_init(&dg);
+            CHECK_ERR(g16_gpu_shape_new(&bad, gp, &other, &dg), CUZK_E_INVAL);
+            CHECK(bad == NULL && strstr(dg.msg, "does not fit") != NULL);
+            cs_shape_clear(&other);
+            cs_assignment_clear(&w2);
+        }
+        cs_assignment_clear(&full);
+        cs_assignment_clear(&wit);
+        cs_shape_clear(&shape);
+        g16_gpu_shape_free(gs);
+        g16_gpu_params_free(gp);
+        g16_params_free(p);
+    }
+}
+
 TEST(gpu_params_options_and_shape)
 {
     static const gc_spec sp = {.name = "opts", .ni = 2, .na = 40, .mode = 0, .seed = 51};

@@ -260,6 +260,7 @@ cuzk_err spmat_upload(gpu_spmat *m, const uint32_t *row_ptr, const uint32_t *col
     char *base;
 
     m->bytes = lay.off;
+    CZ_CHECK(m->bytes == gpu_spmat_sizeof(m->rows, m->nnz, row_ptr, m->dict_len));
     CZ_TRY(err, dev_enter(m->dev, dg), done);
     CUDA_TRY(err, cudaMalloc(&m->mem, m->bytes), done);
     base = (char *)m->mem;
