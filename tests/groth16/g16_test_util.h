@@ -1,8 +1,13 @@
 /* g16_test_util.h - random field elements for the Groth16 tests ("g16t"), drawn the same way by
- * every test so that a seed means the same circuit values everywhere. Header-only.
+ * every test so that a seed means the same circuit values everywhere, and a prover stage
+ * observer that cancels after a named stage. Header-only.
  */
 #ifndef CUZK_TESTS_GROTH16_G16_TEST_UTIL_H
 #define CUZK_TESTS_GROTH16_G16_TEST_UTIL_H
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "common/rand.h"
 #include "field/fr.h"
@@ -31,6 +36,25 @@ static inline void g16t_rand_coeff(fr_t *out, cz_prng *g)
         break;
     default:
         g16t_rand_fr(out, g);
+    }
+}
+
+/* An on_stage observer (g16_prove_opts_t) that sets *flag when the stage named `at` ends and
+ * records the last stage it saw. */
+typedef struct g16t_cancel_at {
+    const char *at;
+    atomic_bool *flag;
+    char last[16];
+} g16t_cancel_at;
+
+static inline void g16t_cancel_stage(void *ctx, const char *stage, double t0, double t1)
+{
+    g16t_cancel_at *c = ctx;
+    (void)t0;
+    (void)t1;
+    snprintf(c->last, sizeof(c->last), "%s", stage);
+    if (strcmp(stage, c->at) == 0) {
+        atomic_store(c->flag, true);
     }
 }
 

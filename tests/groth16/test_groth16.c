@@ -778,24 +778,6 @@ TEST(deterministic_across_pools_and_msm_options)
     cz_pool_free(pool);
 }
 
-/* Sets *cancel when the stage named `at` ends; records the last stage seen. */
-typedef struct cancel_at {
-    const char *at;
-    atomic_bool *cancel;
-    char last[16];
-} cancel_at;
-
-static void cancel_stage(void *ctx, const char *stage, double t0, double t1)
-{
-    cancel_at *c = ctx;
-    (void)t0;
-    (void)t1;
-    snprintf(c->last, sizeof(c->last), "%s", stage);
-    if (strcmp(stage, c->at) == 0) {
-        atomic_store(c->cancel, true);
-    }
-}
-
 TEST(cancel_stops_between_stages)
 {
     rc_spec sp = {.ni = 3, .na = 300, .ncons = 400, .seed = test_seed()};
@@ -809,8 +791,8 @@ TEST(cancel_stops_between_stages)
     for (size_t i = 0; i < ARRAY_LEN(at); i++) {
         atomic_bool cancel;
         atomic_init(&cancel, false);
-        cancel_at c = {.at = at[i], .cancel = &cancel};
-        g16_prove_opts_t o = {.on_stage = cancel_stage, .on_stage_ctx = &c, .cancel = &cancel};
+        g16t_cancel_at c = {.at = at[i], .flag = &cancel};
+        g16_prove_opts_t o = {.on_stage = g16t_cancel_stage, .on_stage_ctx = &c, .cancel = &cancel};
         cz_diag dg;
         cz_diag_init(&dg);
         CHECK_ERR(g16_prove_ex(f.p, &proof, &f.asg, &r, &s, &o, NULL, NULL, &dg),

@@ -480,24 +480,6 @@ TEST(gpu_prove_unsat_then_recovers)
     g16_params_free(p);
 }
 
-/* Sets *flag when the stage named `at` ends; records the last stage seen. */
-typedef struct cancel_at {
-    const char *at;
-    atomic_bool *flag;
-    char last[16];
-} cancel_at;
-
-static void cancel_stage(void *ctx, const char *stage, double t0, double t1)
-{
-    cancel_at *c = ctx;
-    (void)t0;
-    (void)t1;
-    snprintf(c->last, sizeof(c->last), "%s", stage);
-    if (strcmp(stage, c->at) == 0) {
-        atomic_store(c->flag, true);
-    }
-}
-
 TEST(gpu_prove_cancel_between_stages)
 {
     static const gc_spec sp = {.name = "cancel", .ni = 3, .na = 300, .mode = GC_DARK, .seed = 43};
@@ -515,8 +497,8 @@ TEST(gpu_prove_cancel_between_stages)
     for (size_t i = 0; i < ARRAY_LEN(at); i++) {
         atomic_bool flag;
         atomic_init(&flag, false);
-        cancel_at c = {.at = at[i], .flag = &flag};
-        g16_prove_opts_t og = {.on_stage = cancel_stage, .on_stage_ctx = &c, .gpu = gp, .cancel = &flag};
+        g16t_cancel_at c = {.at = at[i], .flag = &flag};
+        g16_prove_opts_t og = {.on_stage = g16t_cancel_stage, .on_stage_ctx = &c, .gpu = gp, .cancel = &flag};
         cz_diag dg;
         cz_diag_init(&dg);
         CHECK_ERR(g16_prove_ex(p, &proof, &asg, &r, &s, &og, NULL, test_pool(), &dg),
