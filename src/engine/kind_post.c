@@ -150,7 +150,7 @@ static cuzk_err post_synthesize(void *ctx, const eng_plan_t *plan, size_t k, cs_
     if (err != CUZK_OK) {
         return err;
     }
-    circ_post_synth(cs, &v.cfg, v.sectors, NULL);
+    circ_post_synth(cs, &v.cfg, v.sectors, plan->pool);
     circ_post_vanilla_clear(&v);
     return cs_status(cs);
 }

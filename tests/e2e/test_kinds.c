@@ -485,6 +485,32 @@ TEST(porep_pool_synthesis_matches_sequential)
     cz_pool_free(pool);
 }
 
+/* The PoSt handlers spread the sectors over plan.pool too: the same assignment, on both
+ * synthesis paths. */
+TEST(window_post_pool_synthesis_matches_sequential)
+{
+    const inputs *in = get_inputs();
+    eng_bytes_t vps[2] = {bytes(in->window[0], in->window_len[0]),
+                          bytes(in->window[1], in->window_len[1])};
+    eng_request_t r = post_req(ENG_KIND_WINDOW_POST, vps, 2, in->wdp_rnd);
+    eng_plan_t plan;
+    cz_diag dg;
+    cz_pool *pool = NULL;
+    uint8_t seq[SHA256_DIGEST_BYTES], par[SHA256_DIGEST_BYTES];
+
+    CHECK_MSG(parse(&eng_window_post_ops, &r, &plan, &dg) == CUZK_OK, "parse: %s", dg.msg);
+    asg_digest(seq, &eng_window_post_ops, &plan, 0, false);
+    CHECK_OK(cz_pool_new(&pool, 2, "test-synp", NULL));
+    plan.pool = pool;
+    asg_digest(par, &eng_window_post_ops, &plan, 0, false);
+    CHECK_MEM_EQ(par, seq, sizeof(seq));
+    asg_digest(par, &eng_window_post_ops, &plan, 0, true);
+    CHECK_MEM_EQ(par, seq, sizeof(seq));
+    plan.pool = NULL;
+    eng_window_post_ops.plan_free(NULL, &plan);
+    cz_pool_free(pool);
+}
+
 TEST(winning_post)
 {
     const inputs *in = get_inputs();
