@@ -127,8 +127,9 @@ typedef struct eng_job eng_job;
 /** The READY shape of job's circuit, recording it first (from partition k's synthesis, or
  *  from eng->cfg.shape_cache) when no one has; NULL when the prover backend must be used
  *  (mode PROVER, a recording in progress elsewhere in mode AUTO, or a failed recording).
- *  Called without the lock; the shape lives until eng_free. */
-const cs_shape_t *eng_shape_get(eng_t *eng, eng_job *job, size_t k);
+ *  *t_end: when this call recorded or loaded the shape, the end of that timing stage
+ *  (eng_now_ns), else 0. Called without the lock; the shape lives until eng_free. */
+const cs_shape_t *eng_shape_get(eng_t *eng, eng_job *job, size_t k, uint64_t *t_end);
 /** Frees every shape (eng_free). */
 void eng_shapes_free(eng_t *eng);
 

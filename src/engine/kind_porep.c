@@ -67,7 +67,7 @@ static cuzk_err porep_parse(void *ctx, const eng_request_t *req, eng_plan_t *pla
                       cfg->name, st->c1.partitions, st->c1.challenges);
         goto fail;
     }
-    err = vp_c1_verify(&st->c1, NULL, dg);
+    err = vp_c1_verify_pool(&st->c1, NULL, plan->pool, dg);
     if (err != CUZK_OK) {
         goto fail;
     }

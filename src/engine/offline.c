@@ -17,7 +17,8 @@ struct eng_offline {
     char job_id[ENG_ID_MAX];
 };
 
-cuzk_err eng_offline_new(eng_offline_t **out, const eng_request_t *req, cz_diag *dg)
+cuzk_err eng_offline_new(eng_offline_t **out, const eng_request_t *req, cz_pool *pool,
+                         cz_diag *dg)
 {
     eng_config_t cfg;
     cuzk_err err = CUZK_OK;
@@ -43,6 +44,7 @@ cuzk_err eng_offline_new(eng_offline_t **out, const eng_request_t *req, cz_diag 
     memset(&o->plan, 0, sizeof(o->plan));
     o->plan.job_id = o->job_id;
     o->plan.cancelled = &o->cancelled;
+    o->plan.pool = pool;
     CZ_TRY(err, o->slot->ops.parse(o->slot->ctx, req, &o->plan, dg), done);
     o->planned = true;
     if (o->plan.num_partitions < 1) {
@@ -66,11 +68,6 @@ cuzk_err eng_offline_synthesize(eng_offline_t *o, size_t k, cs_t *cs, cz_diag *d
 {
     CZ_CHECK(o->planned && k < o->plan.num_partitions);
     return o->slot->ops.synthesize(o->slot->ctx, &o->plan, k, cs, dg);
-}
-
-void eng_offline_set_pool(eng_offline_t *o, cz_pool *pool)
-{
-    o->plan.pool = pool;
 }
 
 void eng_offline_free(eng_offline_t *o)

@@ -18,9 +18,13 @@ typedef struct eng_offline eng_offline_t;
 /** Checks the request (eng_request_check) and runs its kind's parse.
  *  Out: out  returns owned (eng_offline_free); NULL on error.
  *  In:  req  the request (borrowed during the call).
+ *       pool the pool parsing (vanilla-proof verification) and each partition's synthesis
+ *            spread over, as the daemon's workers do (plan->pool; retained until
+ *            eng_offline_free), or NULL: the calling thread alone.
  *  Errors: CUZK_E_INVAL (protocol, or no handler for the kind in this build), the handler's
  *  CUZK_E_FORMAT / CUZK_E_INVAL with its message, CUZK_E_NOMEM. */
-CZ_MUST_USE cuzk_err eng_offline_new(eng_offline_t **out, const eng_request_t *req, cz_diag *dg);
+CZ_MUST_USE cuzk_err eng_offline_new(eng_offline_t **out, const eng_request_t *req, cz_pool *pool,
+                                     cz_diag *dg);
 
 /** The plan the handler made: circuit id, partitions, memory estimate, shape hint. */
 const eng_plan_t *eng_offline_plan(const eng_offline_t *o);
@@ -28,11 +32,6 @@ const eng_plan_t *eng_offline_plan(const eng_offline_t *o);
 /** Synthesizes partition k (< num_partitions, CZ_CHECKed) into cs, a fresh constraint system
  *  of any backend; the caller finishes and frees it. Errors: the handler's. */
 CZ_MUST_USE cuzk_err eng_offline_synthesize(eng_offline_t *o, size_t k, cs_t *cs, cz_diag *dg);
-
-/** Sets the pool a partition's synthesis spreads over (plan->pool, as the daemon's synthesis
- *  workers have; NULL = the calling thread alone, the default). `pool` is retained: keep it
- *  alive until eng_offline_free. */
-void eng_offline_set_pool(eng_offline_t *o, cz_pool *pool);
 
 /** Releases the plan and the handler table; NULL does nothing. */
 void eng_offline_free(eng_offline_t *o);

@@ -196,14 +196,17 @@ static void run_prepare(eng_t *eng, eng_job *job, eng_defer *d)
  * shape) when the circuit's shape is available (eng_shape_get), else the prover backend. When
  * a device may prove the partition, the products are left to it (cs_shape_assign: a, b, c
  * never exist on the host unless the device cannot take them). Runs without the lock; logs
- * the timing stages "synthesis", "finish" and, for host products, "products". */
-static cuzk_err synthesize_partition(eng_t *eng, eng_job *job, size_t k, cs_assignment_t *asg,
+ * the timing stages "synthesis", "finish" and, with a shape, "products" (a, b, c on the host, or
+ * only the densities when a device will compute them). */
+static cuzk_err synthesize_partition(eng_t *eng, eng_job *job, size_t k, uint64_t t_start,
+                                     uint64_t *t_end, cs_assignment_t *asg,
                                      const cs_shape_t **shape_out, cz_diag *dg)
 {
     const eng_kind_slot *slot = job->slot;
     const cs_counts_t *hint =
         (job->plan.shape.num_constraints || job->plan.shape.num_aux) ? &job->plan.shape : NULL;
-    const cs_shape_t *shape = eng_shape_get(eng, job, k);
+    uint64_t t_shape = 0;
+    const cs_shape_t *shape = eng_shape_get(eng, job, k, &t_shape);
     cs_t *cs = NULL;
     cuzk_err err;
 
@@ -211,7 +214,8 @@ static cuzk_err synthesize_partition(eng_t *eng, eng_job *job, size_t k, cs_assi
     pthread_mutex_lock(&eng->mu);
     bool on_device = shape && eng_gpu_any_usable_locked(eng);
     pthread_mutex_unlock(&eng->mu);
-    uint64_t t0 = eng_now_ns();
+    /* the "synthesis" stage starts where the caller's clock did, or after a shape stage */
+    uint64_t t0 = t_shape ? t_shape : t_start;
     err = shape ? cs_new_witness(&cs, hint, dg) : cs_new_prover(&cs, hint, dg);
     if (err == CUZK_OK) {
         cs_set_cancel(cs, &job->cancel);
@@ -231,10 +235,11 @@ static cuzk_err synthesize_partition(eng_t *eng, eng_job *job, size_t k, cs_assi
                         : cs_shape_eval(shape, asg, eng->synth_pool, dg);
     }
     uint64_t t1 = eng_now_ns();
+    *t_end = t1; /* before the log lines below: the stages cover [t_start, t1] */
     if (eng->cfg.timing) {
         eng_timing_stage(eng, job, k, "synthesis", NULL, t0, ts);
-        eng_timing_stage(eng, job, k, "finish", NULL, ts, tf);
-        if (shape && !on_device) {
+        eng_timing_stage(eng, job, k, "finish", NULL, ts, shape ? tf : t1);
+        if (shape) {
             eng_timing_stage(eng, job, k, "products", NULL, tf, t1);
         }
     }
@@ -314,9 +319,9 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
     memset(&asg, 0, sizeof(asg));
     uint64_t t0 = eng_now_ns();
     const cs_shape_t *shape = NULL;
-    err = synthesize_partition(eng, job, k, &asg, &shape, &dg);
+    uint64_t t1 = 0;
+    err = synthesize_partition(eng, job, k, t0, &t1, &asg, &shape, &dg);
     bool pce = shape != NULL;
-    uint64_t t1 = eng_now_ns();
 
     pthread_mutex_lock(&eng->mu);
     job->running--;

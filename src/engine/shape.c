@@ -115,7 +115,7 @@ static cuzk_err load_or_record(eng_t *eng, eng_job *job, size_t k, cs_shape_t *o
 
 /* The worker that created entry s (RECORDING) fills it; runs without the lock. Returns the
  * shape when it became READY, else NULL. */
-static const cs_shape_t *fill(eng_t *eng, eng_shape *s, eng_job *job, size_t k)
+static const cs_shape_t *fill(eng_t *eng, eng_shape *s, eng_job *job, size_t k, uint64_t *t_end)
 {
     cs_shape_t shape;
     bool loaded = false;
@@ -164,19 +164,20 @@ static const cs_shape_t *fill(eng_t *eng, eng_shape *s, eng_job *job, size_t k)
         CZ_LOG(CZ_LOG_WARN, "shape=%s event=record_failed action=prover_backend error=%s", s->id,
                cz_log_quote(q, sizeof(q), dg.msg));
     }
+    *t_end = eng_now_ns();
     if (eng->cfg.timing) {
         /* the whole of it, bookkeeping and log line included: it is part of synthesis_ms */
-        eng_timing_stage(eng, job, k, loaded ? "shape_load" : "shape_record", NULL, t0,
-                         eng_now_ns());
+        eng_timing_stage(eng, job, k, loaded ? "shape_load" : "shape_record", NULL, t0, *t_end);
     }
     return ready ? &s->shape : NULL;
 }
 
-const cs_shape_t *eng_shape_get(eng_t *eng, eng_job *job, size_t k)
+const cs_shape_t *eng_shape_get(eng_t *eng, eng_job *job, size_t k, uint64_t *t_end)
 {
     eng_synth_mode mode = eng->cfg.synth_mode;
     eng_shape *s;
 
+    *t_end = 0;
     if (mode == ENG_SYNTH_PROVER) {
         return NULL;
     }
@@ -205,7 +206,7 @@ const cs_shape_t *eng_shape_get(eng_t *eng, eng_job *job, size_t k)
     s->next = eng->shapes;
     eng->shapes = s;
     pthread_mutex_unlock(&eng->mu);
-    return fill(eng, s, job, k);
+    return fill(eng, s, job, k, t_end);
 }
 
 void eng_shapes_free(eng_t *eng)

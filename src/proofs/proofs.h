@@ -122,6 +122,10 @@ CZ_MUST_USE cuzk_err vp_c1_from_bincode(vp_c1 *out, const seal_porep_config *cfg
  *  `ids` (may be NULL) additionally checks replica_id. CUZK_E_FORMAT names partition,
  *  challenge and field of the first failure. */
 CZ_MUST_USE cuzk_err vp_c1_verify(const vp_c1 *c1, const seal_ids *ids, cz_diag *dg);
+/** The same with the challenges verified in parallel over `pool` (NULL: the calling thread);
+ *  the failure reported is the first in (partition, challenge) order, as sequentially. */
+CZ_MUST_USE cuzk_err vp_c1_verify_pool(const vp_c1 *c1, const seal_ids *ids, cz_pool *pool,
+                                       cz_diag *dg);
 
 /** Number of PoRep public inputs per partition (without ONE): 3 + 18 * challenges. */
 size_t vp_porep_num_inputs(const seal_porep_config *cfg);

@@ -59,17 +59,147 @@ static const char *check_column(const vp_column_proof *cp, uint64_t node, uint32
     return NULL;
 }
 
-cuzk_err vp_c1_verify(const vp_c1 *c1, const seal_ids *ids, cz_diag *dg)
-{
-    const seal_porep_config *cfg = &c1->cfg;
-    const uint32_t L = cfg->shape.layers;
+/* More partitions than any PoRep configuration has (32 and 64 GiB: 10). */
+#define VP_C1_MAX_PARTITIONS 16
+
+/* What every challenge of a C1 shares, for verify_challenge. */
+typedef struct c1_check {
+    const vp_c1 *c1;
     seal_tree_shape td, tr;
     seal_graph_t g;
-    uint64_t ch[18];
+    uint64_t ch[VP_C1_MAX_PARTITIONS][18]; /* challenges of each partition */
+    cz_diag *diag;                          /* one per challenge (k * challenges + i) */
+    cuzk_err *err;
+} c1_check;
+
+/* Challenge i of partition k (node c): its three Merkle paths, 15 parent columns, labels and
+ * encoding. */
+static cuzk_err verify_challenge(const c1_check *x, uint32_t k, uint32_t i, cz_diag *dg)
+{
+    const vp_c1 *c1 = x->c1;
+    const uint32_t L = c1->cfg.shape.layers;
+    const seal_tree_shape td = x->td, tr = x->tr;
+    const seal_graph_t *g = &x->g;
+    const vp_porep_proof *p0 = vp_c1_proof(c1, k, 0);
+    const uint8_t *comm_c = p0->c_x.inclusion.root.b;
+    const uint8_t *comm_r_last = p0->comm_r_last_proof.root.b;
+    const uint64_t c = x->ch[k][i];
+    const vp_porep_proof *p = vp_c1_proof(c1, k, i);
+    uint32_t par[SEAL_PARENTS];
+    const char *why;
     uint8_t h[32];
 
+    /* data: TreeD */
+    if (!seal_merkle_matches_shape(&p->comm_d_proof, &td) ||
+        seal_merkle_leaf_index(&p->comm_d_proof) != c) {
+        return VFAIL("%s", "comm_d_proofs does not open the challenge");
+    }
+    if (memcmp(p->comm_d_proof.root.b, c1->comm_d, 32) != 0) {
+        return VFAIL("%s", "comm_d_proofs.root is not comm_d");
+    }
+    if (!seal_merkle_verify(&p->comm_d_proof, SEAL_HASH_SHA256)) {
+        return VFAIL("%s", "comm_d_proofs does not hash to its root");
+    }
+    /* replica: TreeRLast */
+    if (!seal_merkle_matches_shape(&p->comm_r_last_proof, &tr) ||
+        seal_merkle_leaf_index(&p->comm_r_last_proof) != c) {
+        return VFAIL("%s", "comm_r_last_proof does not open the challenge");
+    }
+    if (memcmp(p->comm_r_last_proof.root.b, comm_r_last, 32) != 0) {
+        return VFAIL("%s", "comm_r_last_proof.root differs from challenge 0's");
+    }
+    if (!seal_merkle_verify(&p->comm_r_last_proof, SEAL_HASH_POSEIDON)) {
+        return VFAIL("%s", "comm_r_last_proof does not hash to its root");
+    }
+    /* columns */
+    if ((why = check_column(&p->c_x, c, L, &tr, comm_c)) != NULL) {
+        return VFAIL("replica_column_proofs.c_x: %s", why);
+    }
+    seal_graph_parents(g, c, par);
+    for (int j = 0; j < SEAL_DRG_DEGREE; j++) {
+        if ((why = check_column(&p->drg_parents[j], par[j], L, &tr, comm_c)) != NULL) {
+            return VFAIL("replica_column_proofs.drg_parents[%d] (node %u): %s", j, par[j],
+                         why);
+        }
+    }
+    for (int j = 0; j < SEAL_EXP_DEGREE; j++) {
+        uint32_t e = par[SEAL_DRG_DEGREE + j];
+        if ((why = check_column(&p->exp_parents[j], e, L, &tr, comm_c)) != NULL) {
+            return VFAIL("replica_column_proofs.exp_parents[%d] (node %u): %s", j, e, why);
+        }
+    }
+    /* labels */
+    if (p->nlayers != L) {
+        return VFAIL("%u labeling proofs, expected %u", p->nlayers, L);
+    }
+    for (uint32_t l = 1; l <= L; l++) {
+        const vp_labeling_proof *lp = &p->labeling[l - 1];
+        seal_node drg[SEAL_DRG_DEGREE], exp[SEAL_EXP_DEGREE], p37[SEAL_LABEL_PARENTS];
+        for (int j = 0; j < SEAL_DRG_DEGREE; j++) {
+            drg[j] = p->drg_parents[j].rows[l - 1];
+        }
+        for (int j = 0; j < SEAL_EXP_DEGREE && l > 1; j++) {
+            exp[j] = p->exp_parents[j].rows[l - 2];
+        }
+        seal_label_parents(p37, l, drg, exp);
+        if (lp->layer_index != l || lp->node != c) {
+            return VFAIL("labeling_proofs[%u]: layer_index %u node %llu, expected "
+                         "layer %u",
+                         l - 1, lp->layer_index, (unsigned long long)lp->node, l);
+        }
+        if (memcmp(lp->parents, p37, sizeof(p37)) != 0) {
+            return VFAIL("labeling_proofs[%u].parents are not the parent columns' "
+                         "labels",
+                         l - 1);
+        }
+        seal_label_node(h, c1->replica_id, l, c, p37);
+        if (memcmp(h, p->c_x.rows[l - 1].b, 32) != 0) {
+            return VFAIL("layer %u: the label of the challenge is not "
+                         "c_x.column.rows[%u]",
+                         l, l - 1);
+        }
+    }
+    /* encoding */
+    const vp_labeling_proof *ep = &p->encoding;
+    if (ep->layer_index != L || ep->node != c ||
+        memcmp(ep->parents, p->labeling[L - 1].parents, sizeof(ep->parents)) != 0) {
+        return VFAIL("%s", "encoding_proof differs from the last labeling proof");
+    }
+    if (!seal_node_is_fr(p->comm_d_proof.leaf.b)) {
+        return VFAIL("%s", "comm_d_proofs.leaf is not a valid Fr");
+    }
+    seal_encode_node(h, p->c_x.rows[L - 1].b, p->comm_d_proof.leaf.b);
+    if (memcmp(h, p->comm_r_last_proof.leaf.b, 32) != 0) {
+        return VFAIL("%s", "comm_r_last_proof.leaf != last label + data leaf");
+    }
+    return CUZK_OK;
+}
+
+static void verify_task(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    const c1_check *x = ctx;
+    (void)worker;
+    for (size_t n = begin; n < end; n++) {
+        uint32_t k = (uint32_t)(n / x->c1->challenges), i = (uint32_t)(n % x->c1->challenges);
+        cz_diag_init(&x->diag[n]);
+        x->err[n] = verify_challenge(x, k, i, &x->diag[n]);
+    }
+}
+
+cuzk_err vp_c1_verify(const vp_c1 *c1, const seal_ids *ids, cz_diag *dg)
+{
+    return vp_c1_verify_pool(c1, ids, NULL, dg);
+}
+
+cuzk_err vp_c1_verify_pool(const vp_c1 *c1, const seal_ids *ids, cz_pool *pool, cz_diag *dg)
+{
+    const seal_porep_config *cfg = &c1->cfg;
+    c1_check *x = NULL;
+    uint8_t h[32];
+    cuzk_err err = CUZK_OK;
+
     if (c1->partitions != cfg->partitions || c1->challenges != cfg->challenges_per_partition ||
-        c1->challenges > ARRAY_LEN(ch)) {
+        c1->challenges > 18 || c1->partitions > VP_C1_MAX_PARTITIONS) {
         return cz_fail(dg, CUZK_E_FORMAT, "C1: %u partitions x %u challenges, %s needs %u x %u",
                        c1->partitions, c1->challenges, cfg->name, cfg->partitions,
                        cfg->challenges_per_partition);
@@ -89,121 +219,55 @@ cuzk_err vp_c1_verify(const vp_c1 *c1, const seal_ids *ids, cz_diag *dg)
                            (unsigned long long)ids->sector_id);
         }
     }
-    seal_tree_shape_d(&td, cfg->shape.nodes);
-    seal_tree_shape_r(&tr, &cfg->shape);
-    seal_graph_init(&g, cfg->shape.nodes, cfg->porep_id, cfg->api);
-
+    size_t n = (size_t)c1->partitions * c1->challenges;
+    x = cz_calloc(1, sizeof(*x));
+    if (x) {
+        x->diag = cz_calloc(n ? n : 1, sizeof(*x->diag));
+        x->err = cz_calloc(n ? n : 1, sizeof(*x->err));
+    }
+    if (!x || !x->diag || !x->err) {
+        err = cz_fail(dg, CUZK_E_NOMEM, "C1 verification of %zu challenges", n);
+        goto done;
+    }
+    x->c1 = c1;
+    seal_tree_shape_d(&x->td, cfg->shape.nodes);
+    seal_tree_shape_r(&x->tr, &cfg->shape);
+    seal_graph_init(&x->g, cfg->shape.nodes, cfg->porep_id, cfg->api);
     for (uint32_t k = 0; k < c1->partitions; k++) {
         const vp_porep_proof *p0 = vp_c1_proof(c1, k, 0);
         const uint8_t *comm_c = p0->c_x.inclusion.root.b;
         const uint8_t *comm_r_last = p0->comm_r_last_proof.root.b;
 
         if (!seal_node_is_fr(comm_c) || !seal_node_is_fr(comm_r_last)) {
-            return cz_fail(dg, CUZK_E_FORMAT,
-                           "C1 partition %u: comm_c or comm_r_last is not a "
-                           "valid Fr",
-                           k);
+            err = cz_fail(dg, CUZK_E_FORMAT,
+                          "C1 partition %u: comm_c or comm_r_last is not a valid Fr", k);
+            goto done;
         }
         seal_comm_r(h, comm_c, comm_r_last);
         if (memcmp(h, c1->comm_r, 32) != 0) {
-            return cz_fail(dg, CUZK_E_FORMAT,
-                           "C1 partition %u: comm_r != Poseidon2(comm_c, comm_r_last) of "
-                           "challenge 0",
-                           k);
+            err = cz_fail(dg, CUZK_E_FORMAT,
+                          "C1 partition %u: comm_r != Poseidon2(comm_c, comm_r_last) of "
+                          "challenge 0",
+                          k);
+            goto done;
         }
-        seal_porep_challenges(ch, cfg, c1->replica_id, c1->comm_r, c1->seed, k);
-        for (uint32_t i = 0; i < c1->challenges; i++) {
-            const vp_porep_proof *p = vp_c1_proof(c1, k, i);
-            const uint64_t c = ch[i];
-            uint32_t par[SEAL_PARENTS];
-            const char *why;
-
-            /* data: TreeD */
-            if (!seal_merkle_matches_shape(&p->comm_d_proof, &td) ||
-                seal_merkle_leaf_index(&p->comm_d_proof) != c) {
-                return VFAIL("%s", "comm_d_proofs does not open the challenge");
-            }
-            if (memcmp(p->comm_d_proof.root.b, c1->comm_d, 32) != 0) {
-                return VFAIL("%s", "comm_d_proofs.root is not comm_d");
-            }
-            if (!seal_merkle_verify(&p->comm_d_proof, SEAL_HASH_SHA256)) {
-                return VFAIL("%s", "comm_d_proofs does not hash to its root");
-            }
-            /* replica: TreeRLast */
-            if (!seal_merkle_matches_shape(&p->comm_r_last_proof, &tr) ||
-                seal_merkle_leaf_index(&p->comm_r_last_proof) != c) {
-                return VFAIL("%s", "comm_r_last_proof does not open the challenge");
-            }
-            if (memcmp(p->comm_r_last_proof.root.b, comm_r_last, 32) != 0) {
-                return VFAIL("%s", "comm_r_last_proof.root differs from challenge 0's");
-            }
-            if (!seal_merkle_verify(&p->comm_r_last_proof, SEAL_HASH_POSEIDON)) {
-                return VFAIL("%s", "comm_r_last_proof does not hash to its root");
-            }
-            /* columns */
-            if ((why = check_column(&p->c_x, c, L, &tr, comm_c)) != NULL) {
-                return VFAIL("replica_column_proofs.c_x: %s", why);
-            }
-            seal_graph_parents(&g, c, par);
-            for (int j = 0; j < SEAL_DRG_DEGREE; j++) {
-                if ((why = check_column(&p->drg_parents[j], par[j], L, &tr, comm_c)) != NULL) {
-                    return VFAIL("replica_column_proofs.drg_parents[%d] (node %u): %s", j, par[j],
-                                 why);
-                }
-            }
-            for (int j = 0; j < SEAL_EXP_DEGREE; j++) {
-                uint32_t e = par[SEAL_DRG_DEGREE + j];
-                if ((why = check_column(&p->exp_parents[j], e, L, &tr, comm_c)) != NULL) {
-                    return VFAIL("replica_column_proofs.exp_parents[%d] (node %u): %s", j, e, why);
-                }
-            }
-            /* labels */
-            if (p->nlayers != L) {
-                return VFAIL("%u labeling proofs, expected %u", p->nlayers, L);
-            }
-            for (uint32_t l = 1; l <= L; l++) {
-                const vp_labeling_proof *lp = &p->labeling[l - 1];
-                seal_node drg[SEAL_DRG_DEGREE], exp[SEAL_EXP_DEGREE], p37[SEAL_LABEL_PARENTS];
-                for (int j = 0; j < SEAL_DRG_DEGREE; j++) {
-                    drg[j] = p->drg_parents[j].rows[l - 1];
-                }
-                for (int j = 0; j < SEAL_EXP_DEGREE && l > 1; j++) {
-                    exp[j] = p->exp_parents[j].rows[l - 2];
-                }
-                seal_label_parents(p37, l, drg, exp);
-                if (lp->layer_index != l || lp->node != c) {
-                    return VFAIL("labeling_proofs[%u]: layer_index %u node %llu, expected "
-                                 "layer %u",
-                                 l - 1, lp->layer_index, (unsigned long long)lp->node, l);
-                }
-                if (memcmp(lp->parents, p37, sizeof(p37)) != 0) {
-                    return VFAIL("labeling_proofs[%u].parents are not the parent columns' "
-                                 "labels",
-                                 l - 1);
-                }
-                seal_label_node(h, c1->replica_id, l, c, p37);
-                if (memcmp(h, p->c_x.rows[l - 1].b, 32) != 0) {
-                    return VFAIL("layer %u: the label of the challenge is not "
-                                 "c_x.column.rows[%u]",
-                                 l, l - 1);
-                }
-            }
-            /* encoding */
-            const vp_labeling_proof *ep = &p->encoding;
-            if (ep->layer_index != L || ep->node != c ||
-                memcmp(ep->parents, p->labeling[L - 1].parents, sizeof(ep->parents)) != 0) {
-                return VFAIL("%s", "encoding_proof differs from the last labeling proof");
-            }
-            if (!seal_node_is_fr(p->comm_d_proof.leaf.b)) {
-                return VFAIL("%s", "comm_d_proofs.leaf is not a valid Fr");
-            }
-            seal_encode_node(h, p->c_x.rows[L - 1].b, p->comm_d_proof.leaf.b);
-            if (memcmp(h, p->comm_r_last_proof.leaf.b, 32) != 0) {
-                return VFAIL("%s", "comm_r_last_proof.leaf != last label + data leaf");
-            }
+        seal_porep_challenges(x->ch[k], cfg, c1->replica_id, c1->comm_r, c1->seed, k);
+    }
+    /* Every challenge is independent: in parallel, the first failure in order reported. */
+    cz_pool_for(pool, n, 1, verify_task, x);
+    for (size_t m = 0; m < n; m++) {
+        if (x->err[m] != CUZK_OK) {
+            err = cz_fail(dg, x->err[m], "%s", x->diag[m].msg);
+            goto done;
         }
     }
-    return CUZK_OK;
+done:
+    if (x) {
+        cz_free(x->diag);
+        cz_free(x->err);
+    }
+    cz_free(x);
+    return err;
 }
 
 size_t vp_porep_num_inputs(const seal_porep_config *cfg)

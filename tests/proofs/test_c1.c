@@ -132,12 +132,18 @@ TEST(c1_verify_names_the_failure)
     gen_c1(&c1, 5, g, &s);
     vp_porep_proof *p = &c1.proofs[1];
     vp_porep_proof save = *p;
+    cz_pool *pool = NULL;
+    cz_diag pdg;
+    CHECK_OK(cz_pool_new(&pool, 2, "test-c1", NULL));
 
 #define EXPECT_FAIL(needle)                                                                        \
     do {                                                                                           \
         cz_diag_init(&dg);                                                                         \
         CHECK_ERR(vp_c1_verify(&c1, NULL, &dg), CUZK_E_FORMAT);                                    \
         CHECK_MSG(strstr(dg.msg, (needle)) != NULL, "\"%s\" lacks \"%s\"", dg.msg, (needle));      \
+        cz_diag_init(&pdg);                                                                        \
+        CHECK_ERR(vp_c1_verify_pool(&c1, NULL, pool, &pdg), CUZK_E_FORMAT);                        \
+        CHECK_STR_EQ(pdg.msg, dg.msg); /* in parallel: the same first failure */                \
         *p = save;                                                                                 \
         CHECK_OK(vp_c1_verify(&c1, NULL, NULL));                                                   \
     } while (0)
@@ -184,8 +190,25 @@ TEST(c1_verify_names_the_failure)
     CHECK_ERR(vp_c1_verify(&c1, &other, &dg), CUZK_E_FORMAT);
     CHECK(strstr(dg.msg, "replica_id") != NULL);
     CHECK_OK(vp_c1_verify(&c1, &seal_sector_get_info(s)->ids, NULL));
+    CHECK_OK(vp_c1_verify_pool(&c1, &seal_sector_get_info(s)->ids, pool, NULL));
     vp_c1_clear(&c1);
     seal_sector_free(s);
+
+    /* 13 partitions x 2 challenges, two of them tampered: in parallel too, the first in
+     * (partition, challenge) order is named. */
+    gen_c1(&c1, 15, g, &s);
+    CHECK_OK(vp_c1_verify_pool(&c1, NULL, pool, NULL));
+    c1.proofs[20].c_x.rows[1].b[2] ^= 1;
+    c1.proofs[5].c_x.rows[1].b[2] ^= 1;
+    cz_diag_init(&dg);
+    cz_diag_init(&pdg);
+    CHECK_ERR(vp_c1_verify(&c1, NULL, &dg), CUZK_E_FORMAT);
+    CHECK_ERR(vp_c1_verify_pool(&c1, NULL, pool, &pdg), CUZK_E_FORMAT);
+    CHECK_MSG(strstr(dg.msg, "partition 2 challenge 1") != NULL, "%s", dg.msg);
+    CHECK_STR_EQ(pdg.msg, dg.msg);
+    vp_c1_clear(&c1);
+    seal_sector_free(s);
+    cz_pool_free(pool);
 }
 
 /* ---- the JSON writer seen by jansson ----------------------------------------------------- */

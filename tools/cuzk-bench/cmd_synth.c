@@ -322,13 +322,12 @@ int cmd_synth(int argc, char **argv)
     cz_diag dg;
     cz_diag_init(&dg);
     double t0 = cli_now_ms();
-    cuzk_err err = eng_offline_new(&off, &req, &dg);
+    cuzk_err err = eng_offline_new(&off, &req, pool, &dg);
     double parse_ms = cli_now_ms() - t0;
     if (err != CUZK_OK) {
         cli_error_diag(CMD, err, &dg);
         goto out;
     }
-    eng_offline_set_pool(off, pool);
     const eng_plan_t *plan = eng_offline_plan(off);
     if (has_partition && partition >= plan->num_partitions) {
         cli_error(CMD, "--partition %" PRIu64 ": the request has %zu partition(s)", partition,
