@@ -11,6 +11,7 @@
  * (prover and witness backends), counts, and the same first failure of a tampered witness.
  */
 #include "circ_util.h"
+#include "r1cs/asg_test_util.h"
 
 #include "common/alloc.h"
 #include "common/pool.h"
@@ -261,30 +262,6 @@ static void synth_assignment(cs_assignment_t *out, toy *t, porep_bk bk, cz_pool 
     cs_free(cs);
 }
 
-static void check_bits_eq(const cs_bitvec_t *x, const cs_bitvec_t *y)
-{
-    CHECK_EQ_U64(x->len, y->len);
-    CHECK_EQ_U64(x->popcount, y->popcount);
-    CHECK_MEM_EQ(x->words, y->words, (x->len + 63) / 64 * sizeof(uint64_t));
-}
-
-static void check_asg_eq(const cs_assignment_t *x, const cs_assignment_t *y)
-{
-    CHECK_EQ_U64(x->m, y->m);
-    CHECK_EQ_U64(x->num_inputs, y->num_inputs);
-    CHECK_EQ_U64(x->num_aux, y->num_aux);
-    if (x->m) {
-        CHECK_MEM_EQ(x->a, y->a, x->m * sizeof(fr_t));
-        CHECK_MEM_EQ(x->b, y->b, x->m * sizeof(fr_t));
-        CHECK_MEM_EQ(x->c, y->c, x->m * sizeof(fr_t));
-        check_bits_eq(&x->a_aux_density, &y->a_aux_density);
-        check_bits_eq(&x->b_input_density, &y->b_input_density);
-        check_bits_eq(&x->b_aux_density, &y->b_aux_density);
-    }
-    CHECK_MEM_EQ(x->inputs, y->inputs, x->num_inputs * sizeof(fr_t));
-    CHECK_MEM_EQ(x->aux, y->aux, x->num_aux * sizeof(fr_t));
-}
-
 /* Synthesis with the challenges on `pool` equals sequential synthesis: the witness backend's
  * assignment byte for byte (challenge counts given), the counter's counts, and the checker
  * accepts; with `prover`, also the prover's assignment (challenge counts counted inside, the
@@ -305,14 +282,14 @@ static void check_pool_equals_sequential(toy *t, cz_pool *pool, bool prover)
     CHECK_EQ_U64(seq.num_inputs, full.num_inputs);
     CHECK_EQ_U64(seq.num_aux, full.num_aux);
     synth_assignment(&par, t, BK_WITNESS, pool, &each, NULL);
-    check_asg_eq(&seq, &par);
+    cst_check_asg_eq(&seq, &par);
     cs_assignment_clear(&par);
     cs_assignment_clear(&seq);
     if (prover) {
         synth_assignment(&seq, t, BK_PROVER, NULL, NULL, NULL);
         CHECK_EQ_U64(seq.m, full.num_constraints + full.num_inputs);
         synth_assignment(&par, t, BK_PROVER, pool, NULL, &full);
-        check_asg_eq(&seq, &par);
+        cst_check_asg_eq(&seq, &par);
         cs_assignment_clear(&par);
         cs_assignment_clear(&seq);
     }

@@ -11,6 +11,7 @@
 #include "common/bytes.h"
 #include "common/pool.h"
 #include "r1cs/r1cs.h"
+#include "r1cs/asg_test_util.h"
 #include "vectors/r1cs/r1cs_digest_vectors.h"
 
 /* ------------------------------------------------------------------------------------------
@@ -306,27 +307,6 @@ static void check_bitvec(const cs_bitvec_t *bv, const uint8_t *bits, size_t len)
     CHECK_EQ_U64(bv->popcount, pop);
     if (len % 64) {
         CHECK_EQ_U64(bv->words[len / 64] >> (len % 64), 0);
-    }
-}
-
-static void check_assignment_eq(const cs_assignment_t *x, const cs_assignment_t *y)
-{
-    CHECK_EQ_U64(x->m, y->m);
-    CHECK_EQ_U64(x->num_inputs, y->num_inputs);
-    CHECK_EQ_U64(x->num_aux, y->num_aux);
-    CHECK_MEM_EQ(x->a, y->a, x->m * sizeof(fr_t));
-    CHECK_MEM_EQ(x->b, y->b, x->m * sizeof(fr_t));
-    CHECK_MEM_EQ(x->c, y->c, x->m * sizeof(fr_t));
-    CHECK_MEM_EQ(x->inputs, y->inputs, x->num_inputs * sizeof(fr_t));
-    if (x->num_aux) {
-        CHECK_MEM_EQ(x->aux, y->aux, x->num_aux * sizeof(fr_t));
-    }
-    const cs_bitvec_t *bx[3] = {&x->a_aux_density, &x->b_input_density, &x->b_aux_density};
-    const cs_bitvec_t *by[3] = {&y->a_aux_density, &y->b_input_density, &y->b_aux_density};
-    for (int k = 0; k < 3; k++) {
-        CHECK_EQ_U64(bx[k]->len, by[k]->len);
-        CHECK_EQ_U64(bx[k]->popcount, by[k]->popcount);
-        CHECK_MEM_EQ(bx[k]->words, by[k]->words, (bx[k]->len + 63) / 64 * sizeof(uint64_t));
     }
 }
 
@@ -677,7 +657,7 @@ TEST(backends_agree_random)
         /* Witness-only mode. */
         CHECK(wasg.a == NULL && wasg.m == 0);
         CHECK_OK(cs_r1cs_eval(&r1cs, &wasg, NULL, NULL));
-        check_assignment_eq(&wasg, &asg);
+        cst_check_asg_eq(&wasg, &asg);
         CHECK_ERR(cs_r1cs_eval(&r1cs, &wasg, NULL, NULL), CUZK_E_INVAL);
 
         cz_free(a_aux);
@@ -717,7 +697,7 @@ TEST(r1cs_eval_with_pool)
     CHECK_OK(cs_take_r1cs(rec, &r1cs, NULL));
     CHECK_OK(cs_take_assignment(wit, &wasg, NULL));
     CHECK_OK(cs_r1cs_eval(&r1cs, &wasg, pool, NULL));
-    check_assignment_eq(&wasg, &asg);
+    cst_check_asg_eq(&wasg, &asg);
     cs_assignment_clear(&asg);
     cs_assignment_clear(&wasg);
     cs_r1cs_clear(&r1cs);
@@ -965,7 +945,7 @@ static void check_same_result(int b, cs_t *seq, cs_t *par)
         CHECK_OK(cs_take_assignment(seq, &x, NULL));
         CHECK_OK(cs_take_assignment(par, &y, NULL));
         if (b == 0) {
-            check_assignment_eq(&x, &y);
+            cst_check_asg_eq(&x, &y);
         } else {
             CHECK_EQ_U64(x.num_inputs, y.num_inputs);
             CHECK_MEM_EQ(x.inputs, y.inputs, x.num_inputs * sizeof(fr_t));

@@ -20,6 +20,7 @@
 #include "common/pool.h"
 #include "r1cs/internal.h"
 #include "r1cs/r1cs.h"
+#include "r1cs/asg_test_util.h"
 
 /* ------------------------------------------------------------------------------------------
  * Helpers
@@ -41,28 +42,6 @@ static void rand_fr(fr_t *out, cz_prng *g)
         l[i] = cz_prng_u64(g);
     }
     fr_from_u256_reduce(out, l);
-}
-
-static void check_bits_eq(const cs_bitvec_t *x, const cs_bitvec_t *y)
-{
-    CHECK_EQ_U64(x->len, y->len);
-    CHECK_EQ_U64(x->popcount, y->popcount);
-    CHECK_MEM_EQ(x->words, y->words, (x->len + 63) / 64 * sizeof(uint64_t));
-}
-
-static void check_asg_eq(const cs_assignment_t *x, const cs_assignment_t *y)
-{
-    CHECK_EQ_U64(x->m, y->m);
-    CHECK_EQ_U64(x->num_inputs, y->num_inputs);
-    CHECK_EQ_U64(x->num_aux, y->num_aux);
-    CHECK_MEM_EQ(x->a, y->a, x->m * sizeof(fr_t));
-    CHECK_MEM_EQ(x->b, y->b, x->m * sizeof(fr_t));
-    CHECK_MEM_EQ(x->c, y->c, x->m * sizeof(fr_t));
-    check_bits_eq(&x->a_aux_density, &y->a_aux_density);
-    check_bits_eq(&x->b_input_density, &y->b_input_density);
-    check_bits_eq(&x->b_aux_density, &y->b_aux_density);
-    CHECK_MEM_EQ(x->inputs, y->inputs, x->num_inputs * sizeof(fr_t));
-    CHECK_MEM_EQ(x->aux, y->aux, x->num_aux * sizeof(fr_t));
 }
 
 static void check_dict_ones(const cs_shape_t *s)
@@ -149,8 +128,8 @@ static void check_circuit(const char *name, synth_fn fn, void *ctx, bool slow)
     synth_asg(&wit1, false, fn, ctx, NULL, NULL);
     CHECK_OK(cs_shape_eval(&shape[0], &wit, pool, NULL));
     CHECK_OK(cs_shape_eval(&shape[0], &wit1, NULL, NULL));
-    check_asg_eq(&prv, &wit);
-    check_asg_eq(&prv, &wit1);
+    cst_check_asg_eq(&prv, &wit);
+    cst_check_asg_eq(&prv, &wit1);
     {
         /* into caller buffers (the shape's densities are the assignment's) */
         fr_t *abc[3];
@@ -371,8 +350,8 @@ static void rc_check_mode(rc_ctx *x, rc_mode mode)
     synth_asg(&p_got, true, rc_synth, x, NULL, NULL);
     synth_asg(&w_got, false, rc_synth, x, NULL, NULL);
     CHECK_OK(cs_shape_eval(&got[0], &w_got, NULL, NULL));
-    check_asg_eq(&p_seq, &p_got);
-    check_asg_eq(&p_seq, &w_got);
+    cst_check_asg_eq(&p_seq, &p_got);
+    cst_check_asg_eq(&p_seq, &w_got);
     cs_assignment_clear(&p_seq);
     cs_assignment_clear(&p_got);
     cs_assignment_clear(&w_got);
@@ -1002,6 +981,13 @@ TEST(shape_file_bad_indices)
     }
     CHECK(r2 < rows);
     size_t z2 = s[0].A.row_ptr[r2];
+    /* the row that holds A's first non-zero (rows before it may be empty) */
+    size_t r0 = 0;
+    while (r0 < rows && s[0].A.row_ptr[r0 + 1] == 0) {
+        r0++;
+    }
+    char first_row[48];
+    snprintf(first_row, sizeof(first_row), "matrix A row %zu:", r0);
 
     static const uint8_t ff[32] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
                                    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
@@ -1012,7 +998,7 @@ TEST(shape_file_bad_indices)
         switch (c) {
         case 0: /* column past the last variable */
             cz_store_le32(g + col[0], (uint32_t)(s[0].num_inputs + s[0].num_aux));
-            what = "matrix A row 0";
+            what = first_row;
             break;
         case 1: /* coefficient index past the dictionary */
             store_le16(g + coef[1], (uint16_t)s[0].dict_len);
