@@ -457,27 +457,11 @@ typedef struct prove_out {
  * that cannot take them now. */
 static cuzk_err host_products(eng_t *eng, eng_part *part, cz_diag *dg)
 {
-    cs_assignment_t *asg = &part->asg;
-    fr_t *abc[3] = {NULL, NULL, NULL};
-
-    if (asg->a) {
+    if (part->asg.a) {
         return CUZK_OK;
     }
     CZ_CHECK(part->shape != NULL);
-    for (int i = 0; i < 3; i++) {
-        abc[i] = cz_malloc((asg->m ? asg->m : 1) * sizeof(fr_t));
-        if (!abc[i]) {
-            for (int j = 0; j < i; j++) {
-                cz_free(abc[j]);
-            }
-            return cz_fail(dg, CUZK_E_NOMEM, "a, b, c of %zu rows on the host", asg->m);
-        }
-    }
-    cs_shape_mul(part->shape, abc[0], abc[1], abc[2], asg->inputs, asg->aux, eng->prove_pool);
-    asg->a = abc[0];
-    asg->b = abc[1];
-    asg->c = abc[2];
-    return CUZK_OK;
+    return cs_shape_products(part->shape, &part->asg, eng->prove_pool, dg);
 }
 
 static cuzk_err prove_once(eng_t *eng, eng_gpu *g, bool use_gpu, eng_job *job, size_t k,

@@ -219,32 +219,51 @@ cuzk_err cs_shape_assign(const cs_shape_t *shape, cs_assignment_t *asg, cz_diag 
     return CUZK_OK;
 }
 
-cuzk_err cs_shape_eval(const cs_shape_t *shape, cs_assignment_t *asg, cz_pool *pool, cz_diag *dg)
+cuzk_err cs_shape_products(const cs_shape_t *shape, cs_assignment_t *asg, cz_pool *pool,
+                           cz_diag *dg)
 {
+    size_t rows = shape->num_constraints + shape->num_inputs;
     fr_t *abc[3] = {NULL, NULL, NULL};
-    size_t rows;
     bool ok = true;
-    cuzk_err err = shape_fits(shape, asg, &rows, "cs_shape_eval", dg);
 
-    if (err != CUZK_OK) {
-        return err;
+    if (asg->num_inputs != shape->num_inputs || asg->num_aux != shape->num_aux ||
+        asg->m != rows || asg->a || asg->b || asg->c) {
+        return cz_fail(dg, CUZK_E_INVAL,
+                       "cs_shape_products: assignment (%zu inputs, %zu aux, m %zu) is not the "
+                       "shape's (%zu, %zu, %zu rows) without a, b, c",
+                       asg->num_inputs, asg->num_aux, asg->m, shape->num_inputs,
+                       shape->num_aux, rows);
     }
     for (int k = 0; k < 3; k++) {
-        abc[k] = cz_malloc(rows * sizeof(fr_t));
+        abc[k] = cz_malloc((rows ? rows : 1) * sizeof(fr_t));
         ok = ok && abc[k];
         if (abc[k]) {
             cs_advise_huge(abc[k], rows * sizeof(fr_t));
         }
     }
-    if (!ok || !set_densities(shape, asg, rows)) {
+    if (!ok) {
         for (int k = 0; k < 3; k++) {
             cz_free(abc[k]);
         }
-        return cz_fail(dg, CUZK_E_NOMEM, "cs_shape_eval: %zu rows", rows);
+        return cz_fail(dg, CUZK_E_NOMEM, "cs_shape_products: %zu rows", rows);
     }
     cs_shape_mul(shape, abc[0], abc[1], abc[2], asg->inputs, asg->aux, pool);
     asg->a = abc[0];
     asg->b = abc[1];
     asg->c = abc[2];
     return CUZK_OK;
+}
+
+cuzk_err cs_shape_eval(const cs_shape_t *shape, cs_assignment_t *asg, cz_pool *pool, cz_diag *dg)
+{
+    size_t rows;
+    cuzk_err err = shape_fits(shape, asg, &rows, "cs_shape_eval", dg);
+
+    if (err != CUZK_OK) {
+        return err;
+    }
+    if (!set_densities(shape, asg, rows)) {
+        return cz_fail(dg, CUZK_E_NOMEM, "cs_shape_eval: densities of %zu aux", asg->num_aux);
+    }
+    return cs_shape_products(shape, asg, pool, dg);
 }
