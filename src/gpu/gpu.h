@@ -19,7 +19,8 @@
  * 4 GiB at 2^27), small coset factor tables, and a scratch area that grows to the largest call
  * (an MSM of n terms takes about 80 n bytes plus its buckets); gpu_dev_trim() releases them.
  * Also the evaluation of recorded sparse constraint matrices on the device (gpu_spmat,
- * gpu_spmv_buf: a = A z, b = B z, c = C z without a, b, c crossing PCIe).
+ * gpu_spmv_buf: a = A z, b = B z, c = C z without a, b, c crossing PCIe), and the fixed-base
+ * multiplications of a parameter generation (gpu_fb_mul_g1 / _g2).
  */
 #ifndef CUZK_GPU_GPU_H
 #define CUZK_GPU_GPU_H
@@ -276,6 +277,23 @@ size_t gpu_spmat_rows(const gpu_spmat *m);
  *  Synchronous (the device's stream); CUZK_E_INVAL for a range outside a buffer. */
 CZ_MUST_USE cuzk_err gpu_spmv_buf(gpu_dev *dev, gpu_buf *out, size_t out_off, const gpu_spmat *m,
                                   const gpu_buf *z, size_t z_off, size_t z_len, cz_diag *dg);
+
+/* ---- fixed-base multiplication: the points of a parameter generation (spec groth16.md 7) ---- */
+
+/** out[j] = [k[j]] P for j < n, exactly the points of g1_fb_mul (curve/g1.h) with the same
+ *  table: `tab` holds g1_fb_table_len(w) affine points of g1_fb_table_init(.., P, w) uploaded as
+ *  they are (gpu_buf_upload) to a buffer of `dev`; 2 <= w <= 16.
+ *  In:  k        n canonical scalars in host memory (borrowed), each < 2^255.
+ *  Out: out      host memory (pinned is fastest): n g1_aff_t (Montgomery, all-zero identity)
+ *                when !encoded; with `encoded` n x 96 bytes, each point exactly as
+ *                g1_aff_to_uncompressed writes it (the .params file's encoding).
+ *  Synchronous. Device scratch: about 2.5 MiB per streaming multiprocessor (G2: twice that).
+ *  CUZK_E_INVAL for a window out of range or a table buffer too short for it. */
+CZ_MUST_USE cuzk_err gpu_fb_mul_g1(gpu_dev *dev, void *out, bool encoded, const gpu_buf *tab,
+                                   unsigned w, const struct fr_repr *k, size_t n, cz_diag *dg);
+/** The same over G2 (g2_fb_table_init's table; g2_aff_t or 192-byte uncompressed encodings). */
+CZ_MUST_USE cuzk_err gpu_fb_mul_g2(gpu_dev *dev, void *out, bool encoded, const gpu_buf *tab,
+                                   unsigned w, const struct fr_repr *k, size_t n, cz_diag *dg);
 
 #ifdef __cplusplus
 }

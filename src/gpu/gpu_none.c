@@ -300,3 +300,15 @@ cuzk_err gpu_spmv_buf(gpu_dev *dev, gpu_buf *out, size_t out_off, const gpu_spma
 {
     return no_gpu(dg);
 }
+
+cuzk_err gpu_fb_mul_g1(gpu_dev *dev, void *out, bool encoded, const gpu_buf *tab, unsigned w,
+                       const struct fr_repr *k, size_t n, cz_diag *dg)
+{
+    return no_gpu(dg);
+}
+
+cuzk_err gpu_fb_mul_g2(gpu_dev *dev, void *out, bool encoded, const gpu_buf *tab, unsigned w,
+                       const struct fr_repr *k, size_t n, cz_diag *dg)
+{
+    return no_gpu(dg);
+}

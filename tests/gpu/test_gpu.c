@@ -5,7 +5,9 @@
  * discrete logs ([sum s_i log_i] G, no MSM at all) for the MSMs, over random, 0/1-heavy,
  * all-equal, edge and small scalars, identity bases, n = 1, 2, 3 and odd sizes, and every
  * window size from 1 bit; a straightforward fr_mul / fr_add sum for the sparse constraint
- * matrices (gpu_spmv_buf) over random rows from empty to hundreds of terms.
+ * matrices (gpu_spmv_buf) over random rows from empty to hundreds of terms; curve/'s
+ * fixed-base multiplication (g1_fb_mul, g2_fb_mul) for gpu_fb_mul_g1 / _g2 and the wire
+ * encodings of g1_aff_to_uncompressed / g2_aff_to_uncompressed.
  * Built twice: test_gpu (the real backend; every test skips, exit 77, without a device) and
  * test_gpu_emu (the kernels run by the CPU emulation of gpu/cuda/emu.cuh; smaller sizes).
  */
@@ -1337,6 +1339,98 @@ TEST(gpu_spmv_rejects)
     spm_free(&m);
     cz_free_aligned(dict);
     cz_free_aligned(z);
+}
+
+/* ---- fixed-base multiplication (gpu_fb_mul_g1 / _g2) ---- */
+
+/* Scalars that reach every case of the signed recoding: 0, 1, small, digits at the window
+ * boundary (2^(w-1), 2^(w-1) + 1: a carry), all ones in a window (carry out of a full
+ * window), r - 1 (the top window), 2^254, and random ones. */
+static void fb_scalars(fr_repr_t *k, size_t n, unsigned w)
+{
+    static const fr_repr_t r_minus_1 = {{0xffffffff00000000ULL, 0x53bda402fffe5bfeULL,
+                                         0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL}};
+    const uint64_t half = (uint64_t)1 << (w - 1);
+    const fr_repr_t fixed[] = {
+        repr_u64(0),        repr_u64(1),    repr_u64(2),
+        repr_u64(half),     repr_u64(half + 1), repr_u64((half << 1) - 1),
+        repr_u64(((half << 1) - 1) | (half << 1)), r_minus_1, {{0, 0, 0, 1ULL << 62}},
+    };
+    for (size_t i = 0; i < n; i++) {
+        if (i < ARRAY_LEN(fixed)) {
+            k[i] = fixed[i];
+        } else {
+            rand_scalar(&k[i]);
+        }
+    }
+}
+
+/* gpu_fb_mul_gX against gX_fb_mul, both forms (affine and wire encoding). */
+static void fb_check(gpu_dev *dev, int group, unsigned w, size_t n)
+{
+    const size_t pt = group == 1 ? sizeof(g1_aff_t) : sizeof(g2_aff_t);
+    const size_t nb = group == 1 ? G1_UNCOMPRESSED_NBYTES : G2_UNCOMPRESSED_NBYTES;
+    const size_t tlen = group == 1 ? g1_fb_table_len(w) : g2_fb_table_len(w);
+    fr_repr_t *k = xmalloc(n * sizeof(*k));
+    uint8_t *tab = xmalloc(tlen * pt), *want = xmalloc(n * pt), *got = xmalloc(n * pt);
+    uint8_t *enc = xmalloc(n * nb), *want_enc = xmalloc(n * nb);
+    gpu_buf *dt = NULL;
+
+    fb_scalars(k, n, w);
+    if (group == 1) {
+        g1_fb_table_init((g1_aff_t *)tab, &G1_GEN, w, test_pool());
+        g1_fb_mul((g1_aff_t *)want, (const g1_aff_t *)tab, w, k, n, test_pool());
+    } else {
+        g2_fb_table_init((g2_aff_t *)tab, &G2_GEN, w, test_pool());
+        g2_fb_mul((g2_aff_t *)want, (const g2_aff_t *)tab, w, k, n, test_pool());
+    }
+    GPU_OK(gpu_buf_new(&dt, dev, tlen * pt, DG));
+    GPU_OK(gpu_buf_upload(dt, 0, tab, tlen * pt, DG));
+    for (int e = 0; e < 2; e++) {
+        void *out = e ? (void *)enc : (void *)got;
+        if (group == 1) {
+            GPU_OK(gpu_fb_mul_g1(dev, out, e == 1, dt, w, k, n, DG));
+        } else {
+            GPU_OK(gpu_fb_mul_g2(dev, out, e == 1, dt, w, k, n, DG));
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (group == 1) {
+            g1_aff_to_uncompressed(want_enc + i * nb, (const g1_aff_t *)want + i);
+        } else {
+            g2_aff_to_uncompressed(want_enc + i * nb, (const g2_aff_t *)want + i);
+        }
+    }
+    CHECK_MEM_EQ(got, want, n * pt);
+    CHECK_MEM_EQ(enc, want_enc, n * nb);
+    /* a table too short for the window, a window out of range */
+    if (group == 1) {
+        CHECK_ERR(gpu_fb_mul_g1(dev, got, false, dt, w + 1, k, 1, NULL), CUZK_E_INVAL);
+        CHECK_ERR(gpu_fb_mul_g1(dev, got, false, dt, 1, k, 1, NULL), CUZK_E_INVAL);
+        GPU_OK(gpu_fb_mul_g1(dev, got, false, dt, w, k, 0, DG));
+    } else {
+        CHECK_ERR(gpu_fb_mul_g2(dev, got, false, dt, w + 1, k, 1, NULL), CUZK_E_INVAL);
+        CHECK_ERR(gpu_fb_mul_g2(dev, got, false, dt, 17, k, 1, NULL), CUZK_E_INVAL);
+    }
+    gpu_buf_free(dt);
+    cz_free_aligned(k);
+    cz_free_aligned(tab);
+    cz_free_aligned(want);
+    cz_free_aligned(got);
+    cz_free_aligned(enc);
+    cz_free_aligned(want_enc);
+}
+
+TEST(gpu_fixed_base)
+{
+    gpu_dev *dev = gtu_need_dev();
+    const size_t n1 = gtu_small_sizes() ? 300 : 300000, n2 = gtu_small_sizes() ? 60 : 50000;
+
+    fb_check(dev, 1, 2, 40);
+    fb_check(dev, 1, 12, n1);
+    fb_check(dev, 1, 16, gtu_small_sizes() ? 20 : 5000);
+    fb_check(dev, 2, 3, 20);
+    fb_check(dev, 2, 12, n2);
 }
 
 TEST(gpu_zz_close_device)

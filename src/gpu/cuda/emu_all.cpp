@@ -12,3 +12,4 @@
 #include "gpu/cuda/debug.cu"
 #include "gpu/cuda/compact.cu"
 #include "gpu/cuda/spmv.cu"
+#include "gpu/cuda/fixed_base.cu"
