@@ -31,7 +31,7 @@ trap 'rm -rf "$work"' EXIT
 
 step "test parameters (2 KiB, official file names) in $params"
 t=$(ms)
-tests/e2e/make_params.sh "$bench" "$params" | sed 's/ params=[^ ]*//; s/ digest=[^ ]*//'
+tests/e2e/make_params.sh "$bench" "$params" | sed 's/ params=[^ ]*//; s/ shape=[^ ]*//'
 t_params=$(($(ms) - t))
 
 step "seal a 2 KiB sector and write its vanilla proofs"

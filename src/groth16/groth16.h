@@ -394,6 +394,7 @@ typedef struct g16_setup_stats {
     double g1_ms;     /* VK, ic, h, l, a, b_g1 points */
     double g2_ms;     /* b_g2 points */
     double total_ms;
+    double write_wait_ms; /* g16_setup_gpu_write: device idle, waiting for the file */
     unsigned g1_window, g2_window; /* fixed-base windows used */
 } g16_setup_stats_t;
 
@@ -401,5 +402,25 @@ typedef struct g16_setup_stats {
 CZ_MUST_USE cuzk_err g16_setup_timed(g16_params_t **out, g16_setup_stats_t *stats,
                                      const cs_r1cs_t *r1cs, const uint64_t *seed, cz_pool *pool,
                                      cz_diag *dg);
+
+/** g16_setup from a compact shape (r1cs.h: the shape recorder's, or cs_shape_from_r1cs): the
+ *  same parameters for the same circuit and seed, without the 40-byte-per-term matrices.
+ *  `stats` may be NULL (check_ms is then part of qap_ms). Errors as g16_setup. */
+CZ_MUST_USE cuzk_err g16_setup_shape(g16_params_t **out, g16_setup_stats_t *stats,
+                                     const cs_shape_t *shape, const uint64_t *seed, cz_pool *pool,
+                                     cz_diag *dg);
+
+/** The parameters of `shape` with every point made on `dev` (gpu_fb_mul_g1 / _g2), written to
+ *  `path` as they are made: exactly the bytes g16_setup_shape + g16_params_write give for the
+ *  same shape and seed, while the host holds only the scalars and two staging buffers of
+ *  points (384 MiB), never the parameters. The file is created (truncated); on failure it is
+ *  removed. Out: *vk returns the verifying key (owned: g16_vk_free) for the .vk file.
+ *  Stats as g16_setup_timed's (g1_ms / g2_ms include the writing; write_wait_ms is the time
+ *  the device waited for the disk). Errors as g16_setup, CUZK_E_IO (file, with the path),
+ *  the device's (CUZK_E_NO_GPU without one). */
+CZ_MUST_USE cuzk_err g16_setup_gpu_write(g16_vk_t **vk, g16_setup_stats_t *stats,
+                                         const cs_shape_t *shape, const uint64_t *seed,
+                                         struct gpu_dev *dev, const char *path, cz_pool *pool,
+                                         cz_diag *dg);
 
 #endif /* CUZK_GROTH16_GROTH16_H */

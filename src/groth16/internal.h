@@ -81,6 +81,38 @@ CZ_MUST_USE cuzk_err g16_setup_ex(g16_params_t **out, g16_toxic_t *waste, g16_se
                                   const cs_r1cs_t *r1cs, const uint64_t *seed, cz_pool *pool,
                                   cz_diag *dg);
 
+/** g16_setup_shape_ex with the toxic waste returned (tests). */
+CZ_MUST_USE cuzk_err g16_setup_shape_ex(g16_params_t **out, g16_toxic_t *waste,
+                                        g16_setup_stats_t *stats, const cs_shape_t *shape,
+                                        const uint64_t *seed, cz_pool *pool, cz_diag *dg);
+
+/** The scalars of a setup (spec 7), ready for the fixed-base multiplications: what the CPU
+ *  setup (setup.c) and the device setup (setup_gpu.c) share, so that both draw the same toxic
+ *  waste and make the same points. Secret: g16_qap_free wipes every buffer. */
+typedef struct g16_qap {
+    g16_toxic_t tw;
+    size_t ni, na;             /* inputs (ONE first), aux */
+    unsigned lg;               /* domain 2^lg */
+    size_t n;                  /* 2^lg; h has n - 1 points */
+    size_t a_len, b_len;       /* a and b scalars the value filter keeps */
+    fr_repr_t *ic, *l, *a, *b; /* ni, na, a_len, b_len canonical scalars (inside `ev`) */
+    fr_t u;                    /* Z(tau) / delta: the h scalars are tau^i u */
+    cz_buf pw, ev;             /* private */
+} g16_qap_t;
+
+/** Checks the shape (rows, columns, no unconstrained variable), draws the toxic waste (from
+ *  *seed when non-NULL, else the OS CSPRNG) and computes every scalar over `pool`. Memory:
+ *  n + 3 (ni + na) field elements, n of them freed before returning. Errors as g16_setup. */
+CZ_MUST_USE cuzk_err g16_qap_run(g16_qap_t *q, const cs_shape_t *shape, const uint64_t *seed,
+                                 cz_pool *pool, cz_diag *dg);
+/** The h scalars tau^i Z(tau) / delta for i in [base, base + len), canonical, into out. */
+void g16_qap_h(const g16_qap_t *q, fr_repr_t *out, size_t base, size_t len, cz_pool *pool);
+/** The VK's six points and its ic (vk->ic holds q->ni points) from fixed-base tables of the
+ *  standard generators. */
+void g16_qap_vk(const g16_qap_t *q, g16_vk_t *vk, const g1_aff_t *tab1, unsigned w1,
+                const g2_aff_t *tab2, unsigned w2, cz_pool *pool);
+void g16_qap_free(g16_qap_t *q);
+
 /* ---- prover (prover.c; shared with the GPU prover, prover_gpu.c) ---------------------------- */
 
 /** The five MSM results of spec 4.6. */

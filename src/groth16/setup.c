@@ -1,6 +1,10 @@
 /* setup.c - parameter generation for our own test parameters (spec groth16.md 7), in the
  * official file layout.
  *
+ * The circuit arrives as a compact shape (r1cs.h: CSR with dictionary coefficients; g16_setup
+ * converts a recorded cs_r1cs_t first). The scalars (g16_qap_run) are shared with the device
+ * setup of setup_gpu.c, which makes the same points on a GPU.
+ *
  * Steps: draw alpha, beta, gamma, delta, tau (non-zero; tau redrawn while Z(tau) = 0 or a
  * structurally present variable evaluates to 0); powers tau^i over the pool; Lagrange values
  * lag[q] = L_q(tau) as the inverse NTT of the powers (poly/); per variable A_v, B_v, C_v =
@@ -13,7 +17,8 @@
  * task of a range walks all rows of A, B and C and keeps only the entries of its columns. Each
  * task re-reads the column indices (cheap, sequential) and owns its slice of the results, so
  * no extra memory is needed and the sums are exact whatever the order. Coefficients +-1 (most
- * of Filecoin's) are added without a multiplication. The task also records which columns
+ * of Filecoin's: dictionary entries 0 and 1) are added without a multiplication. The task also
+ * records which columns
  * occur, to check that no present variable evaluates to 0.
  *
  * The per-variable scalars are made in place over the pool: C_v's slot receives the ic / l
@@ -97,7 +102,8 @@ static void pow_task(void *ctx, size_t begin, size_t end, unsigned worker)
 
 /* Column-range evaluation of the three matrices (see the file comment). */
 typedef struct eval_job {
-    const cs_matrix_t *mats[3];
+    const cs_shape_matrix_t *mats[3];
+    const fr_t *dict;
     fr_t *ev[3];          /* A_v, B_v, C_v */
     uint64_t *present[3]; /* ncols bits each: the column occurs in the matrix */
     const fr_t *lag;
@@ -107,12 +113,10 @@ typedef struct eval_job {
 
 static void eval_range(eval_job_t *job, size_t lo, size_t hi)
 {
-    fr_t mone;
     bool degenerate = false;
 
-    fr_neg(&mone, &FR_ONE);
     for (int x = 0; x < 3; x++) {
-        const cs_matrix_t *m = job->mats[x];
+        const cs_shape_matrix_t *m = job->mats[x];
         fr_t *ev = job->ev[x];
         uint64_t *pres = job->present[x];
         size_t width = hi - lo;
@@ -123,18 +127,17 @@ static void eval_range(eval_job_t *job, size_t lo, size_t hi)
             const fr_t *l = &job->lag[row];
             for (size_t k = m->row_ptr[row]; k < m->row_ptr[row + 1]; k++) {
                 size_t c = (size_t)m->col[k];
-                const fr_t *v = &m->val[k];
                 if (c - lo >= width) { /* also c < lo: unsigned wrap-around */
                     continue;
                 }
                 pres[c / 64] |= UINT64_C(1) << (c % 64);
-                if (fr_is_one(v)) {
+                if (m->coef[k] == CS_SHAPE_COEF_ONE) {
                     fr_add(&ev[c], &ev[c], l);
-                } else if (fr_eq(v, &mone)) {
+                } else if (m->coef[k] == CS_SHAPE_COEF_MINUS_ONE) {
                     fr_sub(&ev[c], &ev[c], l);
                 } else {
                     fr_t t;
-                    fr_mul(&t, v, l);
+                    fr_mul(&t, &job->dict[m->coef[k]], l);
                     fr_add(&ev[c], &ev[c], &t);
                 }
             }
@@ -281,173 +284,159 @@ static cuzk_err check_matrix(const cs_matrix_t *m, const char *name, size_t rows
     return CUZK_OK;
 }
 
-/* Fails for a variable that occurs in no matrix (spec 7: UnconstrainedVariable). */
-static cuzk_err check_constrained(const cs_r1cs_t *r1cs, cz_diag *dg)
+/* Fails for a variable that occurs in no matrix (spec 7: UnconstrainedVariable), or for a
+ * shape whose rows or columns do not fit its counts. */
+static cuzk_err check_shape(const cs_shape_t *sh, cz_diag *dg)
 {
-    size_t ncols = r1cs->num_inputs + r1cs->num_aux;
+    size_t ncols = sh->num_inputs + sh->num_aux, rows = sh->num_constraints + sh->num_inputs;
     uint64_t *seen = cz_calloc(ncols / 64 + 1, sizeof(uint64_t));
-    const cs_matrix_t *mats[3] = {&r1cs->A, &r1cs->B, &r1cs->C};
+    const cs_shape_matrix_t *mats[3] = {&sh->A, &sh->B, &sh->C};
     cuzk_err err = CUZK_OK;
 
     if (!seen) {
         return cz_fail(dg, CUZK_E_NOMEM, "setup: out of memory");
     }
-    for (int k = 0; k < 3; k++) {
-        for (size_t e = 0; e < mats[k]->nnz; e++) {
-            seen[mats[k]->col[e] / 64] |= UINT64_C(1) << (mats[k]->col[e] % 64);
+    for (int k = 0; k < 3 && err == CUZK_OK; k++) {
+        if (mats[k]->rows != rows) {
+            err = cz_fail(dg, CUZK_E_INVAL,
+                          "setup: matrix %c has %zu rows, the counts give %zu (constraints + "
+                          "input constraints)",
+                          "ABC"[k], mats[k]->rows, rows);
+        }
+        for (size_t e = 0; e < mats[k]->nnz && err == CUZK_OK; e++) {
+            size_t c = mats[k]->col[e];
+            if (c >= ncols) {
+                err = cz_fail(dg, CUZK_E_INVAL, "setup: matrix %c refers to column %zu of %zu",
+                              "ABC"[k], c, ncols);
+            } else {
+                seen[c / 64] |= UINT64_C(1) << (c % 64);
+            }
         }
     }
-    for (size_t c = 0; c < ncols; c++) {
+    for (size_t c = 0; c < ncols && err == CUZK_OK; c++) {
         if (!((seen[c / 64] >> (c % 64)) & 1)) {
-            if (c < r1cs->num_inputs) {
+            if (c < sh->num_inputs) {
                 err = cz_fail(dg, CUZK_E_INVAL,
                               "setup: input %zu occurs in no constraint (unconstrained)", c);
             } else {
                 err = cz_fail(dg, CUZK_E_INVAL,
                               "setup: aux variable %zu occurs in no constraint (unconstrained)",
-                              c - r1cs->num_inputs);
+                              c - sh->num_inputs);
             }
-            break;
         }
     }
     cz_free(seen);
     return err;
 }
 
-/* All the secret intermediate vectors of one setup; wiped before they are freed. */
-typedef struct setup_work {
-    cz_buf pw; /* n: tau^i, then L_i(tau) */
-    cz_buf ev; /* 3 ncols: A_v, B_v, C_v, then the a, b and ic / l scalars */
-    cz_buf hb; /* H_BLOCK h scalars */
-} setup_work_t;
-
-static void work_free(setup_work_t *w)
+void g16_qap_free(g16_qap_t *q)
 {
-    cz_buf *bufs[3] = {&w->pw, &w->ev, &w->hb};
-    for (int i = 0; i < 3; i++) {
+    cz_buf *bufs[2] = {&q->pw, &q->ev};
+    for (int i = 0; i < 2; i++) {
         if (bufs[i]->ptr) {
             cz_memzero(bufs[i]->ptr, bufs[i]->len);
         }
         cz_buf_free(bufs[i]);
     }
+    cz_memzero(q, sizeof(*q));
 }
 
-cuzk_err g16_setup_ex(g16_params_t **out, g16_toxic_t *waste, g16_setup_stats_t *stats,
-                      const cs_r1cs_t *r1cs, const uint64_t *seed, cz_pool *pool, cz_diag *dg)
+/* One draw of tau: powers, Lagrange values, evaluations, per-variable scalars. False when tau
+ * is unusable (Z(tau) = 0, or a degenerate evaluation: see the file comment). */
+static bool qap_try_tau(g16_qap_t *q, const cs_shape_t *sh, const ntt_domain_t *dom,
+                        uint64_t *present, const fr_t *ginv, const fr_t *dinv, cz_pool *pool)
 {
-    cuzk_err err = CUZK_OK;
-    g16_params_t *p = NULL;
-    g16_setup_stats_t st;
-    setup_work_t w;
-    cz_buf tab1_buf = {0}, tab2_buf = {0}, tw_buf = {0};
-    uint64_t *present = NULL;
-    cz_prng prng, *g = NULL;
-    g16_toxic_t tw;
-    ntt_domain_t dom;
-    size_t ni = r1cs->num_inputs, na = r1cs->num_aux, ncols = ni + na;
-    size_t m = r1cs->A.rows, n, a_len = 0, b_len = 0, pwords, nranges;
-    unsigned lg = 0, w1, w2;
-    fr_t *pw, *At, *Bt, *Ct, z, dinv, ginv, u;
-    fr_repr_t *sc_ic, *sc_l, *sc_a, *sc_b;
-    bool good = false;
-    double t0 = now_ms(), t;
+    size_t ncols = q->ni + q->na, pwords = (ncols + 63) / 64, nranges = cz_pool_width(pool);
+    fr_t *pw = q->pw.ptr, *At = q->ev.ptr, *Bt = At + ncols, *Ct = Bt + ncols, z;
+    pow_job_t pj = {.pw = pw, .tau = &q->tw.tau};
+    eval_job_t ej = {.mats = {&sh->A, &sh->B, &sh->C}, .dict = sh->dict, .ev = {At, Bt, Ct},
+                     .lag = pw, .ncols = ncols};
+    var_job_t vj = {.At = At, .Bt = Bt, .Ct = Ct, .ni = q->ni, .alpha = &q->tw.alpha,
+                    .beta = &q->tw.beta, .ginv = ginv, .dinv = dinv};
 
-    *out = NULL;
-    memset(&w, 0, sizeof(w));
-    memset(&tw, 0, sizeof(tw));
-    memset(&st, 0, sizeof(st));
-    if (ni < 1) {
+    cz_pool_for(pool, q->n, POW_GRAIN, pow_task, &pj);
+    fr_pow_u64(&z, &q->tw.tau, q->n);
+    fr_sub(&z, &z, &FR_ONE); /* Z(tau) = tau^n - 1 */
+    if (fr_is_zero(&z)) {
+        return false;
+    }
+    fr_mul(&q->u, &z, dinv); /* h[i] = tau^i u */
+    cz_memzero(&z, sizeof(z));
+    ntt_inv(dom, pw, pool); /* pw[q] = L_q(tau) */
+
+    for (int x = 0; x < 3; x++) {
+        ej.present[x] = present + (size_t)x * pwords;
+    }
+    ej.span = ((ncols + nranges - 1) / nranges + 63) / 64 * 64;
+    atomic_init(&ej.degenerate, false);
+    cz_pool_for(pool, nranges, 1, eval_task, &ej);
+    if (atomic_load(&ej.degenerate)) {
+        return false;
+    }
+    atomic_init(&vj.bad, false);
+    cz_pool_for(pool, ncols, VAR_GRAIN, var_task, &vj);
+    return !atomic_load(&vj.bad);
+}
+
+/* The buffers of g16_qap_run, and the four secret scalars before tau. */
+static cuzk_err qap_prepare(g16_qap_t *q, const cs_shape_t *sh, cz_prng *g, cz_diag *dg)
+{
+    size_t ncols = sh->num_inputs + sh->num_aux, m = sh->A.rows;
+    unsigned lg = 0;
+    cuzk_err err = CUZK_OK;
+
+    if (sh->num_inputs < 1) {
         return cz_fail(dg, CUZK_E_INVAL, "setup: the circuit has no ONE input");
     }
-    CZ_TRY(err, check_matrix(&r1cs->A, "A", r1cs->num_constraints + ni, ncols, dg), done);
-    CZ_TRY(err, check_matrix(&r1cs->B, "B", r1cs->num_constraints + ni, ncols, dg), done);
-    CZ_TRY(err, check_matrix(&r1cs->C, "C", r1cs->num_constraints + ni, ncols, dg), done);
-    CZ_TRY(err, check_constrained(r1cs, dg), done);
+    CZ_TRY(err, check_shape(sh, dg), done);
     if (!ntt_lg_for(&lg, m)) {
-        err = cz_fail(dg, CUZK_E_INVAL, "setup: %zu constraints exceed the largest domain", m);
-        goto done;
+        return cz_fail(dg, CUZK_E_INVAL, "setup: %zu constraints exceed the largest domain", m);
     }
-    n = (size_t)1 << lg;
-    st.check_ms = now_ms() - t0;
+    q->ni = sh->num_inputs;
+    q->na = sh->num_aux;
+    q->lg = lg;
+    q->n = (size_t)1 << lg;
+    CZ_TRY(err, cz_buf_new(&q->pw, q->n * sizeof(fr_t), dg), done);
+    CZ_TRY(err, cz_buf_new(&q->ev, 3 * ncols * sizeof(fr_t), dg), done);
+    CZ_TRY(err, draw_nonzero(&q->tw.alpha, g, dg), done);
+    CZ_TRY(err, draw_nonzero(&q->tw.beta, g, dg), done);
+    CZ_TRY(err, draw_nonzero(&q->tw.gamma, g, dg), done);
+    CZ_TRY(err, draw_nonzero(&q->tw.delta, g, dg), done);
+done:
+    return err;
+}
 
-    t = now_ms();
-    CZ_TRY(err, cz_buf_new(&tw_buf, ntt_domain_tw_sizeof(lg), dg), done);
-    CZ_CHECK(ntt_domain_init(&dom, lg, tw_buf.ptr, pool));
-    CZ_TRY(err, cz_buf_new(&w.pw, n * sizeof(fr_t), dg), done);
-    CZ_TRY(err, cz_buf_new(&w.ev, 3 * ncols * sizeof(fr_t), dg), done);
-    pwords = (ncols + 63) / 64;
-    present = cz_malloc(3 * pwords * sizeof(uint64_t));
-    if (!present) {
-        err = cz_fail(dg, CUZK_E_NOMEM, "setup: out of memory");
-        goto done;
-    }
-    pw = w.pw.ptr;
-    At = w.ev.ptr;
-    Bt = At + ncols;
-    Ct = Bt + ncols;
-    /* fr_t and fr_repr_t share their layout: the slots are rewritten in place (var_task) */
-    sc_a = (fr_repr_t *)(void *)At;
-    sc_b = (fr_repr_t *)(void *)Bt;
-    sc_ic = (fr_repr_t *)(void *)Ct;
-    sc_l = sc_ic + ni;
-    nranges = cz_pool_width(pool);
+cuzk_err g16_qap_run(g16_qap_t *q, const cs_shape_t *sh, const uint64_t *seed, cz_pool *pool,
+                     cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    cz_buf tw_buf = {0};
+    uint64_t *present = NULL;
+    cz_prng prng, *g = NULL;
+    ntt_domain_t dom;
+    fr_t dinv, ginv;
+    size_t ncols = sh->num_inputs + sh->num_aux;
+    bool good = false;
 
+    memset(q, 0, sizeof(*q));
+    memset(&prng, 0, sizeof(prng));
     if (seed) {
         cz_prng_seed(&prng, *seed);
         g = &prng;
     }
-    CZ_TRY(err, draw_nonzero(&tw.alpha, g, dg), done);
-    CZ_TRY(err, draw_nonzero(&tw.beta, g, dg), done);
-    CZ_TRY(err, draw_nonzero(&tw.gamma, g, dg), done);
-    CZ_TRY(err, draw_nonzero(&tw.delta, g, dg), done);
-    fr_inv(&dinv, &tw.delta);
-    fr_inv(&ginv, &tw.gamma);
-
+    CZ_TRY(err, qap_prepare(q, sh, g, dg), done);
+    CZ_TRY(err, cz_buf_new(&tw_buf, ntt_domain_tw_sizeof(q->lg), dg), done);
+    CZ_CHECK(ntt_domain_init(&dom, q->lg, tw_buf.ptr, pool));
+    present = cz_malloc(3 * ((ncols + 63) / 64) * sizeof(uint64_t));
+    if (!present) {
+        err = cz_fail(dg, CUZK_E_NOMEM, "setup: out of memory");
+        goto done;
+    }
+    fr_inv(&dinv, &q->tw.delta);
+    fr_inv(&ginv, &q->tw.gamma);
     for (int attempt = 0; attempt < 16 && !good; attempt++) {
-        pow_job_t pj;
-        eval_job_t ej;
-        var_job_t vj;
-
-        CZ_TRY(err, draw_nonzero(&tw.tau, g, dg), done);
-        pj.pw = pw;
-        pj.tau = &tw.tau;
-        cz_pool_for(pool, n, POW_GRAIN, pow_task, &pj);
-        fr_pow_u64(&z, &tw.tau, n);
-        fr_sub(&z, &z, &FR_ONE); /* Z(tau) = tau^n - 1 */
-        if (fr_is_zero(&z)) {
-            continue;
-        }
-        ntt_inv(&dom, pw, pool); /* pw[q] = L_q(tau) */
-
-        ej.mats[0] = &r1cs->A;
-        ej.mats[1] = &r1cs->B;
-        ej.mats[2] = &r1cs->C;
-        ej.ev[0] = At;
-        ej.ev[1] = Bt;
-        ej.ev[2] = Ct;
-        for (int x = 0; x < 3; x++) {
-            ej.present[x] = present + (size_t)x * pwords;
-        }
-        ej.lag = pw;
-        ej.ncols = ncols;
-        ej.span = ((ncols + nranges - 1) / nranges + 63) / 64 * 64;
-        atomic_init(&ej.degenerate, false);
-        cz_pool_for(pool, nranges, 1, eval_task, &ej);
-        if (atomic_load(&ej.degenerate)) {
-            continue;
-        }
-
-        vj.At = At;
-        vj.Bt = Bt;
-        vj.Ct = Ct;
-        vj.ni = ni;
-        vj.alpha = &tw.alpha;
-        vj.beta = &tw.beta;
-        vj.ginv = &ginv;
-        vj.dinv = &dinv;
-        atomic_init(&vj.bad, false);
-        cz_pool_for(pool, ncols, VAR_GRAIN, var_task, &vj);
-        good = !atomic_load(&vj.bad);
+        CZ_TRY(err, draw_nonzero(&q->tw.tau, g, dg), done);
+        good = qap_try_tau(q, sh, &dom, present, &ginv, &dinv, pool);
     }
     if (!good) {
         err = cz_fail(dg, CUZK_E_INVAL,
@@ -455,88 +444,173 @@ cuzk_err g16_setup_ex(g16_params_t **out, g16_toxic_t *waste, g16_setup_stats_t 
                       "constraints present?)");
         goto done;
     }
+    /* fr_t and fr_repr_t share their layout: the slots were rewritten in place (var_task) */
+    q->a = (fr_repr_t *)q->ev.ptr;
+    q->b = q->a + ncols;
+    q->ic = q->b + ncols;
+    q->l = q->ic + q->ni;
     /* the value filter of spec 7: a and b keep the variables with non-zero A_v resp. B_v */
-    a_len = compact_nonzero(sc_a, ncols);
-    b_len = compact_nonzero(sc_b, ncols);
-    fr_mul(&u, &z, &dinv); /* h[i] = tau^i u */
-    st.qap_ms = now_ms() - t;
+    q->a_len = compact_nonzero(q->a, ncols);
+    q->b_len = compact_nonzero(q->b, ncols);
+    /* the Lagrange values are no longer needed: the h scalars are made from tau */
+    cz_memzero(q->pw.ptr, q->pw.len);
+    cz_buf_free(&q->pw);
+done:
+    cz_memzero(&dinv, sizeof(dinv));
+    cz_memzero(&ginv, sizeof(ginv));
+    cz_memzero(&prng, sizeof(prng));
+    cz_free(present);
+    cz_buf_free(&tw_buf);
+    if (err != CUZK_OK) {
+        g16_qap_free(q);
+    }
+    return err;
+}
+
+void g16_qap_h(const g16_qap_t *q, fr_repr_t *out, size_t base, size_t len, cz_pool *pool)
+{
+    hsc_job_t hj = {.out = out, .tau = &q->tw.tau, .u = &q->u, .base = base};
+    cz_pool_for(pool, len, POW_GRAIN, hsc_task, &hj);
+}
+
+void g16_qap_vk(const g16_qap_t *q, g16_vk_t *vk, const g1_aff_t *tab1, unsigned w1,
+                const g2_aff_t *tab2, unsigned w2, cz_pool *pool)
+{
+    fr_repr_t k[6];
+    g1_aff_t o1[3];
+    g2_aff_t o2[3];
+
+    fr_to_repr(&k[0], &q->tw.alpha);
+    fr_to_repr(&k[1], &q->tw.beta);
+    fr_to_repr(&k[2], &q->tw.delta);
+    g1_fb_mul(o1, tab1, w1, k, 3, NULL);
+    fr_to_repr(&k[3], &q->tw.beta);
+    fr_to_repr(&k[4], &q->tw.gamma);
+    fr_to_repr(&k[5], &q->tw.delta);
+    g2_fb_mul(o2, tab2, w2, k + 3, 3, NULL);
+    vk->alpha_g1 = o1[0];
+    vk->beta_g1 = o1[1];
+    vk->delta_g1 = o1[2];
+    vk->beta_g2 = o2[0];
+    vk->gamma_g2 = o2[1];
+    vk->delta_g2 = o2[2];
+    cz_memzero(k, sizeof(k));
+    g1_fb_mul(vk->ic, tab1, w1, q->ic, q->ni, pool);
+}
+
+/* The points of the parameters on the CPU (tables, then every section). */
+static cuzk_err cpu_points(g16_params_t *p, g16_setup_stats_t *st, const g16_qap_t *q,
+                           cz_pool *pool, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    cz_buf tab1_buf = {0}, tab2_buf = {0}, hb = {0};
+    unsigned w1, w2;
+    size_t n = q->n;
+    double t = now_ms();
+
+    CZ_TRY(err, g16_params_alloc(p, q->ni, n - 1, q->na, q->a_len, q->b_len, q->b_len, dg),
+           done);
+    w1 = g1_fb_window(q->ni + (n - 1) + q->na + q->a_len + q->b_len);
+    w2 = g2_fb_window(3 + q->b_len);
+    CZ_TRY(err, cz_buf_new(&tab1_buf, g1_fb_table_len(w1) * sizeof(g1_aff_t), dg), done);
+    CZ_TRY(err, cz_buf_new(&tab2_buf, g2_fb_table_len(w2) * sizeof(g2_aff_t), dg), done);
+    CZ_TRY(err, cz_buf_new(&hb, H_BLOCK * sizeof(fr_repr_t), dg), done);
+    g1_fb_table_init(tab1_buf.ptr, &G1_GEN, w1, pool);
+    g2_fb_table_init(tab2_buf.ptr, &G2_GEN, w2, pool);
+    st->g1_window = w1;
+    st->g2_window = w2;
+    st->tables_ms = now_ms() - t;
 
     t = now_ms();
+    g16_qap_vk(q, &p->vk, tab1_buf.ptr, w1, tab2_buf.ptr, w2, pool);
+    for (size_t base = 0; base < n - 1; base += H_BLOCK) {
+        size_t len = n - 1 - base < H_BLOCK ? n - 1 - base : H_BLOCK;
+        g16_qap_h(q, hb.ptr, base, len, pool);
+        g1_fb_mul(p->h + base, tab1_buf.ptr, w1, hb.ptr, len, pool);
+    }
+    g1_fb_mul(p->l, tab1_buf.ptr, w1, q->l, q->na, pool);
+    g1_fb_mul(p->a, tab1_buf.ptr, w1, q->a, q->a_len, pool);
+    g1_fb_mul(p->b_g1, tab1_buf.ptr, w1, q->b, q->b_len, pool);
+    st->g1_ms = now_ms() - t;
+    t = now_ms();
+    g2_fb_mul(p->b_g2, tab2_buf.ptr, w2, q->b, q->b_len, pool);
+    st->g2_ms = now_ms() - t;
+done:
+    if (hb.ptr) {
+        cz_memzero(hb.ptr, hb.len);
+    }
+    cz_buf_free(&hb);
+    cz_buf_free(&tab1_buf);
+    cz_buf_free(&tab2_buf);
+    return err;
+}
+
+cuzk_err g16_setup_shape_ex(g16_params_t **out, g16_toxic_t *waste, g16_setup_stats_t *stats,
+                            const cs_shape_t *shape, const uint64_t *seed, cz_pool *pool,
+                            cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    g16_params_t *p = NULL;
+    g16_setup_stats_t st;
+    g16_qap_t q;
+    double t0 = now_ms();
+
+    *out = NULL;
+    memset(&st, 0, sizeof(st));
+    memset(&q, 0, sizeof(q));
+    CZ_TRY(err, g16_qap_run(&q, shape, seed, pool, dg), done);
+    st.qap_ms = now_ms() - t0;
     p = cz_calloc(1, sizeof(*p));
     if (!p) {
         err = cz_fail(dg, CUZK_E_NOMEM, "setup: out of memory");
         goto done;
     }
-    CZ_TRY(err, g16_params_alloc(p, ni, n - 1, na, a_len, b_len, b_len, dg), done);
-    w1 = g1_fb_window(ni + (n - 1) + na + a_len + b_len);
-    w2 = g2_fb_window(3 + b_len);
-    CZ_TRY(err, cz_buf_new(&tab1_buf, g1_fb_table_len(w1) * sizeof(g1_aff_t), dg), done);
-    CZ_TRY(err, cz_buf_new(&tab2_buf, g2_fb_table_len(w2) * sizeof(g2_aff_t), dg), done);
-    CZ_TRY(err, cz_buf_new(&w.hb, H_BLOCK * sizeof(fr_repr_t), dg), done);
-    g1_fb_table_init(tab1_buf.ptr, &G1_GEN, w1, pool);
-    g2_fb_table_init(tab2_buf.ptr, &G2_GEN, w2, pool);
-    st.g1_window = w1;
-    st.g2_window = w2;
-    st.tables_ms = now_ms() - t;
-
-    t = now_ms();
-    {
-        /* the six VK points */
-        fr_repr_t k[6];
-        g1_aff_t o1[3];
-        g2_aff_t o2[3];
-
-        fr_to_repr(&k[0], &tw.alpha);
-        fr_to_repr(&k[1], &tw.beta);
-        fr_to_repr(&k[2], &tw.delta);
-        g1_fb_mul(o1, tab1_buf.ptr, w1, k, 3, NULL);
-        fr_to_repr(&k[3], &tw.beta);
-        fr_to_repr(&k[4], &tw.gamma);
-        fr_to_repr(&k[5], &tw.delta);
-        g2_fb_mul(o2, tab2_buf.ptr, w2, k + 3, 3, NULL);
-        p->vk.alpha_g1 = o1[0];
-        p->vk.beta_g1 = o1[1];
-        p->vk.delta_g1 = o1[2];
-        p->vk.beta_g2 = o2[0];
-        p->vk.gamma_g2 = o2[1];
-        p->vk.delta_g2 = o2[2];
-        cz_memzero(k, sizeof(k));
-    }
-    g1_fb_mul(p->vk.ic, tab1_buf.ptr, w1, sc_ic, ni, pool);
-    for (size_t base = 0; base < n - 1; base += H_BLOCK) {
-        size_t len = n - 1 - base < H_BLOCK ? n - 1 - base : H_BLOCK;
-        hsc_job_t hj = {.out = w.hb.ptr, .tau = &tw.tau, .u = &u, .base = base};
-        cz_pool_for(pool, len, POW_GRAIN, hsc_task, &hj);
-        g1_fb_mul(p->h + base, tab1_buf.ptr, w1, w.hb.ptr, len, pool);
-    }
-    g1_fb_mul(p->l, tab1_buf.ptr, w1, sc_l, na, pool);
-    g1_fb_mul(p->a, tab1_buf.ptr, w1, sc_a, a_len, pool);
-    g1_fb_mul(p->b_g1, tab1_buf.ptr, w1, sc_b, b_len, pool);
-    st.g1_ms = now_ms() - t;
-    t = now_ms();
-    g2_fb_mul(p->b_g2, tab2_buf.ptr, w2, sc_b, b_len, pool);
-    st.g2_ms = now_ms() - t;
+    CZ_TRY(err, cpu_points(p, &st, &q, pool, dg), done);
     if (waste) {
-        *waste = tw;
+        *waste = q.tw;
     }
     *out = p;
     p = NULL;
 done:
-    cz_memzero(&tw, sizeof(tw));
-    cz_memzero(&dinv, sizeof(dinv));
-    cz_memzero(&ginv, sizeof(ginv));
-    cz_memzero(&u, sizeof(u));
-    cz_memzero(&z, sizeof(z));
-    cz_memzero(&prng, sizeof(prng));
-    work_free(&w);
-    cz_free(present);
-    cz_buf_free(&tw_buf);
-    cz_buf_free(&tab1_buf);
-    cz_buf_free(&tab2_buf);
+    g16_qap_free(&q);
     g16_params_free(p);
     st.total_ms = now_ms() - t0;
     if (stats) {
         *stats = st;
+    }
+    return err;
+}
+
+cuzk_err g16_setup_ex(g16_params_t **out, g16_toxic_t *waste, g16_setup_stats_t *stats,
+                      const cs_r1cs_t *r1cs, const uint64_t *seed, cz_pool *pool, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    size_t ncols = r1cs->num_inputs + r1cs->num_aux, rows = r1cs->num_constraints +
+                                                           r1cs->num_inputs;
+    cs_shape_t shape;
+    double t0 = now_ms(), check_ms;
+
+    *out = NULL;
+    memset(&shape, 0, sizeof(shape));
+    if (r1cs->num_inputs < 1) {
+        err = cz_fail(dg, CUZK_E_INVAL, "setup: the circuit has no ONE input");
+        goto done;
+    }
+    CZ_TRY(err, check_matrix(&r1cs->A, "A", rows, ncols, dg), done);
+    CZ_TRY(err, check_matrix(&r1cs->B, "B", rows, ncols, dg), done);
+    CZ_TRY(err, check_matrix(&r1cs->C, "C", rows, ncols, dg), done);
+    CZ_TRY(err, cs_shape_from_r1cs(&shape, r1cs, dg), done);
+    check_ms = now_ms() - t0;
+    err = g16_setup_shape_ex(out, waste, stats, &shape, seed, pool, dg);
+    if (stats) {
+        stats->check_ms = check_ms;
+        stats->total_ms += check_ms;
+    }
+done:
+    cs_shape_clear(&shape);
+    if (err != CUZK_OK && stats) {
+        memset(stats, 0, sizeof(*stats));
+        stats->total_ms = now_ms() - t0;
     }
     return err;
 }
@@ -557,4 +631,10 @@ cuzk_err g16_setup_timed(g16_params_t **out, g16_setup_stats_t *stats, const cs_
                          const uint64_t *seed, cz_pool *pool, cz_diag *dg)
 {
     return g16_setup_ex(out, NULL, stats, r1cs, seed, pool, dg);
+}
+
+cuzk_err g16_setup_shape(g16_params_t **out, g16_setup_stats_t *stats, const cs_shape_t *shape,
+                         const uint64_t *seed, cz_pool *pool, cz_diag *dg)
+{
+    return g16_setup_shape_ex(out, NULL, stats, shape, seed, pool, dg);
 }

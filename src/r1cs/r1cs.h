@@ -486,6 +486,15 @@ CZ_MUST_USE cuzk_err cs_shape_save(const cs_shape_t *shape, const char *path, co
 CZ_MUST_USE cuzk_err cs_shape_load(cs_shape_t *out, const char *path, const void *key,
                                    size_t key_len, cz_pool *pool, cz_diag *dg);
 
+/** A 64-bit fingerprint of the shape: XXH64 over its counts, seeded with the payload checksum
+ *  of its file form (hashed over `pool` when non-NULL). Equal shapes (cs_shape_eq) have equal
+ *  fingerprints; any change of a count, row, column, coefficient or dictionary entry changes
+ *  it except with probability about 2^-64. It names a circuit structure for caches (e.g. a
+ *  parameter stamp); it is no defence against someone who crafts a collision.
+ *  Errors: CUZK_E_NOMEM. */
+CZ_MUST_USE cuzk_err cs_shape_fingerprint(const cs_shape_t *s, uint64_t *out, cz_pool *pool,
+                                          cz_diag *dg);
+
 /** Checker after cs_finish: the first unsatisfied constraint's path and index; NULL when all
  *  are satisfied (or for another kind). The string lives until cs_free. */
 const char *cs_unsat_path(const cs_t *cs, size_t *index);

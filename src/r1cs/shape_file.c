@@ -187,6 +187,25 @@ static bool payload_hash(uint64_t *out, const shp_section sec[SHP_SECTIONS], cz_
     return true;
 }
 
+cuzk_err cs_shape_fingerprint(const cs_shape_t *s, uint64_t *out, cz_pool *pool, cz_diag *dg)
+{
+    shp_section sec[SHP_SECTIONS];
+    uint8_t head[8 * 8];
+    uint64_t h;
+    const uint64_t f[8] = {s->num_inputs, s->num_aux, s->num_constraints, s->dict_len,
+                           s->A.nnz,      s->B.nnz,   s->C.nnz,           s->A.rows};
+
+    shape_sections(s, sec);
+    if (!payload_hash(&h, sec, pool)) {
+        return cz_fail(dg, CUZK_E_NOMEM, "shape fingerprint: out of memory");
+    }
+    for (int i = 0; i < 8; i++) {
+        cz_store_le64(head + 8 * i, f[i]);
+    }
+    *out = cs_xxh64(head, sizeof(head), h);
+    return CUZK_OK;
+}
+
 /* ------------------------------------------------------------------------------------------
  * Header
  * ---------------------------------------------------------------------------------------- */

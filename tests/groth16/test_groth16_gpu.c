@@ -21,6 +21,8 @@
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "common/alloc.h"
 #include "common/pool.h"
@@ -713,6 +715,114 @@ TEST(gpu_compact_matches_host)
             cz_free(map);
         }
     }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Setup on the device (g16_setup_gpu_write) against the CPU setup, byte for byte
+ * ------------------------------------------------------------------------------------------- */
+
+static uint8_t *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *buf;
+    long n;
+    CHECK(f != NULL);
+    CHECK(fseek(f, 0, SEEK_END) == 0);
+    n = ftell(f);
+    CHECK(n >= 0);
+    rewind(f);
+    buf = xmalloc((size_t)n);
+    CHECK(fread(buf, 1, (size_t)n, f) == (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+/* The same .params bytes and VK from both setups for the circuit of `sp`. */
+static void check_setup_twin(const gc_spec *sp)
+{
+    gpu_dev *dev = gtu_need_dev();
+    char cpu_path[64], gpu_path[64];
+    cs_r1cs_t r1cs;
+    cs_shape_t shape;
+    g16_params_t *p = NULL;
+    g16_vk_t *vk = NULL;
+    g16_setup_stats_t st;
+    uint64_t seed = sp->seed + 7000;
+    uint8_t *a, *b, *va, *vb;
+    size_t la, lb;
+    cz_diag dg;
+
+    snprintf(cpu_path, sizeof(cpu_path), "/tmp/cuzk-twin-%d-cpu.params", (int)getpid());
+    snprintf(gpu_path, sizeof(gpu_path), "/tmp/cuzk-twin-%d-gpu.params", (int)getpid());
+    cz_diag_init(&dg);
+    gc_record(&r1cs, sp);
+    CHECK_OK(cs_shape_from_r1cs(&shape, &r1cs, NULL));
+    CHECK_OK(g16_setup_shape(&p, NULL, &shape, &seed, test_pool(), NULL));
+    CHECK_OK(g16_params_write(p, cpu_path, test_pool(), NULL));
+    CHECK_MSG(g16_setup_gpu_write(&vk, &st, &shape, &seed, dev, gpu_path, test_pool(), &dg) ==
+                  CUZK_OK,
+              "%s: %s", sp->name, dg.msg);
+    a = read_all(cpu_path, &la);
+    b = read_all(gpu_path, &lb);
+    CHECK_EQ_U64(lb, la);
+    CHECK_MSG(memcmp(a, b, la) == 0, "%s: the device setup wrote other bytes", sp->name);
+    va = xmalloc(g16_vk_nbytes(vk));
+    vb = xmalloc(g16_vk_nbytes(&p->vk));
+    CHECK_EQ_U64(g16_vk_nbytes(vk), g16_vk_nbytes(&p->vk));
+    g16_vk_to_bytes(va, vk);
+    g16_vk_to_bytes(vb, &p->vk);
+    CHECK_MEM_EQ(va, vb, g16_vk_nbytes(vk));
+    CHECK(st.g1_window == 12 && st.total_ms >= st.qap_ms);
+    remove(cpu_path);
+    remove(gpu_path);
+    cz_free(a), cz_free(b), cz_free(va), cz_free(vb);
+    g16_vk_free(vk);
+    g16_params_free(p);
+    cs_shape_clear(&shape);
+    cs_r1cs_clear(&r1cs);
+}
+
+TEST(gpu_setup_twin)
+{
+    static const gc_spec specs[] = {
+        {.name = "setup_m204", .ni = 3, .na = 200, .mode = 0, .seed = 61},
+        {.name = "setup_dark", .ni = 9, .na = 600, .mode = GC_DARK | GC_B_IN_GAPS, .seed = 62},
+        {.name = "setup_a_empty", .ni = 4, .na = 250, .mode = GC_A_EMPTY, .seed = 63},
+        {.name = "setup_b_empty", .ni = 4, .na = 250, .mode = GC_B_EMPTY, .seed = 64},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(specs); i++) {
+        check_setup_twin(&specs[i]);
+    }
+}
+
+TEST(gpu_setup_refuses)
+{
+    gpu_dev *dev = gtu_need_dev();
+    static const gc_spec sp = {.name = "setup_bad", .ni = 2, .na = 40, .mode = 0, .seed = 65};
+    cs_r1cs_t r1cs;
+    cs_shape_t shape;
+    g16_vk_t *vk = NULL;
+    uint64_t seed = 1;
+    cz_diag dg;
+
+    gc_record(&r1cs, &sp);
+    CHECK_OK(cs_shape_from_r1cs(&shape, &r1cs, NULL));
+    /* a directory that does not exist: a clear I/O error naming the path */
+    cz_diag_init(&dg);
+    CHECK_ERR(g16_setup_gpu_write(&vk, NULL, &shape, &seed, dev, "/nonexistent/x.params",
+                                  test_pool(), &dg),
+              CUZK_E_IO);
+    CHECK(strstr(dg.msg, "/nonexistent/x.params") != NULL);
+    CHECK(vk == NULL);
+    /* a column out of range */
+    shape.A.col[0] = (uint32_t)(shape.num_inputs + shape.num_aux);
+    CHECK_ERR(g16_setup_gpu_write(&vk, NULL, &shape, &seed, dev, "/tmp/cuzk-never.params",
+                                  test_pool(), NULL),
+              CUZK_E_INVAL);
+    CHECK(vk == NULL);
+    cs_shape_clear(&shape);
+    cs_r1cs_clear(&r1cs);
 }
 
 TEST(zz_close_device)

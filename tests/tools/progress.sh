@@ -51,7 +51,7 @@ setup="$bench setup --proof window-post --sector-size 2KiB --out $dir/p --seed 5
 
 # setup: five stages, one line each for a log
 run 0 "$dir/setup.err" $setup
-for s in 1/5:count 2/5:digest 3/5:record 4/5:setup 5/5:write; do
+for s in 1/4:record 2/4:check 3/4:setup 4/4:write; do
     expect "$dir/setup.err" "^cuzk-bench setup: progress step=${s%%:*} stage=${s#*:} ms=[0-9.]+\$" \
         "setup log line $s"
 done
@@ -59,10 +59,10 @@ expect "$dir/setup.err.out" "^setup: ok " "setup result on stdout"
 
 # on a terminal: the line rewritten with \r, each stage left as "done"
 tty "$dir/setup.tty" "$setup --force"
-for s in "1/5] count" "3/5] record" "4/5] setup" "5/5] write"; do
+for s in "1/4] record" "2/4] check" "3/4] setup" "4/4] write"; do
     expect "$dir/setup.tty" "\[$s done in [0-9]+:[0-9]{2}" "setup terminal: [$s done"
 done
-if tr -d '\n' <"$dir/setup.tty" | grep -q "$(printf '\r')cuzk-bench setup: \[4/5\] setup \.\.\."; then
+if tr -d '\n' <"$dir/setup.tty" | grep -q "$(printf '\r')cuzk-bench setup: \[3/4\] setup \.\.\."; then
     echo "ok   setup terminal: line drawn with \\r"
 else
     echo "FAIL setup terminal: no \\r before the stage line"; cat -v "$dir/setup.tty"; fail=1

@@ -42,6 +42,17 @@ setup 0 "setup: ok"
 grep -qx "$line" "$(stamp)" || { echo "FAIL stamp not updated"; fail=1; }
 setup 0 "setup: up to date"
 
+# The circuit changed (another shape fingerprint): made again.
+sed -i 's/^shape .*/shape 0123456789abcdef/' "$(stamp)"
+setup 0 "setup: ok"
+setup 0 "setup: up to date"
+
+# A stamp of format 2 (the bellpepper digest instead of the fingerprint): stale, made again.
+sed -i -e 's/^shape .*/digest 00/' -e 's/^format .*/format cuzk-setup-2/' "$(stamp)"
+setup 0 "setup: ok"
+grep -q '^shape [0-9a-f]\{16\}$' "$(stamp)" || { echo "FAIL no shape line"; fail=1; }
+setup 0 "setup: up to date"
+
 # A stamp of format 1 (no setup line): ours, stale, made again.
 sed -i -e '/^setup /d' -e 's/^format .*/format cuzk-setup-1/' "$(stamp)"
 setup 0 "setup: ok"

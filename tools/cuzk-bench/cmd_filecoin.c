@@ -3,27 +3,33 @@
  * (FIL_PROOFS_PARAMETER_CACHE / --param-cache) exactly where the published ones would be.
  *
  *   cuzk-bench setup --proof porep|winning-post|window-post|snap|snap-poseidon
- *                    --sector-size SIZE --out DIR [--seed HEX] [--threads N] [--force]
+ *                    --sector-size SIZE --out DIR [--seed HEX] [--threads N] [--force] [--gpu]
  *
- * Steps: the blank circuit is recorded (recorder backend: CSR matrices including the input
- * constraints), g16_setup draws the toxic waste (OS CSPRNG, or a deterministic generator from
- * --seed for reproducible, INSECURE fixtures) and the files are written: v28-<id>.params,
- * v28-<id>.vk, v28-<id>.meta ({"sector_size":N}) and a stamp v28-<id>.cuzk-setup (format below)
- * that records the circuit's counts and bellpepper shape digest and the sizes of the files.
+ * Steps: the blank circuit's compact shape is recorded (r1cs.h "Compact shape": the matrices
+ * with the input constraints, in parallel over the pool) and fingerprinted
+ * (cs_shape_fingerprint); g16_setup_shape draws the toxic waste (OS CSPRNG, or a deterministic
+ * generator from --seed for reproducible, INSECURE fixtures) and the files are written:
+ * v28-<id>.params, v28-<id>.vk, v28-<id>.meta ({"sector_size":N}) and a stamp
+ * v28-<id>.cuzk-setup (format below) that records the circuit's counts and shape fingerprint
+ * and the sizes of the files. With --gpu the points are made on device 0 and streamed into the
+ * .params file as they are made (g16_setup_gpu_write): the same bytes, without the parameters
+ * ever held in host memory.
  *
- * Up to date: when the stamp exists, its counts and digest equal the circuit's (a counter and a
- * digest pass, much cheaper than the setup), it names this setup implementation (see
- * setup_impl_id) and the three files have the sizes the stamp names, nothing is written ("up to
- * date"). A stamp of another format or setup implementation is stale: the files are made again.
+ * Up to date: when the stamp exists, its counts and shape fingerprint equal the circuit's (the
+ * recording, which the setup needs anyway, and a parallel hash), it names this setup
+ * implementation (see setup_impl_id) and the three files have the sizes the stamp names,
+ * nothing is written ("up to date"). A stamp of another format or setup implementation is stale: the files are made again.
  * Files under the official names WITHOUT a stamp of ours are taken to be published parameters
  * and are never overwritten unless --force is given.
  *
  * `setup` with --r1cs keeps its circom meaning (cmd_groth16.c): this command hands over to it.
  *
- * Stamp file (text, one "key value" per line): "format cuzk-setup-2", setup (the
+ * Stamp file (text, one "key value" per line): "format cuzk-setup-3", setup (the
  * implementation, "<SETUP_IMPL_VERSION>-<probe>"), proof, sector_size, inputs (ONE included),
- * aux, constraints (without the input constraints), digest (hex), domain, params_bytes,
- * vk_bytes, meta_bytes, seed ("random" or the hex seed). Format 1 had no setup line.
+ * aux, constraints (without the input constraints), shape (the 16-hex-digit fingerprint),
+ * domain, params_bytes, vk_bytes, meta_bytes, seed ("random" or the hex seed). Format 1 had no
+ * setup line; format 2 held the bellpepper shape digest (a sequential pass: minutes at 32 GiB)
+ * where format 3 holds the shape fingerprint.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -37,13 +43,15 @@
 #include "progress.h"
 #include "circuits/circuits.h"
 #include "common/alloc.h"
+#include "gpu/gpu.h"
 #include "groth16/groth16.h"
+#include "poly/poly.h"
 #include "hash/hash.h"
 #include "r1cs/r1cs.h"
 
 #define STAMP_EXT    ".cuzk-setup"
 #define STAMP_PREFIX "cuzk-setup-" /* every format of ours */
-#define STAMP_FORMAT "cuzk-setup-2"
+#define STAMP_FORMAT "cuzk-setup-3"
 #define PATH_CAP     4096
 
 /* The setup implementation. Bump SETUP_IMPL_VERSION whenever g16_setup, g16_params_write or
@@ -59,7 +67,7 @@ typedef struct fil_stamp {
     char proof[32];
     uint64_t sector_size;
     cs_counts_t counts;
-    char digest[65];
+    char shape[17]; /* cs_shape_fingerprint, hex */
     uint64_t domain;
     uint64_t params_bytes, vk_bytes, meta_bytes;
     char seed[32];
@@ -113,41 +121,6 @@ static cuzk_err make_paths(fil_paths *p, const char *dir, circ_kind kind, uint64
 }
 
 /* Counts of the blank circuit (counter backend). */
-static cuzk_err blank_counts(cs_counts_t *out, circ_kind kind, uint64_t bytes, cz_pool *pool,
-                             cz_diag *dg)
-{
-    cs_t *cs = NULL;
-    cuzk_err err = cs_new_counter(&cs, dg);
-    if (err == CUZK_OK) {
-        err = circ_synth_blank(cs, kind, bytes, 0, pool, dg);
-    }
-    if (err == CUZK_OK) {
-        cs_get_counts(cs, out);
-        err = cs_finish(cs, dg);
-    }
-    cs_free(cs);
-    return err;
-}
-
-/* bellpepper shape digest of the blank circuit, streamed with the known counts. */
-static cuzk_err blank_digest(char hex[65], const cs_counts_t *counts, circ_kind kind,
-                             uint64_t bytes, cz_diag *dg)
-{
-    cs_t *cs = NULL;
-    cuzk_err err = cs_new_digest(&cs, counts, dg);
-    if (err == CUZK_OK) {
-        err = circ_synth_blank(cs, kind, bytes, 0, NULL, dg);
-    }
-    if (err == CUZK_OK) {
-        err = cs_finish(cs, dg);
-    }
-    if (err == CUZK_OK && !cs_digest_hex(cs, hex)) {
-        err = cz_fail(dg, CUZK_E_INVAL, "no digest");
-    }
-    cs_free(cs);
-    return err;
-}
-
 /* Copies src into dst[cap] when it fits; leaves dst empty otherwise. */
 static void copy_str(char *dst, size_t cap, const char *src)
 {
@@ -193,8 +166,8 @@ static stamp_state stamp_read(fil_stamp *st, const char *path)
             st->counts.num_aux = (size_t)u;
         } else if (strcmp(key, "constraints") == 0) {
             st->counts.num_constraints = (size_t)u;
-        } else if (strcmp(key, "digest") == 0) {
-            copy_str(st->digest, sizeof(st->digest), val);
+        } else if (strcmp(key, "shape") == 0) {
+            copy_str(st->shape, sizeof(st->shape), val);
         } else if (strcmp(key, "domain") == 0) {
             st->domain = u;
         } else if (strcmp(key, "params_bytes") == 0) {
@@ -221,10 +194,10 @@ static cuzk_err stamp_write(const fil_stamp *st, const char *path, cz_diag *dg)
     }
     fprintf(f,
             "format %s\nsetup %s\nproof %s\nsector_size %" PRIu64
-            "\ninputs %zu\naux %zu\nconstraints %zu\ndigest %s\ndomain %" PRIu64
+            "\ninputs %zu\naux %zu\nconstraints %zu\nshape %s\ndomain %" PRIu64
             "\nparams_bytes %" PRIu64 "\nvk_bytes %" PRIu64 "\nmeta_bytes %" PRIu64 "\nseed %s\n",
             STAMP_FORMAT, st->setup, st->proof, st->sector_size, st->counts.num_inputs,
-            st->counts.num_aux, st->counts.num_constraints, st->digest, st->domain,
+            st->counts.num_aux, st->counts.num_constraints, st->shape, st->domain,
             st->params_bytes, st->vk_bytes, st->meta_bytes, st->seed);
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
         int e = errno;
@@ -407,51 +380,68 @@ static bool up_to_date(const fil_stamp *have, const fil_stamp *want, const fil_p
            have->counts.num_inputs == want->counts.num_inputs &&
            have->counts.num_aux == want->counts.num_aux &&
            have->counts.num_constraints == want->counts.num_constraints &&
-           strcmp(have->digest, want->digest) == 0 && file_size(p->params, &ps) &&
+           strcmp(have->shape, want->shape) == 0 && file_size(p->params, &ps) &&
            file_size(p->vk, &vs) && file_size(p->meta, &ms) && ps == have->params_bytes &&
            vs == have->vk_bytes && ms == have->meta_bytes;
 }
 
-/* The recorded blank circuit (recorder backend: CSR matrices with the input constraints). */
-static cuzk_err blank_record(cs_r1cs_t *out, circ_kind kind, uint64_t bytes, cz_pool *pool,
-                             cz_diag *dg)
+/* The blank circuit's compact shape (shape recorder, over the pool) and its fingerprint. */
+static cuzk_err blank_shape(cs_shape_t *out, fil_stamp *want, circ_kind kind, cz_pool *pool,
+                            cli_progress *pg, cz_diag *dg)
 {
     cs_t *cs = NULL;
-    cuzk_err err = cs_new_recorder(&cs, dg);
+    uint64_t fp = 0;
+    cuzk_err err;
+
+    cli_progress_begin(pg, "record", 0);
+    err = cs_new_shape_recorder(&cs, NULL, dg);
     if (err == CUZK_OK) {
-        err = circ_synth_blank(cs, kind, bytes, 0, pool, dg);
+        err = circ_synth_blank(cs, kind, want->sector_size, 0, pool, dg);
     }
     if (err == CUZK_OK) {
         err = cs_finish(cs, dg);
     }
     if (err == CUZK_OK) {
-        err = cs_take_r1cs(cs, out, dg);
+        err = cs_take_shape(cs, out, dg);
     }
     cs_free(cs);
+    if (err == CUZK_OK) {
+        cli_progress_begin(pg, "check", 0);
+        want->counts.num_inputs = out->num_inputs;
+        want->counts.num_aux = out->num_aux;
+        want->counts.num_constraints = out->num_constraints;
+        err = cs_shape_fingerprint(out, &fp, pool, dg);
+    }
+    if (err == CUZK_OK) {
+        snprintf(want->shape, sizeof(want->shape), "%016" PRIx64, fp);
+        err = setup_impl_id(want->setup, sizeof(want->setup), dg);
+    }
     return err;
 }
 
-/* Writes .params and .vk (each through a temporary name), .meta and last the stamp, whose
- * domain and file sizes it fills in. */
-static cuzk_err write_files(fil_stamp *want, const fil_paths *p, const g16_params_t *params,
-                            const char *dir, cz_pool *pool, cz_diag *dg)
+/* Moves tmp to path. */
+static cuzk_err put_in_place(const char *tmp, const char *path, cz_diag *dg)
+{
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return cz_fail(dg, CUZK_E_IO, "%s: %s", path, strerror(e));
+    }
+    return CUZK_OK;
+}
+
+/* Writes .vk and .meta, and last the stamp, whose domain and file sizes it fills in; the
+ * .params file is already in place. */
+static cuzk_err write_rest(fil_stamp *want, const fil_paths *p, const g16_vk_t *vk, size_t domain,
+                           const char *dir, cz_diag *dg)
 {
     char tmp[PATH_CAP + 8], meta[64];
     cuzk_err err;
 
-    snprintf(tmp, sizeof(tmp), "%s.tmp", p->params);
-    err = g16_params_write(params, tmp, pool, dg);
-    if (err == CUZK_OK && rename(tmp, p->params) != 0) {
-        err = cz_fail(dg, CUZK_E_IO, "%s: %s", p->params, strerror(errno));
-        remove(tmp);
-    }
+    snprintf(tmp, sizeof(tmp), "%s.tmp", p->vk);
+    err = g16_vk_write(vk, tmp, dg);
     if (err == CUZK_OK) {
-        snprintf(tmp, sizeof(tmp), "%s.tmp", p->vk);
-        err = g16_vk_write(&params->vk, tmp, dg);
-        if (err == CUZK_OK && rename(tmp, p->vk) != 0) {
-            err = cz_fail(dg, CUZK_E_IO, "%s: %s", p->vk, strerror(errno));
-            remove(tmp);
-        }
+        err = put_in_place(tmp, p->vk, dg);
     }
     if (err == CUZK_OK) {
         err = circ_param_meta_json(meta, sizeof(meta), want->sector_size);
@@ -460,7 +450,7 @@ static cuzk_err write_files(fil_stamp *want, const fil_paths *p, const g16_param
         err = write_text(p->meta, meta, dg);
     }
     if (err == CUZK_OK) {
-        want->domain = (uint64_t)params->h_len + 1;
+        want->domain = domain;
         if (!file_size(p->params, &want->params_bytes) || !file_size(p->vk, &want->vk_bytes) ||
             !file_size(p->meta, &want->meta_bytes)) {
             err = cz_fail(dg, CUZK_E_IO, "%s: files vanished after writing", dir);
@@ -472,24 +462,50 @@ static cuzk_err write_files(fil_stamp *want, const fil_paths *p, const g16_param
     return err;
 }
 
-/* want's setup implementation, counts and digest: progress stages "count" and "digest". */
-static cuzk_err shape_of(fil_stamp *want, circ_kind kind, cz_pool *pool, cli_progress *pg,
-                         cz_diag *dg)
+/* The parameters of the shape into the four files: on the CPU (g16_setup_shape, then
+ * g16_params_write) or streamed from device 0 (g16_setup_gpu_write). Progress stages "setup"
+ * and "write". */
+static cuzk_err make_files(fil_stamp *want, const fil_paths *p, const cs_shape_t *shape,
+                           const uint64_t *seed, bool gpu, const char *dir, cz_pool *pool,
+                           cli_progress *pg, double t_ms[2], cz_diag *dg)
 {
-    cuzk_err err;
+    char tmp[PATH_CAP + 8];
+    g16_params_t *params = NULL;
+    g16_vk_t *vk = NULL;
+    gpu_dev *dev = NULL;
+    size_t domain = 0;
+    cuzk_err err = CUZK_OK;
+    double t = cli_now_ms();
 
-    cli_progress_begin(pg, "count", 0);
-    err = setup_impl_id(want->setup, sizeof(want->setup), dg);
-    if (err == CUZK_OK) {
-        err = blank_counts(&want->counts, kind, want->sector_size, pool, dg);
+    snprintf(tmp, sizeof(tmp), "%s.tmp", p->params);
+    cli_progress_begin(pg, "setup", 0);
+    if (gpu) {
+        err = gpu_dev_open(&dev, 0, dg);
+        if (err == CUZK_OK) {
+            err = g16_setup_gpu_write(&vk, NULL, shape, seed, dev, tmp, pool, dg);
+        }
+        gpu_dev_close(dev);
+    } else {
+        err = g16_setup_shape(&params, NULL, shape, seed, pool, dg);
+    }
+    t_ms[0] = cli_now_ms() - t;
+    t = cli_now_ms();
+    cli_progress_begin(pg, "write", 0);
+    if (err == CUZK_OK && !gpu) {
+        err = g16_params_write(params, tmp, pool, dg);
     }
     if (err == CUZK_OK) {
-        cli_progress_begin(pg, "digest", 0);
-        err = blank_digest(want->digest, &want->counts, kind, want->sector_size, dg);
+        err = put_in_place(tmp, p->params, dg);
     }
     if (err == CUZK_OK) {
-        cli_progress_end(pg);
+        unsigned lg = 0;
+        CZ_CHECK(ntt_lg_for(&lg, shape->A.rows)); /* the setup checked it */
+        domain = (size_t)1 << lg;
+        err = write_rest(want, p, gpu ? vk : &params->vk, domain, dir, dg);
     }
+    t_ms[1] = cli_now_ms() - t;
+    g16_params_free(params);
+    g16_vk_free(vk);
     return err;
 }
 
@@ -498,159 +514,154 @@ static const char *const SETUP_ABOUT =
     "Generates Groth16 test parameters for one Filecoin circuit (one partition) and writes\n"
     "them under the OFFICIAL file names into DIR: v28-<id>.params, .vk and .meta, as\n"
     "rust-fil-proofs' parameter cache names them, plus a stamp (.cuzk-setup) recording the\n"
-    "circuit's counts and shape digest and the setup implementation. Run cuzkd with\n"
+    "circuit's counts and shape fingerprint and the setup implementation. Run cuzkd with\n"
     "--param-cache DIR (or FIL_PROOFS_PARAMETER_CACHE=DIR) to prove with them. When the\n"
     "stamp matches the circuit and this setup, and the files are in place, nothing is done\n"
     "(\"up to date\"). Files under those names\n"
     "without our stamp (published parameters) are never replaced unless --force.\n"
     "The toxic waste comes from the OS CSPRNG and is wiped; --seed makes reproducible,\n"
-    "INSECURE test fixtures. With --r1cs instead of --proof: a circom circuit (see below).";
+    "INSECURE test fixtures. --gpu makes the points on GPU 0 and streams them to the file\n"
+    "(the same bytes as the CPU setup). With --r1cs instead of --proof: a circom circuit.";
+
+/* Whether the files need making: 1 up to date (printed), 0 make them, -1 refuse (printed). */
+static int check_stamp(const char *cmd, const fil_stamp *want, const fil_paths *paths, bool force,
+                       double check_ms)
+{
+    uint64_t ignored;
+    fil_stamp have;
+    stamp_state have_stamp = stamp_read(&have, paths->stamp);
+    bool have_files = file_size(paths->params, &ignored) || file_size(paths->vk, &ignored);
+
+    if (!force && have_stamp == STAMP_CURRENT && up_to_date(&have, want, paths)) {
+        printf("setup: up to date proof=%s sector_size=%" PRIu64
+               " inputs=%zu aux=%zu constraints=%zu shape=%s setup=%s params=%s "
+               "check_ms=%.1f\n",
+               want->proof, want->sector_size, want->counts.num_inputs, want->counts.num_aux,
+               want->counts.num_constraints, want->shape, want->setup, paths->params, check_ms);
+        return 1;
+    }
+    if (!force && have_files && have_stamp == STAMP_NONE) {
+        cli_error(cmd,
+                  "%s exists without a cuzk-setup stamp (published parameters?); not "
+                  "replacing it (use --force to regenerate)",
+                  paths->params);
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct setup_args {
+    const char *proof, *size, *dir, *seed_hex;
+    uint64_t threads;
+    bool force, quiet, gpu;
+} setup_args;
+
+/* The options of setup --proof; CLI_EXIT_* when parsing ends the command, else -1. */
+static int parse_setup(setup_args *a, int argc, char **argv)
+{
+    cli_opt_t opts[] = {
+        CLI_OPT("proof", CLI_STR, &a->proof, "KIND",
+                "porep | winning-post | window-post | snap | snap-poseidon", true),
+        CLI_OPT("sector-size", CLI_STR, &a->size, "SIZE", "2KiB 8MiB 512MiB 32GiB 64GiB (or bytes)",
+                true),
+        CLI_OPT("out", CLI_STR, &a->dir, "DIR", "parameter cache directory (created if missing)",
+                true),
+        CLI_OPT("seed", CLI_STR, &a->seed_hex, "HEX",
+                "deterministic toxic waste from this 64-bit hex seed (tests only)", false),
+        CLI_OPT("threads", CLI_U64, &a->threads, "N", "cores to use (default: all)", false),
+        CLI_OPT("force", CLI_FLAG, &a->force, NULL, "regenerate even when up to date", false),
+        CLI_OPT("gpu", CLI_FLAG, &a->gpu, NULL, "make the points on GPU 0", false),
+        CLI_OPT("quiet", CLI_FLAG, &a->quiet, NULL, "no progress on stderr", false),
+    };
+    memset(a, 0, sizeof(*a));
+    return cli_parse(argv[0], SETUP_ABOUT, opts, ARRAY_LEN(opts), argc, argv);
+}
 
 static int setup_filecoin(int argc, char **argv)
 {
-    const char *proof = NULL, *size = NULL, *dir = NULL, *seed_hex = NULL;
-    uint64_t threads = 0;
-    bool force = false, quiet = false;
-    cli_opt_t opts[] = {
-        CLI_OPT("proof", CLI_STR, &proof, "KIND",
-                "porep | winning-post | window-post | snap | snap-poseidon", true),
-        CLI_OPT("sector-size", CLI_STR, &size, "SIZE", "2KiB 8MiB 512MiB 32GiB 64GiB (or bytes)",
-                true),
-        CLI_OPT("out", CLI_STR, &dir, "DIR", "parameter cache directory (created if missing)",
-                true),
-        CLI_OPT("seed", CLI_STR, &seed_hex, "HEX",
-                "deterministic toxic waste from this 64-bit hex seed (tests only)", false),
-        CLI_OPT("threads", CLI_U64, &threads, "N", "cores to use (default: all)", false),
-        CLI_OPT("force", CLI_FLAG, &force, NULL, "regenerate even when up to date", false),
-        CLI_OPT("quiet", CLI_FLAG, &quiet, NULL, "no progress on stderr", false),
-    };
     const char *cmd = argv[0];
+    setup_args a;
     fil_paths paths;
-    fil_stamp want, have;
+    fil_stamp want;
     circ_kind kind;
     const circ_sector_t *sec;
     cz_pool *pool = NULL;
-    cs_r1cs_t r1cs;
-    g16_params_t *params = NULL;
+    cs_shape_t shape;
     uint64_t seed = 0;
     cz_diag dg;
     cuzk_err err;
     cli_progress pg;
-    int rc = cli_parse(cmd, SETUP_ABOUT, opts, ARRAY_LEN(opts), argc, argv);
-    double t0 = cli_now_ms(), t_check = 0, t_record = 0, t_setup = 0, t_write = 0;
+    int rc = parse_setup(&a, argc, argv);
+    double t0 = cli_now_ms(), t_check = 0, t_make[2] = {0, 0};
 
     if (rc >= 0) {
         return rc;
     }
-    /* Five stages; the last three only when the files are not up to date. */
-    cli_progress_init(&pg, cmd, 5, cli_progress_default_mode(quiet));
-    memset(&r1cs, 0, sizeof(r1cs));
+    /* Four stages; the last two only when the files are not up to date. */
+    cli_progress_init(&pg, cmd, 4, cli_progress_default_mode(a.quiet));
+    memset(&shape, 0, sizeof(shape));
     memset(&want, 0, sizeof(want));
     cz_diag_init(&dg);
-    if (!circ_kind_parse(&kind, proof)) {
+    if (!circ_kind_parse(&kind, a.proof)) {
         return cli_error(cmd,
                          "unknown --proof '%s' (porep, winning-post, window-post, snap, "
                          "snap-poseidon)",
-                         proof);
+                         a.proof);
     }
-    sec = circ_sector_parse(size);
+    sec = circ_sector_parse(a.size);
     if (!sec) {
-        return cli_error(cmd, "unsupported --sector-size '%s'", size);
+        return cli_error(cmd, "unsupported --sector-size '%s'", a.size);
     }
-    if (seed_hex && !parse_hex_u64(&seed, seed_hex)) {
-        return cli_error(cmd, "--seed '%s' is not a hex number of at most 16 digits", seed_hex);
+    if (a.seed_hex && !parse_hex_u64(&seed, a.seed_hex)) {
+        return cli_error(cmd, "--seed '%s' is not a hex number of at most 16 digits", a.seed_hex);
     }
-    err = make_paths(&paths, dir, kind, sec->bytes, &dg);
+    err = make_paths(&paths, a.dir, kind, sec->bytes, &dg);
     if (err != CUZK_OK) {
         return cli_error_diag(cmd, err, &dg);
     }
     rc = CLI_EXIT_ERROR;
-    if (!cli_pool(cmd, threads, &pool)) {
+    if (!cli_pool(cmd, a.threads, &pool)) {
         goto done;
     }
     snprintf(want.proof, sizeof(want.proof), "%s", circ_kind_name(kind));
     want.sector_size = sec->bytes;
-    if (seed_hex) {
-        snprintf(want.seed, sizeof(want.seed), "%016" PRIx64, seed);
-    } else {
-        snprintf(want.seed, sizeof(want.seed), "random");
-    }
+    snprintf(want.seed, sizeof(want.seed), a.seed_hex ? "%016" PRIx64 : "random", seed);
 
-    /* This setup implementation, the shape of the circuit: counts, then the streamed digest. */
-    err = shape_of(&want, kind, pool, &pg, &dg);
+    /* The circuit's shape and fingerprint, then the stamp. */
+    err = blank_shape(&shape, &want, kind, pool, &pg, &dg);
     if (err != CUZK_OK) {
         cli_error_diag(cmd, err, &dg);
         goto done;
     }
     t_check = cli_now_ms() - t0;
-    {
-        uint64_t ignored;
-        stamp_state have_stamp = stamp_read(&have, paths.stamp);
-        bool have_files = file_size(paths.params, &ignored) || file_size(paths.vk, &ignored);
-        if (!force && have_stamp == STAMP_CURRENT && up_to_date(&have, &want, &paths)) {
-            printf("setup: up to date proof=%s sector_size=%" PRIu64
-                   " inputs=%zu aux=%zu constraints=%zu digest=%s setup=%s params=%s "
-                   "check_ms=%.1f\n",
-                   want.proof, want.sector_size, want.counts.num_inputs, want.counts.num_aux,
-                   want.counts.num_constraints, want.digest, want.setup, paths.params, t_check);
-            rc = CLI_EXIT_OK;
-            goto done;
-        }
-        if (!force && have_files && have_stamp == STAMP_NONE) {
-            cli_error(cmd,
-                      "%s exists without a cuzk-setup stamp (published parameters?); not "
-                      "replacing it (use --force to regenerate)",
-                      paths.params);
-            goto done;
-        }
-    }
-    err = mkdir_p(dir, &dg);
-    if (err != CUZK_OK) {
-        cli_error_diag(cmd, err, &dg);
+    int st = check_stamp(cmd, &want, &paths, a.force, t_check);
+    if (st != 0) {
+        rc = st > 0 ? CLI_EXIT_OK : CLI_EXIT_ERROR;
         goto done;
     }
+    err = mkdir_p(a.dir, &dg);
     /* A stale stamp goes first, so an interrupted run is never taken for a finished one. */
     remove(paths.stamp);
-
-    double t1 = cli_now_ms();
-    cli_progress_begin(&pg, "record", 0);
-    err = blank_record(&r1cs, kind, sec->bytes, pool, &dg);
+    if (err == CUZK_OK) {
+        err = make_files(&want, &paths, &shape, a.seed_hex ? &seed : NULL, a.gpu, a.dir, pool,
+                         &pg, t_make, &dg);
+    }
     if (err != CUZK_OK) {
         cli_error_diag(cmd, err, &dg);
         goto done;
     }
-    t_record = cli_now_ms() - t1;
-
-    t1 = cli_now_ms();
-    cli_progress_begin(&pg, "setup", 0);
-    err = g16_setup(&params, &r1cs, seed_hex ? &seed : NULL, pool, &dg);
-    cs_r1cs_clear(&r1cs);
-    if (err != CUZK_OK) {
-        cli_error_diag(cmd, err, &dg);
-        goto done;
-    }
-    t_setup = cli_now_ms() - t1;
-
-    t1 = cli_now_ms();
-    cli_progress_begin(&pg, "write", 0);
-    err = write_files(&want, &paths, params, dir, pool, &dg);
-    if (err != CUZK_OK) {
-        cli_error_diag(cmd, err, &dg);
-        goto done;
-    }
-    t_write = cli_now_ms() - t1;
     cli_progress_end(&pg);
     printf("setup: ok proof=%s sector_size=%" PRIu64 " inputs=%zu aux=%zu constraints=%zu "
-           "domain=%" PRIu64 " digest=%s setup=%s params=%s params_bytes=%" PRIu64 " check_ms=%.1f "
-           "record_ms=%.1f setup_ms=%.1f write_ms=%.1f total_ms=%.1f\n",
+           "domain=%" PRIu64 " shape=%s setup=%s device=%s params=%s params_bytes=%" PRIu64
+           " check_ms=%.1f setup_ms=%.1f write_ms=%.1f total_ms=%.1f\n",
            want.proof, want.sector_size, want.counts.num_inputs, want.counts.num_aux,
-           want.counts.num_constraints, want.domain, want.digest, want.setup, paths.params,
-           want.params_bytes, t_check, t_record, t_setup, t_write, cli_now_ms() - t0);
+           want.counts.num_constraints, want.domain, want.shape, want.setup,
+           a.gpu ? "gpu" : "cpu", paths.params, want.params_bytes, t_check, t_make[0],
+           t_make[1], cli_now_ms() - t0);
     rc = CLI_EXIT_OK;
 done:
     cli_progress_hide(&pg);
-    g16_params_free(params);
-    cs_r1cs_clear(&r1cs);
+    cs_shape_clear(&shape);
     cz_pool_free(pool);
     return rc;
 }
