@@ -13,23 +13,32 @@
 #                                       recorded and saved, then loaded; witness + CPU products
 #                                       on 16 threads; a, b, c on the device compared with the
 #                                       CPU's; the prover backend on 16 threads for comparison
+#   bash BUILD/carry/device.sh setup    the device setup's tests (full size, memcheck), then
+#                                       `setup` and `setup --gpu` of 2 KiB and 512 MiB kinds
+#                                       compared byte for byte
+#   bash BUILD/carry/device.sh setup32  `setup --gpu` of the 32 GiB PoRep parameters (time,
+#                                       peak RSS) into /tmp/cuzk-carry/p32
+#   bash BUILD/carry/device.sh e2e-32g  setup32 when its files are missing, a synthetic 32 GiB
+#                                       PoRep C1, cuzkd on the device with those parameters,
+#                                       one proof verified (cuzk-bench single --vk), then a
+#                                       batch; the daemon's log, timeline SVG and peak RSS
 # Logs go to $OUT (the device tool's result folder) or /tmp/cuzk-gpu-out.
 # Usage (here): tests/gpu/carry.sh [BUILD]        (default build-gpu-carry; about 64 MiB max)
 set -euo pipefail
 BUILD=${1:-build-gpu-carry}
-cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCUZK_SERVER=OFF > /dev/null
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCUZK_SERVER=ON > /dev/null
 cmake --build "$BUILD" -j "$(nproc)" --target test_gpu test_groth16_gpu test_engine_gpu \
-    bench_gpu bench_groth16 cuzk-bench > /dev/null
+    test_setup_twin bench_gpu bench_groth16 cuzk-bench cuzkd > /dev/null
 C=$BUILD/carry
 rm -rf "$C"
 mkdir -p "$C/lib"
-for f in tests/test_gpu tests/test_groth16_gpu tests/test_engine_gpu bin/bench_gpu \
-    bin/bench_groth16 bin/cuzk-bench; do
+for f in tests/test_gpu tests/test_groth16_gpu tests/test_engine_gpu tests/test_setup_twin \
+    bin/bench_gpu bin/bench_groth16 bin/cuzk-bench bin/cuzkd; do
     strip -o "$C/$(basename "$f")" "$BUILD/$f"
     gzip -9 "$C/$(basename "$f")"
 done
-ldd "$BUILD/bin/cuzk-bench" | awk '/=>/ {print $3}' | grep -v -E 'lib(c|m|stdc\+\+|gcc_s)\.so' |
-    while read -r lib; do cp -L "$lib" "$C/lib/"; done
+ldd "$BUILD/bin/cuzk-bench" "$BUILD/bin/cuzkd" | awk '/=>/ {print $3}' | sort -u |
+    grep -v -E 'lib(c|m|stdc\+\+|gcc_s)\.so' | while read -r lib; do cp -L "$lib" "$C/lib/"; done
 cat > "$C/device.sh" <<'DEV'
 #!/bin/bash
 # Written by tests/gpu/carry.sh; see there.
@@ -101,6 +110,82 @@ for step in "${@:-tests}"; do
             --backend prover --threads "$(nproc)" > "$OUT/prover32.log" 2>&1
         echo "synth prover rc=$?"
         tail -4 "$OUT/prover32.log"
+        ;;
+    setup)
+        timeout 200 "$W/test_gpu" gpu_fixed_base > "$OUT/test_fb.log" 2>&1
+        echo "test_gpu fixed_base rc=$? $(grep passed "$OUT/test_fb.log")"
+        timeout 200 "$W/test_groth16_gpu" gpu_setup_twin gpu_setup_refuses > "$OUT/test_st.log" 2>&1
+        echo "test_groth16_gpu setup rc=$? $(grep passed "$OUT/test_st.log")"
+        timeout 200 "$W/test_setup_twin" > "$OUT/test_setup_twin.log" 2>&1
+        echo "test_setup_twin rc=$? $(grep -E 'passed|device setup' "$OUT/test_setup_twin.log")"
+        CUZK_GPU_TEST_SMALL=1 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 \
+            "$W/test_gpu" gpu_fixed_base > "$OUT/memcheck_fb.log" 2>&1
+        echo "memcheck fixed_base rc=$? $(grep 'ERROR SUMMARY' "$OUT/memcheck_fb.log")"
+        for ks in porep:2KiB window-post:2KiB window-post:512MiB porep:512MiB; do
+            k=${ks%%:*} sz=${ks#*:}
+            for dev in cpu gpu; do
+                flag=$([ $dev = gpu ] && echo --gpu)
+                timeout 300 "$W/cuzk-bench" setup --proof "$k" --sector-size "$sz" --seed 5eed \
+                    --out "$W/st-$dev-$k-$sz" --force --quiet $flag > "$OUT/setup-$dev-$k-$sz.log" 2>&1
+                echo "setup $dev $k $sz rc=$? $(grep -o -E '(setup|write|total)_ms=[0-9.]+|peak_rss_bytes=[0-9]+' "$OUT/setup-$dev-$k-$sz.log" | tr '\n' ' ')"
+            done
+            for ext in params vk; do
+                if cmp -s "$W/st-cpu-$k-$sz"/*.$ext "$W/st-gpu-$k-$sz"/*.$ext; then
+                    echo "  $k $sz .$ext identical ($(stat -c %s "$W/st-cpu-$k-$sz"/*.$ext) bytes)"
+                else
+                    echo "FAIL $k $sz .$ext differ"
+                fi
+            done
+            rm -rf "$W/st-cpu-$k-$sz" "$W/st-gpu-$k-$sz"
+        done
+        ;;
+    setup32)
+        if ! ls "$W"/p32/*.cuzk-setup > /dev/null 2>&1; then
+            timeout 560 "$W/cuzk-bench" setup --gpu --proof porep --sector-size 32GiB --seed 5eed32 \
+                --out "$W/p32" > "$OUT/setup32.log" 2>&1
+            echo "setup --gpu porep 32GiB rc=$?"
+            grep -v '^$' "$OUT/setup32.log" | tail -6
+        fi
+        ls -l "$W/p32"
+        df -h /tmp | tail -1
+        ;;
+    e2e-32g)
+        bash "$0" setup32
+        C1=$W/c1-32g.json SOCK=$W/cuzkd.sock
+        [ -f "$C1" ] || "$W/cuzk-bench" gen-vanilla porep --sector-size 32GiB --synthetic \
+            --seed 5eed32 --out "$C1" > "$OUT/gen32.log" 2>&1
+        cat > "$W/cuzkd.toml" <<TOML
+[daemon]
+listen = ["unix://$SOCK"]
+[srs]
+param_cache = "$W/p32"
+[synthesis]
+shape_cache = "$W/shapes"
+[logging]
+timing = true
+TOML
+        mkdir -p "$W/shapes"
+        rm -f "$SOCK"
+        "$W/cuzkd" --config "$W/cuzkd.toml" > "$OUT/cuzkd.log" 2>&1 &
+        PID=$!
+        for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.2; done
+        VK=$(ls "$W"/p32/*.vk)
+        timeout 200 "$W/cuzk-bench" single --type porep --c1 "$C1" --addr "unix://$SOCK" \
+            --vk "$VK" > "$OUT/single1.log" 2>&1
+        echo "single (cold) rc=$?"; tail -14 "$OUT/single1.log"
+        timeout 120 "$W/cuzk-bench" single --type porep --c1 "$C1" --addr "unix://$SOCK" \
+            --vk "$VK" > "$OUT/single2.log" 2>&1
+        echo "single (resident) rc=$?"; tail -14 "$OUT/single2.log"
+        timeout 200 "$W/cuzk-bench" batch --type porep --c1 "$C1" --addr "unix://$SOCK" \
+            --count "${E2E_BATCH:-3}" > "$OUT/batch.log" 2>&1
+        echo "batch rc=$?"; tail -16 "$OUT/batch.log"
+        "$W/cuzk-bench" status --addr "unix://$SOCK" > "$OUT/status.log" 2>&1
+        echo "cuzkd $(grep -E 'VmHWM|VmRSS' /proc/$PID/status | tr -s ' \n' ' ')"
+        kill -TERM $PID; wait $PID
+        echo "cuzkd exit rc=$?"
+        "$W/cuzk-bench" timeline --log "$OUT/cuzkd.log" --out "$OUT/timeline-32g.svg" \
+            > "$OUT/timeline.log" 2>&1
+        head -40 "$OUT/timeline.log"
         ;;
     engine)
         mkdir -p "$W/params-2k"

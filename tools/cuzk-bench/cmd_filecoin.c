@@ -653,11 +653,12 @@ static int setup_filecoin(int argc, char **argv)
     cli_progress_end(&pg);
     printf("setup: ok proof=%s sector_size=%" PRIu64 " inputs=%zu aux=%zu constraints=%zu "
            "domain=%" PRIu64 " shape=%s setup=%s device=%s params=%s params_bytes=%" PRIu64
-           " check_ms=%.1f setup_ms=%.1f write_ms=%.1f total_ms=%.1f\n",
+           " check_ms=%.1f setup_ms=%.1f write_ms=%.1f total_ms=%.1f peak_rss_bytes=%" PRIu64
+           "\n",
            want.proof, want.sector_size, want.counts.num_inputs, want.counts.num_aux,
            want.counts.num_constraints, want.domain, want.shape, want.setup,
            a.gpu ? "gpu" : "cpu", paths.params, want.params_bytes, t_check, t_make[0],
-           t_make[1], cli_now_ms() - t0);
+           t_make[1], cli_now_ms() - t0, (uint64_t)cz_rss_peak());
     rc = CLI_EXIT_OK;
 done:
     cli_progress_hide(&pg);
