@@ -118,22 +118,23 @@ static cuzk_err walk_params(layout_t *lay, const uint8_t *buf, size_t len, cz_di
 
 /* ---- the VK ----------------------------------------------------------------------------------- */
 
-static cuzk_err decode_g1_named(g1_aff_t *out, const uint8_t *in, bool check_group,
+static cuzk_err decode_g1_named(g1_aff_t *out, const uint8_t *buf, size_t off, bool check_group,
                                 const char *name, cz_diag *dg)
 {
-    cuzk_err err = g1_aff_from_uncompressed(out, in, check_group);
+    cuzk_err err = g1_aff_from_uncompressed(out, buf + off, check_group);
     if (err != CUZK_OK) {
-        return cz_fail(dg, err, "section vk: %s is %s", name,
+        return cz_fail(dg, err, "section vk: %s (byte offset %zu) is %s", name, off,
                        err == CUZK_E_FORMAT ? "malformed" : "not on the curve or not in G1");
     }
     return CUZK_OK;
 }
 
-static cuzk_err decode_g2_named(g2_aff_t *out, const uint8_t *in, const char *name, cz_diag *dg)
+static cuzk_err decode_g2_named(g2_aff_t *out, const uint8_t *buf, size_t off, const char *name,
+                                cz_diag *dg)
 {
-    cuzk_err err = g2_aff_from_uncompressed(out, in, true);
+    cuzk_err err = g2_aff_from_uncompressed(out, buf + off, true);
     if (err != CUZK_OK) {
-        return cz_fail(dg, err, "section vk: %s is %s", name,
+        return cz_fail(dg, err, "section vk: %s (byte offset %zu) is %s", name, off,
                        err == CUZK_E_FORMAT ? "malformed" : "not on the curve or not in G2");
     }
     return CUZK_OK;
@@ -144,12 +145,12 @@ static cuzk_err decode_vk_fixed(g16_vk_t *vk, const uint8_t *buf, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
 
-    CZ_TRY(err, decode_g1_named(&vk->alpha_g1, buf + VK_OFF_ALPHA_G1, true, "alpha_g1", dg), done);
-    CZ_TRY(err, decode_g1_named(&vk->beta_g1, buf + VK_OFF_BETA_G1, true, "beta_g1", dg), done);
-    CZ_TRY(err, decode_g2_named(&vk->beta_g2, buf + VK_OFF_BETA_G2, "beta_g2", dg), done);
-    CZ_TRY(err, decode_g2_named(&vk->gamma_g2, buf + VK_OFF_GAMMA_G2, "gamma_g2", dg), done);
-    CZ_TRY(err, decode_g1_named(&vk->delta_g1, buf + VK_OFF_DELTA_G1, true, "delta_g1", dg), done);
-    CZ_TRY(err, decode_g2_named(&vk->delta_g2, buf + VK_OFF_DELTA_G2, "delta_g2", dg), done);
+    CZ_TRY(err, decode_g1_named(&vk->alpha_g1, buf, VK_OFF_ALPHA_G1, true, "alpha_g1", dg), done);
+    CZ_TRY(err, decode_g1_named(&vk->beta_g1, buf, VK_OFF_BETA_G1, true, "beta_g1", dg), done);
+    CZ_TRY(err, decode_g2_named(&vk->beta_g2, buf, VK_OFF_BETA_G2, "beta_g2", dg), done);
+    CZ_TRY(err, decode_g2_named(&vk->gamma_g2, buf, VK_OFF_GAMMA_G2, "gamma_g2", dg), done);
+    CZ_TRY(err, decode_g1_named(&vk->delta_g1, buf, VK_OFF_DELTA_G1, true, "delta_g1", dg), done);
+    CZ_TRY(err, decode_g2_named(&vk->delta_g2, buf, VK_OFF_DELTA_G2, "delta_g2", dg), done);
 done:
     return err;
 }
@@ -192,11 +193,13 @@ static void decode_task(void *ctx, size_t begin, size_t end, unsigned worker)
     }
 }
 
-static cuzk_err decode_vector(void *dst, const uint8_t *src, size_t n, bool g2, bool check_group,
-                              const char *name, cz_pool *pool, cz_diag *dg)
+/* Decodes n points of the section `name` found at byte `off` of the file `file` (whose
+ * decoding fails at the first bad point: named with its index and file offset). */
+static cuzk_err decode_vector(void *dst, const uint8_t *file, size_t off, size_t n, bool g2,
+                              bool check_group, const char *name, cz_pool *pool, cz_diag *dg)
 {
-    decode_job_t job = {.src = src, .dst = dst, .g2 = g2, .check_group = check_group};
-    size_t bad;
+    decode_job_t job = {.src = file + off, .dst = dst, .g2 = g2, .check_group = check_group};
+    size_t bad, at;
     cuzk_err err;
 
     atomic_init(&job.first_bad, SIZE_MAX);
@@ -205,11 +208,13 @@ static cuzk_err decode_vector(void *dst, const uint8_t *src, size_t n, bool g2, 
     if (bad == SIZE_MAX) {
         return CUZK_OK;
     }
+    at = off + bad * (g2 ? G2_NB : G1_NB);
     (void)decode_one(&job, bad, &err);
     if (err == CUZK_OK) {
-        return cz_fail(dg, CUZK_E_NOT_IN_GROUP, "section %s: point %zu is the identity", name, bad);
+        return cz_fail(dg, CUZK_E_NOT_IN_GROUP,
+                       "section %s: point %zu (byte offset %zu) is the identity", name, bad, at);
     }
-    return cz_fail(dg, err, "section %s: point %zu is %s", name, bad,
+    return cz_fail(dg, err, "section %s: point %zu (byte offset %zu) is %s", name, bad, at,
                    err == CUZK_E_FORMAT ? "malformed"
                    : check_group        ? "not on the curve or not in the subgroup"
                                         : "not on the curve");
@@ -283,7 +288,7 @@ cuzk_err g16_params_from_bytes(g16_params_t **out, const uint8_t *buf, size_t le
     CZ_TRY(err, decode_vk_fixed(&p->vk, buf, dg), done);
     CZ_TRY(
         err,
-        decode_vector(p->vk.ic, buf + G16_VK_FIXED_NBYTES, lay.ic_len, false, true, "ic", pool, dg),
+        decode_vector(p->vk.ic, buf, G16_VK_FIXED_NBYTES, lay.ic_len, false, true, "ic", pool, dg),
         done);
     dst[SEC_H] = p->h;
     dst[SEC_L] = p->l;
@@ -292,7 +297,7 @@ cuzk_err g16_params_from_bytes(g16_params_t **out, const uint8_t *buf, size_t le
     dst[SEC_B_G2] = p->b_g2;
     for (unsigned s = 0; s < SEC_COUNT; s++) {
         CZ_TRY(err,
-               decode_vector(dst[s], buf + lay.sec_off[s], lay.sec_len[s], s == SEC_B_G2,
+               decode_vector(dst[s], buf, lay.sec_off[s], lay.sec_len[s], s == SEC_B_G2,
                              check_group, SEC_NAME[s], pool, dg),
                done);
     }
@@ -348,7 +353,7 @@ cuzk_err g16_vk_from_bytes(g16_vk_t **out, const uint8_t *buf, size_t len, cz_di
     CZ_TRY(err, decode_vk_fixed(vk, buf, dg), done);
     CZ_TRY(
         err,
-        decode_vector(vk->ic, buf + G16_VK_FIXED_NBYTES, lay.ic_len, false, true, "ic", NULL, dg),
+        decode_vector(vk->ic, buf, G16_VK_FIXED_NBYTES, lay.ic_len, false, true, "ic", NULL, dg),
         done);
     *out = vk;
     vk = NULL;

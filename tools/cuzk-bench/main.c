@@ -11,6 +11,8 @@ static const cli_cmd_t COMMANDS[] = {
      cmd_setup_any},
     {"prove", "prove a circom circuit (.r1cs + .wtns) with .params; writes a 192-byte proof",
      cmd_prove},
+    {"check-params", "load a .params (and .vk) as cuzkd does: sections, load time, bad bytes",
+     cmd_check_params},
     {"verify", "verify proof bytes against a .vk and public.json (exit 0 iff valid)", cmd_verify},
     {"export-snarkjs", "write a .vk and a proof as snarkjs verification_key.json / proof.json",
      cmd_export_snarkjs},
