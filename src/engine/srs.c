@@ -280,7 +280,10 @@ cuzk_err eng_srs_load(eng_t *eng, const char *path, void *map, size_t map_len,
         map_len = out->map_len;
         used = out->map_id;
     }
-    err = g16_params_from_bytes(&out->params, map, map_len, NULL, eng->load_pool, dg);
+    /* the mapping's pages are dropped from the process as they are decoded (they stay in the
+     * page cache for a later load): the decoded copy is what a hot entry holds */
+    g16_load_opts_t lo = {.check_subgroup = false, .release_input = true};
+    err = g16_params_from_bytes(&out->params, map, map_len, &lo, eng->load_pool, dg);
     if (err == CUZK_OK && !file_unchanged(path, &used)) {
         g16_params_free(out->params);
         out->params = NULL;

@@ -71,6 +71,10 @@ typedef struct g16_params {
  *  Filecoin production does, spec 3.3). Identity points are rejected in every vector. */
 typedef struct g16_load_opts {
     bool check_subgroup;
+    /* The input is a read-only file mapping (g16_params_from_bytes): drop its pages from the
+     * process (madvise DONTNEED; they stay in the page cache) block by block as they are
+     * decoded, so that a load never holds the whole file and its decoded copy at once. */
+    bool release_input;
 } g16_load_opts_t;
 
 /** Loads a .params file: maps it, checks every count against the file size (an error names

@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "common/bytes.h"
 #include "groth16/internal.h"
@@ -193,23 +195,55 @@ static void decode_task(void *ctx, size_t begin, size_t end, unsigned worker)
     }
 }
 
-/* Decodes n points of the section `name` found at byte `off` of the file `file` (whose
- * decoding fails at the first bad point: named with its index and file offset). */
-static cuzk_err decode_vector(void *dst, const uint8_t *file, size_t off, size_t n, bool g2,
-                              bool check_group, const char *name, cz_pool *pool, cz_diag *dg)
+/* Points decoded per block when the input is released as the load proceeds (192 MiB of G1). */
+#define RELEASE_BLOCK ((size_t)1 << 21)
+
+/* Drops the whole pages of [p, p + len) from the process (a read-only file mapping: the pages
+ * stay in the page cache and fault in again if read). */
+static void release_pages(const uint8_t *p, size_t len)
 {
-    decode_job_t job = {.src = file + off, .dst = dst, .g2 = g2, .check_group = check_group};
-    size_t bad, at;
+    long pg = sysconf(_SC_PAGESIZE);
+    uintptr_t lo, hi;
+
+    if (pg <= 0) {
+        return;
+    }
+    lo = ((uintptr_t)p + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
+    hi = ((uintptr_t)p + len) & ~((uintptr_t)pg - 1);
+    if (hi > lo) {
+        (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+    }
+}
+
+/* Decodes n points of the section `name` found at byte `off` of the file `file` (whose
+ * decoding fails at the first bad point: named with its index and file offset). With
+ * `release`, block by block, each block's input pages dropped once decoded. */
+static cuzk_err decode_vector(void *dst, const uint8_t *file, size_t off, size_t n, bool g2,
+                              bool check_group, bool release, const char *name, cz_pool *pool,
+                              cz_diag *dg)
+{
+    const size_t nb = g2 ? G2_NB : G1_NB, block = release ? RELEASE_BLOCK : (n ? n : 1);
+    decode_job_t job = {.g2 = g2, .check_group = check_group};
+    size_t bad = SIZE_MAX, at, i0;
     cuzk_err err;
 
-    atomic_init(&job.first_bad, SIZE_MAX);
-    cz_pool_for(pool, n, check_group ? 64 : 1024, decode_task, &job);
-    bad = atomic_load(&job.first_bad);
+    for (i0 = 0; i0 < n && bad == SIZE_MAX; i0 += block) {
+        size_t len = n - i0 < block ? n - i0 : block;
+        job.src = file + off + i0 * nb;
+        job.dst = (uint8_t *)dst + i0 * (g2 ? sizeof(g2_aff_t) : sizeof(g1_aff_t));
+        atomic_init(&job.first_bad, SIZE_MAX);
+        cz_pool_for(pool, len, check_group ? 64 : 1024, decode_task, &job);
+        bad = atomic_load(&job.first_bad);
+        if (release) {
+            release_pages(job.src, len * nb);
+        }
+    }
     if (bad == SIZE_MAX) {
         return CUZK_OK;
     }
-    at = off + bad * (g2 ? G2_NB : G1_NB);
     (void)decode_one(&job, bad, &err);
+    bad += i0 - block; /* the failing block's first index */
+    at = off + bad * nb;
     if (err == CUZK_OK) {
         return cz_fail(dg, CUZK_E_NOT_IN_GROUP,
                        "section %s: point %zu (byte offset %zu) is the identity", name, bad, at);
@@ -269,6 +303,7 @@ cuzk_err g16_params_from_bytes(g16_params_t **out, const uint8_t *buf, size_t le
                                const g16_load_opts_t *opts, cz_pool *pool, cz_diag *dg)
 {
     bool check_group = opts ? opts->check_subgroup : false;
+    bool release = opts ? opts->release_input : false;
     cuzk_err err = CUZK_OK;
     g16_params_t *p = NULL;
     layout_t lay;
@@ -288,7 +323,8 @@ cuzk_err g16_params_from_bytes(g16_params_t **out, const uint8_t *buf, size_t le
     CZ_TRY(err, decode_vk_fixed(&p->vk, buf, dg), done);
     CZ_TRY(
         err,
-        decode_vector(p->vk.ic, buf, G16_VK_FIXED_NBYTES, lay.ic_len, false, true, "ic", pool, dg),
+        decode_vector(p->vk.ic, buf, G16_VK_FIXED_NBYTES, lay.ic_len, false, true, false, "ic", pool,
+                      dg),
         done);
     dst[SEC_H] = p->h;
     dst[SEC_L] = p->l;
@@ -298,7 +334,7 @@ cuzk_err g16_params_from_bytes(g16_params_t **out, const uint8_t *buf, size_t le
     for (unsigned s = 0; s < SEC_COUNT; s++) {
         CZ_TRY(err,
                decode_vector(dst[s], buf, lay.sec_off[s], lay.sec_len[s], s == SEC_B_G2,
-                             check_group, SEC_NAME[s], pool, dg),
+                             check_group, release, SEC_NAME[s], pool, dg),
                done);
     }
     *out = p;
@@ -319,7 +355,9 @@ cuzk_err g16_params_load(g16_params_t **out, const char *path, const g16_load_op
     if (err != CUZK_OK) {
         return err;
     }
-    err = g16_params_from_bytes(out, f.data, f.len, opts, pool, dg);
+    g16_load_opts_t o = opts ? *opts : (g16_load_opts_t){0};
+    o.release_input = f.map != NULL; /* the mapping goes right after: drop pages as we go */
+    err = g16_params_from_bytes(out, f.data, f.len, &o, pool, dg);
     if (err != CUZK_OK) {
         g16_diag_prefix(dg, path);
     }
@@ -353,7 +391,8 @@ cuzk_err g16_vk_from_bytes(g16_vk_t **out, const uint8_t *buf, size_t len, cz_di
     CZ_TRY(err, decode_vk_fixed(vk, buf, dg), done);
     CZ_TRY(
         err,
-        decode_vector(vk->ic, buf, G16_VK_FIXED_NBYTES, lay.ic_len, false, true, "ic", NULL, dg),
+        decode_vector(vk->ic, buf, G16_VK_FIXED_NBYTES, lay.ic_len, false, true, false, "ic", NULL,
+                      dg),
         done);
     *out = vk;
     vk = NULL;

@@ -22,6 +22,10 @@
 #                                       PoRep C1, cuzkd on the device with those parameters,
 #                                       one proof verified (cuzk-bench single --vk), then a
 #                                       batch; the daemon's log, timeline SVG and peak RSS
+#   bash BUILD/carry/device.sh e2e-wpost-32g  (drops the PoRep parameters: disk) 32 GiB
+#                                       WindowPoSt parameters by setup --gpu, cuzkd, Curio's
+#                                       golden vanilla proof (vec/, from ../shared) proved cold
+#                                       and resident and verified with the .vk
 # Logs go to $OUT (the device tool's result folder) or /tmp/cuzk-gpu-out.
 # Usage (here): tests/gpu/carry.sh [BUILD]        (default build-gpu-carry; about 64 MiB max)
 set -euo pipefail
@@ -38,18 +42,29 @@ for f in tests/test_gpu tests/test_groth16_gpu tests/test_engine_gpu tests/test_
     gzip -9 "$C/$(basename "$f")"
 done
 ldd "$BUILD/bin/cuzk-bench" "$BUILD/bin/cuzkd" | awk '/=>/ {print $3}' | sort -u |
-    grep -v -E 'lib(c|m|stdc\+\+|gcc_s)\.so' | while read -r lib; do cp -L "$lib" "$C/lib/"; done
+    grep -v -E 'lib(c|m|stdc\+\+|gcc_s)\.so' | while read -r lib; do
+    gzip -9 -c "$lib" > "$C/lib/$(basename "$lib").gz"
+done
+# Curio's golden 32 GiB WindowPoSt vanilla proof (e2e-wpost-32g), when the shared data is here.
+SHARED=${CUZK_SHARED_DIR:-../shared}
+if [ -f "$SHARED/vectors/curio/post.vproof" ]; then
+    mkdir -p "$C/vec"
+    cp "$SHARED/vectors/curio/post.vproof" "$C/vec/"
+fi
 cat > "$C/device.sh" <<'DEV'
 #!/bin/bash
 # Written by tests/gpu/carry.sh; see there.
 D=$(cd "$(dirname "$0")" && pwd)
 W=/tmp/cuzk-carry
 OUT=${OUT:-/tmp/cuzk-gpu-out}
-export LD_LIBRARY_PATH=$D/lib
-mkdir -p "$W" "$OUT"
+export LD_LIBRARY_PATH=$W/lib
+mkdir -p "$W/lib" "$OUT"
 for f in "$D"/*.gz; do
     gunzip -c "$f" > "$W/$(basename "$f" .gz)"
     chmod +x "$W/$(basename "$f" .gz)"
+done
+for f in "$D"/lib/*.gz; do
+    gunzip -c "$f" > "$W/lib/$(basename "$f" .gz)"
 done
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader
 for step in "${@:-tests}"; do
@@ -148,6 +163,35 @@ for step in "${@:-tests}"; do
         fi
         ls -l "$W/p32"
         df -h /tmp | tail -1
+        ;;
+    e2e-wpost-32g)
+        # the PoRep parameters do not fit beside the WindowPoSt ones on the disk
+        rm -rf "$W/p32" "$W/shapes"
+        PW=$W/pw32 SOCK=$W/cuzkd.sock
+        if ! ls "$PW"/*.cuzk-setup > /dev/null 2>&1; then
+            timeout 400 "$W/cuzk-bench" setup --gpu --proof window-post --sector-size 32GiB \
+                --seed 5eed32 --out "$PW" > "$OUT/setup-wpost32.log" 2>&1
+            echo "setup --gpu window-post 32GiB rc=$? $(tail -1 "$OUT/setup-wpost32.log" | grep -o -E '(check|setup|total)_ms=[0-9.]+|peak_rss_bytes=[0-9]+|params_bytes=[0-9]+' | tr '\n' ' ')"
+        fi
+        printf '[daemon]\nlisten = ["unix://%s"]\n[srs]\nparam_cache = "%s"\n[logging]\ntiming = true\n' \
+            "$SOCK" "$PW" > "$W/cuzkd-w.toml"
+        rm -f "$SOCK"
+        "$W/cuzkd" --config "$W/cuzkd-w.toml" > "$OUT/cuzkd-wpost.log" 2>&1 &
+        PID=$!
+        for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.2; done
+        zero=0000000000000000000000000000000000000000000000000000000000000000
+        for run in cold resident resident2; do
+            timeout 200 "$W/cuzk-bench" single --type window-post --vanilla "$D/vec/post.vproof" \
+                --no-sidecar --sector-size 32GiB --registered-proof 8 --miner-id 1000 \
+                --randomness $zero --addr "unix://$SOCK" --vk "$(ls "$PW"/*.vk)" \
+                > "$OUT/wpost-$run.log" 2>&1
+            echo "single window-post ($run) rc=$?"; grep -A12 '^stage' "$OUT/wpost-$run.log"
+        done
+        echo "cuzkd $(grep -E 'VmHWM|VmRSS' /proc/$PID/status | tr -s ' \n' ' ')"
+        kill -TERM $PID; wait $PID
+        "$W/cuzk-bench" timeline --log "$OUT/cuzkd-wpost.log" --out "$OUT/timeline-wpost-32g.svg" \
+            > "$OUT/timeline-wpost.log" 2>&1
+        grep -A30 '^stage' "$OUT/timeline-wpost.log" | head -30
         ;;
     e2e-32g)
         bash "$0" setup32
