@@ -1092,8 +1092,10 @@ bool eng_cancel(eng_t *eng, const char *job_id, bool *was_running)
     }
     pthread_mutex_unlock(&eng->mu);
     eng_defer_run(eng, &d);
-    if (changed) {
-        CZ_LOG(CZ_LOG_INFO, "job=%s event=cancel was_running=%d", job_id, *was_running);
+    if (changed) { /* job_id named a job: shorter than ENG_ID_MAX */
+        char q[CZ_LOG_QUOTED_MAX(ENG_ID_MAX)];
+        CZ_LOG(CZ_LOG_INFO, "job=%s event=cancel was_running=%d",
+               cz_log_quote(q, sizeof(q), job_id), *was_running);
     }
     return changed;
 }
