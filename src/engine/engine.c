@@ -1092,8 +1092,10 @@ bool eng_cancel(eng_t *eng, const char *job_id, bool *was_running)
     }
     pthread_mutex_unlock(&eng->mu);
     eng_defer_run(eng, &d);
-    if (changed) {
-        CZ_LOG(CZ_LOG_INFO, "job=%s event=cancel was_running=%d", job_id, *was_running);
+    if (changed) { /* job_id named a job: shorter than ENG_ID_MAX */
+        char q[CZ_LOG_QUOTED_MAX(ENG_ID_MAX)];
+        CZ_LOG(CZ_LOG_INFO, "job=%s event=cancel was_running=%d",
+               cz_log_quote(q, sizeof(q), job_id), *was_running);
     }
     return changed;
 }
@@ -1101,6 +1103,61 @@ bool eng_cancel(eng_t *eng, const char *job_id, bool *was_running)
 /* ---------------------------------------------------------------------------------------------
  * Status
  * ------------------------------------------------------------------------------------------- */
+
+const char *eng_job_stage_name(eng_job_stage stage)
+{
+    static const char *const names[] = {"prepare",   "wait",  "srs_load",
+                                        "synthesis", "prove", "cancelling"};
+    _Static_assert(ARRAY_LEN(names) == ENG_JOB_STAGE_COUNT, "one name per stage");
+    return (unsigned)stage < ARRAY_LEN(names) ? names[stage] : "?";
+}
+
+/* The furthest stage one of j's partitions has reached (mu held). */
+static eng_job_stage job_stage_locked(const eng_job *j)
+{
+    eng_job_stage st = ENG_JOB_WAIT;
+
+    if (atomic_load(&j->cancel)) {
+        return ENG_JOB_CANCELLING;
+    }
+    if (!j->prepared) {
+        return ENG_JOB_PREPARE;
+    }
+    if (j->srs && j->srs->loading) {
+        return ENG_JOB_SRS_LOAD;
+    }
+    for (size_t k = 0; j->parts && k < j->plan.num_partitions && st != ENG_JOB_PROVE; k++) {
+        if (j->parts[k].state == PART_PROVE) {
+            st = ENG_JOB_PROVE;
+        } else if (j->parts[k].state == PART_SYNTH) {
+            st = ENG_JOB_SYNTHESIS;
+        }
+    }
+    return st;
+}
+
+/* Fills out->jobs with the active jobs (mu held). Errors: CUZK_E_NOMEM. */
+static cuzk_err status_jobs_locked(eng_t *eng, eng_status_info_t *out, uint64_t now, cz_diag *dg)
+{
+    if (!eng->active.n) {
+        return CUZK_OK;
+    }
+    out->jobs = cz_calloc(eng->active.n, sizeof(*out->jobs));
+    if (!out->jobs) {
+        return cz_fail(dg, CUZK_E_NOMEM, "status");
+    }
+    for (const eng_job *j = eng->active.head; j; j = j->next) {
+        eng_job_info_t *e = &out->jobs[out->n_jobs++];
+        snprintf(e->job_id, sizeof(e->job_id), "%s", j->id);
+        e->kind = j->kind;
+        e->stage = job_stage_locked(j);
+        e->partitions = j->plan_valid ? j->plan.num_partitions : 0;
+        e->partitions_done = j->parts_done;
+        e->age_ms = (now - j->t_submit) / 1000000u;
+        e->running_ms = (now - j->t_dispatch) / 1000000u;
+    }
+    return CUZK_OK;
+}
 
 cuzk_err eng_get_status(eng_t *eng, eng_status_info_t *out, cz_diag *dg)
 {
@@ -1161,12 +1218,17 @@ cuzk_err eng_get_status(eng_t *eng, eng_status_info_t *out, cz_diag *dg)
             e->usable = g->usable;
         }
     }
+    cuzk_err err = status_jobs_locked(eng, out, eng_now_ns(), dg);
     pthread_mutex_unlock(&eng->mu);
-    return CUZK_OK;
+    if (err != CUZK_OK) {
+        eng_status_clear(out);
+    }
+    return err;
 }
 
 void eng_status_clear(eng_status_info_t *st)
 {
+    cz_free(st->jobs);
     cz_free(st->gpus);
     cz_free(st->srs);
     memset(st, 0, sizeof(*st));

@@ -370,6 +370,33 @@ typedef struct eng_gpu_info {
     bool usable;                     /* false after repeated device errors: CPU only */
 } eng_gpu_info_t;
 
+/** Where a running job is (eng_job_info_t.stage): the furthest stage one of its partitions
+ *  has reached. */
+typedef enum eng_job_stage {
+    ENG_JOB_PREPARE = 0, /* the request is waiting for or in the handler's parse */
+    ENG_JOB_WAIT,        /* no partition synthesizing or proving: waiting for memory, a worker
+                            or a prover */
+    ENG_JOB_SRS_LOAD,    /* its parameters are being loaded */
+    ENG_JOB_SYNTHESIS,   /* a partition is being synthesized, none proved at the moment */
+    ENG_JOB_PROVE,       /* a partition is being proved (and verified) */
+    ENG_JOB_CANCELLING,  /* cancelled; stops when its running stages return */
+    ENG_JOB_STAGE_COUNT
+} eng_job_stage;
+
+/** "prepare", "wait", "srs_load", "synthesis", "prove", "cancelling". */
+const char *eng_job_stage_name(eng_job_stage stage);
+
+/** A dispatched, unfinished job (eng_status_info_t.jobs). */
+typedef struct eng_job_info {
+    char job_id[ENG_ID_MAX];
+    eng_kind kind;
+    eng_job_stage stage;
+    size_t partitions;      /* of its plan; 0 until its request is parsed */
+    size_t partitions_done; /* proved and verified */
+    uint64_t age_ms;        /* since eng_submit */
+    uint64_t running_ms;    /* since dispatch */
+} eng_job_info_t;
+
 /** A consistent snapshot (taken under the engine lock). */
 typedef struct eng_status_info {
     eng_queue_info_t queues[ENG_KIND_COUNT - 1]; /* kinds 1..4 in order */
@@ -380,6 +407,8 @@ typedef struct eng_status_info {
     size_t n_srs;
     eng_gpu_info_t *gpus; /* the devices in use, in opening order; owned like srs */
     size_t n_gpus;
+    eng_job_info_t *jobs; /* the dispatched, unfinished jobs, in dispatch order; owned like srs */
+    size_t n_jobs;
 } eng_status_info_t;
 
 CZ_MUST_USE cuzk_err eng_get_status(eng_t *eng, eng_status_info_t *out, cz_diag *dg);

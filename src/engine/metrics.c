@@ -154,8 +154,8 @@ static void label_escape(char *out, const char *in)
     *out = '\0';
 }
 
-/* Progress of the running jobs whose plan is made (mu held): partitions and partitions proved.
- * GetStatus has no field for it (its proto is Curio's and does not change). */
+/* Progress of the running jobs whose plan is made (mu held): partitions and partitions proved,
+ * as GetStatus running_jobs has them (eng_get_status). */
 static void job_metrics(sbuf *b, const eng_t *eng)
 {
     static const char *const names[2] = {"cuzk_job_partitions", "cuzk_job_partitions_done"};

@@ -116,7 +116,7 @@ static uint64_t dispatch_locked(eng_t *eng, uint64_t now)
             eng_jlist_push(&eng->active, g);
             eng->active_by_kind[g->kind]++;
             CZ_LOG(CZ_LOG_INFO, "job=%s kind=%s prio=%s event=dispatched batch=%zu queue_ms=%llu",
-                   g->id, eng_kind_name(g->kind), eng_prio_name(g->prio), n,
+                   g->qid, eng_kind_name(g->kind), eng_prio_name(g->prio), n,
                    (unsigned long long)(g->ns[ENG_STAGE_QUEUE_WAIT] / 1000000u));
         }
         eng->active_units++;

@@ -4,7 +4,8 @@
  * job_id = request_id, AwaitProof of an unknown job is NOT_FOUND, Prove without `submit` is
  * INVALID_ARGUMENT. Malformed bytes, unknown kinds and wrong field sizes are INVALID_ARGUMENT
  * with a message saying what is wrong; a valid request of a kind without a handler completes
- * with status FAILED ("proof kind X is not available in this build").
+ * with status FAILED ("proof kind X is not available in this build"). GetStatus also fills
+ * running_jobs (field 100), our extension of Curio's proto, which Curio's client skips.
  *
  * Threads: runs on gRPC callback threads and never blocks there: AwaitProof, Prove and
  * PreloadSRS hand their call to the engine, which finishes it from its own thread.
@@ -394,6 +395,93 @@ static void m_cancel(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
     cuzk__v1__cancel_proof_request__free_unpacked(m, NULL);
 }
 
+/* The repeated fields of a GetStatusResponse: the messages and the pointer arrays protobuf-c
+ * reads them through (NULL when empty). Strings point into the engine's snapshot. */
+typedef struct status_wire {
+    Cuzk__V1__SRSStatus *ss, **sp;
+    Cuzk__V1__GPUStatus *gs, **gp;
+    Cuzk__V1__JobStatus *js, **jp;
+} status_wire;
+
+static void status_wire_free(status_wire *w)
+{
+    cz_free(w->ss);
+    cz_free(w->sp);
+    cz_free(w->gs);
+    cz_free(w->gp);
+    cz_free(w->js);
+    cz_free(w->jp);
+}
+
+/* Allocates every array of w for st's counts; false when out of memory (w freed). */
+static bool status_wire_alloc(status_wire *w, const eng_status_info_t *st)
+{
+    memset(w, 0, sizeof(*w));
+    if (st->n_srs) {
+        w->ss = cz_calloc(st->n_srs, sizeof(*w->ss));
+        w->sp = cz_calloc(st->n_srs, sizeof(*w->sp));
+    }
+    if (st->n_gpus) {
+        w->gs = cz_calloc(st->n_gpus, sizeof(*w->gs));
+        w->gp = cz_calloc(st->n_gpus, sizeof(*w->gp));
+    }
+    if (st->n_jobs) {
+        w->js = cz_calloc(st->n_jobs, sizeof(*w->js));
+        w->jp = cz_calloc(st->n_jobs, sizeof(*w->jp));
+    }
+    if ((st->n_srs && (!w->ss || !w->sp)) || (st->n_gpus && (!w->gs || !w->gp)) ||
+        (st->n_jobs && (!w->js || !w->jp))) {
+        status_wire_free(w);
+        return false;
+    }
+    return true;
+}
+
+/* The parameters and devices of st into w (status_wire_alloc'd for st). */
+static void status_fill_srs_gpus(status_wire *w, const eng_status_info_t *st)
+{
+    for (size_t i = 0; i < st->n_srs; i++) {
+        Cuzk__V1__SRSStatus s = CUZK__V1__SRSSTATUS__INIT;
+        s.circuit_id = (char *)st->srs[i].circuit_id;
+        s.tier = (Cuzk__V1__SRSStatus__Tier)st->srs[i].tier;
+        s.size_bytes = st->srs[i].size_bytes;
+        s.ref_count = st->srs[i].ref_count;
+        w->ss[i] = s;
+        w->sp[i] = &w->ss[i];
+    }
+    for (size_t i = 0; i < st->n_gpus; i++) {
+        const eng_gpu_info_t *e = &st->gpus[i];
+        Cuzk__V1__GPUStatus g = CUZK__V1__GPUSTATUS__INIT;
+        g.ordinal = e->ordinal;
+        g.name = (char *)e->name;
+        g.vram_total_bytes = e->total_bytes;
+        g.vram_free_bytes = e->free_bytes;
+        g.current_job_id = (char *)e->current_job_id;
+        g.current_proof_kind =
+            (char *)(e->current_kind == ENG_KIND_UNSPECIFIED ? "" : eng_kind_name(e->current_kind));
+        w->gs[i] = g;
+        w->gp[i] = &w->gs[i];
+    }
+}
+
+/* The running jobs of st into w: GetStatusResponse.running_jobs, our extension (field 100). */
+static void status_fill_jobs(status_wire *w, const eng_status_info_t *st)
+{
+    for (size_t i = 0; i < st->n_jobs; i++) {
+        const eng_job_info_t *e = &st->jobs[i];
+        Cuzk__V1__JobStatus j = CUZK__V1__JOB_STATUS__INIT;
+        j.request_id = (char *)e->job_id;
+        j.proof_kind = (char *)eng_kind_name(e->kind);
+        j.partitions_total = (uint32_t)e->partitions; /* at most ENG_MAX_PARTITIONS */
+        j.partitions_done = (uint32_t)e->partitions_done;
+        j.stage = (char *)eng_job_stage_name(e->stage);
+        j.age_ms = e->age_ms;
+        j.running_ms = e->running_ms;
+        w->js[i] = j;
+        w->jp[i] = &w->js[i];
+    }
+}
+
 static void m_status(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
 {
     Cuzk__V1__GetStatusRequest *m = cuzk__v1__get_status_request__unpack(NULL, len, req);
@@ -421,53 +509,19 @@ static void m_status(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
         qs[i] = q;
         qp[i] = &qs[i];
     }
-    Cuzk__V1__SRSStatus *ss = st.n_srs ? cz_calloc(st.n_srs, sizeof(*ss)) : NULL;
-    Cuzk__V1__SRSStatus **sp = st.n_srs ? cz_calloc(st.n_srs, sizeof(*sp)) : NULL;
-    if (st.n_srs && (!ss || !sp)) {
-        cz_free(ss);
-        cz_free(sp);
+    status_wire w;
+    if (!status_wire_alloc(&w, &st)) {
         eng_status_clear(&st);
         srv_call_fail(call, SRV_RESOURCE_EXHAUSTED, "out of memory");
         return;
     }
-    for (size_t i = 0; i < st.n_srs; i++) {
-        Cuzk__V1__SRSStatus s = CUZK__V1__SRSSTATUS__INIT;
-        s.circuit_id = st.srs[i].circuit_id;
-        s.tier = (Cuzk__V1__SRSStatus__Tier)st.srs[i].tier;
-        s.size_bytes = st.srs[i].size_bytes;
-        s.ref_count = st.srs[i].ref_count;
-        ss[i] = s;
-        sp[i] = &ss[i];
-    }
-    Cuzk__V1__GPUStatus *gs = st.n_gpus ? cz_calloc(st.n_gpus, sizeof(*gs)) : NULL;
-    Cuzk__V1__GPUStatus **gpp = st.n_gpus ? cz_calloc(st.n_gpus, sizeof(*gpp)) : NULL;
-    if (st.n_gpus && (!gs || !gpp)) {
-        cz_free(gs);
-        cz_free(gpp);
-        cz_free(ss);
-        cz_free(sp);
-        eng_status_clear(&st);
-        srv_call_fail(call, SRV_RESOURCE_EXHAUSTED, "out of memory");
-        return;
-    }
-    for (size_t i = 0; i < st.n_gpus; i++) {
-        const eng_gpu_info_t *e = &st.gpus[i];
-        Cuzk__V1__GPUStatus g = CUZK__V1__GPUSTATUS__INIT;
-        g.ordinal = e->ordinal;
-        g.name = (char *)e->name;
-        g.vram_total_bytes = e->total_bytes;
-        g.vram_free_bytes = e->free_bytes;
-        g.current_job_id = (char *)e->current_job_id;
-        g.current_proof_kind =
-            (char *)(e->current_kind == ENG_KIND_UNSPECIFIED ? "" : eng_kind_name(e->current_kind));
-        gs[i] = g;
-        gpp[i] = &gs[i];
-    }
+    status_fill_srs_gpus(&w, &st);
+    status_fill_jobs(&w, &st);
     Cuzk__V1__GetStatusResponse r = CUZK__V1__GET_STATUS_RESPONSE__INIT;
     r.n_gpus = st.n_gpus; /* the engine's devices in use (device memory as last read) */
-    r.gpus = gpp;
+    r.gpus = w.gp;
     r.n_loaded_srs = st.n_srs;
-    r.loaded_srs = sp;
+    r.loaded_srs = w.sp;
     r.n_queues = NQ;
     r.queues = qp;
     r.total_proofs_completed = st.completed;
@@ -475,11 +529,10 @@ static void m_status(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
     r.uptime_seconds = st.uptime_s;
     r.pinned_memory_bytes = st.mem_used_bytes;
     r.pinned_memory_limit_bytes = st.mem_budget_bytes;
+    r.n_running_jobs = st.n_jobs;
+    r.running_jobs = w.jp;
     reply(call, &r.base);
-    cz_free(gs);
-    cz_free(gpp);
-    cz_free(ss);
-    cz_free(sp);
+    status_wire_free(&w);
     eng_status_clear(&st);
 }
 

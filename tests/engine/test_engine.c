@@ -1157,6 +1157,85 @@ TEST(metrics_job_progress)
     eng_free(eng);
 }
 
+/* The status lists each dispatched, unfinished job (never a queued one) with its partitions
+ * and partitions proved while it runs, and nothing once it ended; each partition proved of a
+ * multi-partition job is logged at info level, and every line quotes an id with a space. */
+static const eng_job_info_t *wait_parts_done(eng_t *eng, eng_status_info_t *st, size_t done)
+{
+    for (int i = 0; i < 2000; i++) {
+        CHECK_OK(eng_get_status(eng, st, NULL));
+        if (st->n_jobs > 0 && st->jobs[0].partitions_done == done) {
+            return &st->jobs[0];
+        }
+        eng_status_clear(st);
+        etu_sleep_ms(5);
+    }
+    test_fail(__FILE__, __LINE__, "partitions_done never reached %zu", done);
+    return NULL;
+}
+
+TEST(status_running_jobs)
+{
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    cfg.synth_workers = 2; /* one waits at the gate in partition 0, one does partitions 1..3 */
+    cfg.max_active_jobs = 1;
+    etu_capture_start();
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req r = etu_req(TK_GATE, 4, 8), q = etu_req(0, 1, 9);
+    const char *id = "job 8";
+    eng_status_info_t st;
+    eng_result_copy_t res;
+
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.n_jobs, 0);
+    CHECK(st.jobs == NULL);
+    eng_status_clear(&st);
+
+    etu_submit(eng, ENG_KIND_SNAP, 0, id, &r, NULL);
+    CHECK(ev_wait("synth", id, 0));
+    etu_submit(eng, ENG_KIND_POREP, 0, "queued", &q, NULL); /* waits for the active slot */
+    etu_submit(eng, ENG_KIND_POREP, 0, "q 2", &q, NULL);
+    bool was_running = true;
+    CHECK(eng_cancel(eng, "q 2", &was_running));
+    CHECK(!was_running);
+    const eng_job_info_t *j = wait_parts_done(eng, &st, 3);
+    CHECK_EQ_U64(st.n_jobs, 1);
+    CHECK_STR_EQ(j->job_id, id);
+    CHECK_EQ_U64(j->kind, ENG_KIND_SNAP);
+    CHECK_EQ_U64(j->partitions, 4);
+    CHECK_MSG(j->stage == ENG_JOB_SYNTHESIS, "stage %s", eng_job_stage_name(j->stage));
+    CHECK(j->running_ms <= j->age_ms);
+    CHECK_EQ_U64(st.queues[ENG_KIND_POREP - 1].pending, 1);
+    eng_status_clear(&st);
+
+    tk_open_gate(etu_tk());
+    etu_wait(eng, id, &res, 30);
+    etu_check_proofs(&res, &r);
+    eng_result_copy_clear(&res);
+    etu_wait(eng, "queued", &res, 30);
+    CHECK_EQ_U64(res.r.status, ENG_STATUS_COMPLETED);
+    eng_result_copy_clear(&res);
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.n_jobs, 0);
+    eng_status_clear(&st);
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    for (int k = 1; k <= 4; k++) {
+        char want[96];
+        snprintf(want, sizeof(want), "event=progress partitions_done=%d partitions=4", k);
+        CHECK_MSG(etu_count_lines("info job=\"job 8\" ", want) == 1, "no line with %s; log:\n%s",
+                  want, etu_log_text());
+    }
+    CHECK(!etu_captured("job=queued event=progress")); /* one partition: no progress lines */
+    /* Every line names the ids as one value (cz_log_quote). */
+    ETU_CHECK_LOG("info job=\"job 8\" kind=snap-update prio=normal event=dispatched", NULL);
+    ETU_CHECK_LOG("info job=\"q 2\" event=cancel was_running=0", NULL);
+    CHECK_MSG(!etu_captured("job=job 8") && !etu_captured("job=q 2"), "%s", etu_log_text());
+    CHECK_STR_EQ(eng_job_stage_name(ENG_JOB_CANCELLING), "cancelling");
+    CHECK_STR_EQ(eng_job_stage_name(ENG_JOB_PREPARE), "prepare");
+}
+
 /* ---- GPU selection without a usable device ---- */
 
 /* Proves one two-partition job and checks that both partitions went to the CPU provers and

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // test_cuzkd.mjs - cuzkd end to end over gRPC with an independent client.
 //
-// The client is @grpc/grpc-js + @grpc/proto-loader loading proto/cuzk/v1/proving.proto (the
-// byte-identical copy of Curio's), so field numbers and types are checked against the .proto,
-// not against our C code. Proofs returned by the daemon are verified here with @noble/curves
+// The client is @grpc/grpc-js + @grpc/proto-loader loading proto/cuzk/v1/proving.proto (Curio's
+// plus our marked GetStatus extension), so field numbers and types are checked against the
+// .proto, not against our C code; a second client loads Curio's file exactly (ours without the
+// extension, checked by its sha256) and must decode the same responses. Proofs returned by the daemon are verified here with @noble/curves
 // (pairing check e(A,B) = e(alpha,beta) e(IC(x),gamma) e(C,delta), the verifying key read from
 // the parameter file), independently of the daemon's own verification.
 //
@@ -58,6 +59,30 @@ const def = loader.loadSync('cuzk/v1/proving.proto', {
     keepCase: true, longs: String, enums: String, defaults: true,
 });
 const pkg = grpc.loadPackageDefinition(def).cuzk.v1;
+
+// Curio's own proving.proto: ours without the blocks marked as our extension (GetStatus
+// running_jobs) must be byte-identical to it (sha256 pinned in docs/daemon.md); a client built
+// from it (as Curio's is) must decode every response, extension fields included.
+const CURIO_PROTO_SHA256 = '31050c59a68580eaab56a1fb9ac7297ef5950c9c4ab5812279cb50a47168a632';
+function curioPackage() {
+    const ours = fs.readFileSync(path.join(ROOT, 'proto/cuzk/v1/proving.proto'), 'utf8');
+    const text = ours.replace(/^[ \t]*\/\/ BEGIN cuzk extension[\s\S]*?\/\/ END cuzk extension\n\n?/gm, '');
+    const { createHash } = require('node:crypto');
+    const sha = createHash('sha256').update(text).digest('hex');
+    if (sha !== CURIO_PROTO_SHA256) {
+        console.error(`proto without our extension has sha256 ${sha}, Curio's ${CURIO_PROTO_SHA256}`);
+        process.exit(1);
+    }
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cuzk-curio-proto-'));
+    fs.mkdirSync(path.join(dir, 'cuzk/v1'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'cuzk/v1/proving.proto'), text);
+    const d = loader.loadSync('cuzk/v1/proving.proto', {
+        includeDirs: [dir], keepCase: true, longs: String, enums: String, defaults: true,
+    });
+    fs.rmSync(dir, { recursive: true, force: true });
+    return grpc.loadPackageDefinition(d).cuzk.v1;
+}
+const curioPkg = curioPackage();
 const MAX_MSG = 256 << 20;
 const OK = 0, CANCELLED = 1, INVALID_ARGUMENT = 3, DEADLINE_EXCEEDED = 4, NOT_FOUND = 5, ALREADY_EXISTS = 6,
     FAILED_PRECONDITION = 9, UNIMPLEMENTED = 12, UNAVAILABLE = 14;
@@ -234,6 +259,7 @@ async function part1() {
     check(s.queues.map((q) => q.proof_kind).join() === 'porep-c2,snap-update,window-post,winning-post',
         'queue names');
     check(s.queues.every((q) => q.pending === 0 && q.in_progress === 0), 'idle queues');
+    check(Array.isArray(s.running_jobs) && s.running_jobs.length === 0, 'idle: no running jobs');
 
     let r = expectOk(await rpc(c, 'Prove', { submit: req('POREP_SEAL_COMMIT', 'porep-1000-1', Buffer.from('{}')) }), 'Prove');
     check(r.result.status === 'FAILED' && r.result.job_id === 'porep-1000-1', 'porep FAILED');
@@ -313,6 +339,39 @@ async function part1() {
 // Part 2: real proofs through the test handler
 // ---------------------------------------------------------------------------------------------
 
+// GetStatus running_jobs (our extension) follows a 4-partition job, partition by partition;
+// a client of Curio's proto decodes the same responses (it skips the field).
+async function runningJobs(d, c, vk) {
+    const xs = [21, 22, 23, 24];
+    const curio = new curioPkg.ProvingEngine('unix://' + d.sock, grpc.credentials.createInsecure());
+    expectOk(await rpc(c, 'SubmitProof', req('SNAP_DEALS_UPDATE', 'snap 7', tkPayload({ sleepMs: 250, xs }))), 'submit');
+    let seen = null;
+    for (let i = 0; i < 1000 && !seen; i++) {
+        const s = expectOk(await rpc(c, 'GetStatus', {}), 'GetStatus');
+        const j = s.running_jobs.find((x) => x.request_id === 'snap 7');
+        if (j && j.partitions_done > 0 && j.partitions_done < 4) {
+            seen = j;
+        }
+        await sleep(10);
+    }
+    check(seen, 'a running job with some partitions done');
+    say(`running: ${JSON.stringify(seen)}`);
+    check(seen.proof_kind === 'snap-update' && seen.partitions_total === 4, 'kind and partitions');
+    check(['wait', 'synthesis', 'prove'].includes(seen.stage), `stage ${seen.stage}`);
+    check(BigInt(seen.age_ms) >= BigInt(seen.running_ms) && BigInt(seen.age_ms) >= 250n, 'ages');
+    const old = expectOk(await rpc(curio, 'GetStatus', {}), "GetStatus with Curio's proto");
+    check(!('running_jobs' in old) && old.queues.find((q) => q.proof_kind === 'snap-update').in_progress === 1,
+        "Curio's client decodes the response without the extension");
+    curio.close();
+    const r = expectOk(await rpc(c, 'AwaitProof', { job_id: 'snap 7' }), 'await');
+    check(r.status === 'COMPLETED' && r.proof.length === 4 * 192, `completed: ${r.status}`);
+    xs.forEach((x, k) => check(verify(vk, r.proof.subarray(192 * k, 192 * k + 192), x), `partition ${k} verifies`));
+    const s = expectOk(await rpc(c, 'GetStatus', {}), 'GetStatus after');
+    check(s.running_jobs.length === 0, 'no running job once it completed');
+    const log = fs.readFileSync(d.logPath, 'utf8');
+    check(log.includes('job="snap 7" event=progress partitions_done=4 partitions=4'), 'progress logged');
+}
+
 async function part2() {
     say('part 2: cuzkd_test with the test handler');
     const d = await startDaemon(CUZKD_TEST, ['--listen', '127.0.0.1:0', '--pipeline-max-active-jobs', '1',
@@ -339,6 +398,7 @@ async function part2() {
     let s = expectOk(await rpc(tcp, 'GetStatus', {}), 'GetStatus over TCP');
     check(s.total_proofs_completed === '2', 'TCP sees the same counters');
     tcp.close();
+    await runningJobs(d, c, vkSmall);
 
     // Priorities: a CRITICAL WinningPoSt overtakes queued NORMAL PoReps; status stays exact.
     const slow = tkPayload({ sleepMs: 500, xs: [5] });

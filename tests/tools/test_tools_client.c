@@ -209,12 +209,13 @@ TEST(status_and_metrics)
     CHECK_EQ_U64(r.status, 0);
     CHECK(tu_has(r.out, "uptime", "porep-c2", "snap-update", "window-post", "winning-post",
                  "(none loaded)", "pending", "in_progress", NULL));
+    CHECK_MSG(strstr(r.out, "partitions        age\n(none)\n") != NULL, "%s", r.out);
     tu_result_clear(&r);
 
     s = status_json(addr);
     CHECK(tu_has(s, "\"proof_kind\":\"porep-c2\"", "\"proof_kind\":\"snap-update\"",
                  "\"proof_kind\":\"window-post\"", "\"proof_kind\":\"winning-post\"",
-                 "\"loaded_srs\":[]", "\"gpus\":[]", NULL));
+                 "\"loaded_srs\":[]", "\"gpus\":[]", "\"running_jobs\":[]", NULL));
     free(s);
     CHECK_EQ_U64(status_u64(addr, "total_proofs_completed"), 0);
     CHECK_EQ_U64(metric(addr, "cuzk_proofs_completed_total"), 0);
@@ -573,6 +574,61 @@ TEST(single_multi_partition_and_request_id)
     CHECK(tu_json_u64(r.out, "proof_bytes", &v) && v == 384);
     CHECK(tu_json_u64(r.out, "total_ms", &v));
     tu_result_clear(&r);
+#    endif
+}
+
+/* `status` shows a running job's partitions proved while `single` waits for it (4 partitions
+ * of 250 ms synthesis each), and none once it completed. */
+TEST(status_shows_running_partitions)
+{
+    const btarget *t = batch_target();
+    tu_child c;
+    tu_result r;
+    unsigned done = 0, total = 0;
+    char stage[32] = "";
+
+    if (!t->tk) {
+        test_skip("needs cuzkd_test's multi-partition test kind (window-post has one partition)");
+    }
+#    ifdef CUZKD_TEST_EXE
+    {
+        const char *req[16];
+        const char *extra[] = {"--request-id", "bench-progress", NULL};
+        const char *argv[32];
+        size_t n = 0;
+        tk_request(req, tk_file("tk4.bin", 4, 0, 250));
+        argv[n++] = "single";
+        argv[n++] = "--addr";
+        argv[n++] = t->addr;
+        for (size_t i = 0; req[i]; i++) {
+            argv[n++] = req[i];
+        }
+        for (size_t i = 0; extra[i]; i++) {
+            argv[n++] = extra[i];
+        }
+        argv[n] = NULL;
+        tu_bench_start(&c, argv);
+    }
+    for (int i = 0; i < 1000 && !(done > 0 && done < total); i++) {
+        tu_bench(&r, "status", "--addr", t->addr, NULL);
+        CHECK_EQ_U64(r.status, 0);
+        const char *row = strstr(r.out, "\nbench-progress ");
+        if (row &&
+            sscanf(row, "\nbench-progress window-post %31s %u/%u", stage, &done, &total) == 3 &&
+            done > 0 && done < total) {
+            printf("     %.*s\n", (int)strcspn(row + 1, "\n"), row + 1);
+        }
+        tu_result_clear(&r); /* no sleep: each status call takes some milliseconds */
+    }
+    CHECK_MSG(done > 0 && done < 4 && total == 4, "partitions %u/%u never seen in progress", done,
+              total);
+    tu_bench_join(&c, &r);
+    CHECK_EQ_U64(r.status, 0);
+    CHECK(tu_has(r.out, "job_id     bench-progress", "768 bytes (4 x 192)", NULL));
+    tu_result_clear(&r);
+    char *s = status_json(t->addr);
+    CHECK_MSG(strstr(s, "\"running_jobs\":[]") != NULL, "%s", s);
+    free(s);
 #    endif
 }
 

@@ -172,28 +172,30 @@ bool tu_exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-void tu_run(tu_result *r, const char *const *argv, unsigned limit_s)
+void tu_start(tu_child *c, const char *const *argv)
 {
-    char outp[300], errp[300];
     posix_spawn_file_actions_t fa;
-    pid_t pid;
     unsigned seq = g_seq++;
 
-    memset(r, 0, sizeof(*r));
-    snprintf(outp, sizeof(outp), "%s/.out.%u", tu_tmp(), seq);
-    snprintf(errp, sizeof(errp), "%s/.err.%u", tu_tmp(), seq);
+    snprintf(c->outp, sizeof(c->outp), "%s/.out.%u", tu_tmp(), seq);
+    snprintf(c->errp, sizeof(c->errp), "%s/.err.%u", tu_tmp(), seq);
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_addopen(&fa, 2, errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, environ) != 0) {
-        r->status = -1;
-    } else {
-        r->status = wait_child(pid, limit_s);
+    posix_spawn_file_actions_addopen(&fa, 1, c->outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addopen(&fa, 2, c->errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (posix_spawn(&c->pid, argv[0], &fa, NULL, (char *const *)argv, environ) != 0) {
+        c->pid = -1;
     }
     posix_spawn_file_actions_destroy(&fa);
-    r->out = (char *)tu_read(outp, NULL);
-    r->err = (char *)tu_read(errp, NULL);
+}
+
+void tu_join(tu_child *c, tu_result *r, unsigned limit_s)
+{
+    memset(r, 0, sizeof(*r));
+    r->status = c->pid > 0 ? wait_child(c->pid, limit_s) : -1;
+    c->pid = 0;
+    r->out = (char *)tu_read(c->outp, NULL);
+    r->err = (char *)tu_read(c->errp, NULL);
     if (!r->out) {
         r->out = calloc(1, 1);
     }
@@ -201,8 +203,15 @@ void tu_run(tu_result *r, const char *const *argv, unsigned limit_s)
         r->err = calloc(1, 1);
     }
     CHECK(r->out && r->err);
-    remove(outp);
-    remove(errp);
+    remove(c->outp);
+    remove(c->errp);
+}
+
+void tu_run(tu_result *r, const char *const *argv, unsigned limit_s)
+{
+    tu_child c;
+    tu_start(&c, argv);
+    tu_join(&c, r, limit_s);
 }
 
 void tu_bench(tu_result *r, const char *first, ...)
@@ -221,7 +230,8 @@ void tu_bench(tu_result *r, const char *first, ...)
     tu_bench_v(r, args);
 }
 
-void tu_bench_v(tu_result *r, const char *const *args)
+/* Prints the command line of cuzk-bench with args and starts it. */
+static void bench_start(tu_child *c, const char *const *args)
 {
     const char *argv[64];
     size_t n = 0;
@@ -236,11 +246,31 @@ void tu_bench_v(tu_result *r, const char *const *args)
     for (size_t i = 1; i < n; i++) {
         printf(" %s", argv[i]);
     }
-    tu_run(r, argv, 600);
+    fflush(stdout);
+    tu_start(c, argv);
+}
+
+void tu_bench_join(tu_child *c, tu_result *r)
+{
+    tu_join(c, r, 600);
     printf("  -> exit %d\n", r->status);
     if (r->status != 0 && r->err[0]) {
         printf("     stderr: %s", r->err);
     }
+    fflush(stdout);
+}
+
+void tu_bench_v(tu_result *r, const char *const *args)
+{
+    tu_child c;
+    bench_start(&c, args);
+    tu_bench_join(&c, r);
+}
+
+void tu_bench_start(tu_child *c, const char *const *args)
+{
+    bench_start(c, args);
+    printf("  (in the background)\n");
     fflush(stdout);
 }
 

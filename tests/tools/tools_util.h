@@ -24,12 +24,28 @@ void tu_result_clear(tu_result *r);
 /** Runs argv[0] with argv (NULL-terminated) for at most limit_s seconds (killed after). */
 void tu_run(tu_result *r, const char *const *argv, unsigned limit_s);
 
+/** A child started in the background; its output goes to files in the temporary directory. */
+typedef struct tu_child {
+    pid_t pid; /* -1 when it could not start, 0 once joined */
+    char outp[300], errp[300];
+} tu_child;
+
+/** tu_run in two halves: start argv[0] with argv, then wait for it (killed after limit_s
+ *  seconds from the join) and collect its result. Every started child must be joined. */
+void tu_start(tu_child *c, const char *const *argv);
+void tu_join(tu_child *c, tu_result *r, unsigned limit_s);
+
 /** cuzk-bench with the NULL-terminated arguments that follow; prints the command line, its
  *  exit code and (when non-zero) its stderr. */
 void tu_bench(tu_result *r, const char *first, ...) __attribute__((sentinel));
 
 /** The same with the arguments in a NULL-terminated array. */
 void tu_bench_v(tu_result *r, const char *const *args);
+
+/** tu_bench_v in the background: tu_bench_start returns at once, tu_bench_join waits (at most
+ *  600 s) and reports as tu_bench does. */
+void tu_bench_start(tu_child *c, const char *const *args);
+void tu_bench_join(tu_child *c, tu_result *r);
 
 /** The test's temporary directory (created on first use, removed with everything in it at
  *  exit) and paths in it (static ring of buffers: use before 8 more calls). */

@@ -1018,6 +1018,19 @@ static void status_json(const Cuzk__V1__GetStatusResponse *s)
         json_str(stdout, g->current_proof_kind);
         printf("}");
     }
+    printf("],\"running_jobs\":[");
+    for (size_t i = 0; i < s->n_running_jobs; i++) {
+        const Cuzk__V1__JobStatus *j = s->running_jobs[i];
+        printf("%s{\"request_id\":", i ? "," : "");
+        json_str(stdout, j->request_id);
+        printf(",\"proof_kind\":");
+        json_str(stdout, j->proof_kind);
+        printf(",\"stage\":");
+        json_str(stdout, j->stage);
+        printf(",\"partitions_done\":%u,\"partitions_total\":%u,\"age_ms\":%" PRIu64
+               ",\"running_ms\":%" PRIu64 "}",
+               j->partitions_done, j->partitions_total, j->age_ms, j->running_ms);
+    }
     printf("]}\n");
 }
 
@@ -1059,6 +1072,22 @@ static void status_table(const Cuzk__V1__GetStatusResponse *s)
         printf("%-4u %-24s %12s %12s %s%s%s\n", g->ordinal, g->name, a, b, g->current_job_id,
                g->current_proof_kind[0] ? " " : "", g->current_proof_kind);
     }
+    /* running_jobs: cuzkd's extension of GetStatus; a daemon without it lists none. */
+    printf("\n%-24s %-13s %-10s %10s %10s\n", "running job", "kind", "stage", "partitions", "age");
+    if (s->n_running_jobs == 0) {
+        printf("(none)\n");
+    }
+    for (size_t i = 0; i < s->n_running_jobs; i++) {
+        const Cuzk__V1__JobStatus *j = s->running_jobs[i];
+        char parts[32];
+        if (j->partitions_total) {
+            snprintf(parts, sizeof(parts), "%u/%u", j->partitions_done, j->partitions_total);
+        } else {
+            snprintf(parts, sizeof(parts), "-"); /* not parsed yet */
+        }
+        printf("%-24s %-13s %-10s %10s %8.1f s\n", j->request_id, j->proof_kind, j->stage, parts,
+               (double)j->age_ms / 1000.0);
+    }
 }
 
 int cmd_status(int argc, char **argv)
@@ -1075,7 +1104,8 @@ int cmd_status(int argc, char **argv)
     Cuzk__V1__GetStatusResponse *s;
     int rc = simple_init(CMD,
                          "Prints the daemon's status (GetStatus): uptime, proof counters, memory, "
-                         "queues\n(pending and in progress per kind), loaded parameters, GPUs.",
+                         "queues\n(pending and in progress per kind), loaded parameters, GPUs, "
+                         "running jobs\n(partitions proved of all, stage, time since submission).",
                          opts, ARRAY_LEN(opts), &addr, &timeout_s, argc, argv, &rpc);
 
     if (rc >= 0) {
