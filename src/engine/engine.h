@@ -236,6 +236,10 @@ typedef struct eng_config {
     eng_synth_mode synth_mode;     /* default ENG_SYNTH_AUTO */
     const char *shape_cache;       /* directory where recorded shapes are kept across restarts
                                       (copied; NULL or "" = in memory only) */
+    bool keep_host_points;         /* false (default): once every usable GPU holds a circuit's
+                                      parameters, their host points are freed (decoded again
+                                      from the mapped file when a CPU proof or an upload needs
+                                      them) */
     eng_gpu_mode gpu_mode;         /* which devices prove (default ENG_GPU_AUTO) */
     unsigned gpu_devices[ENG_MAX_GPUS]; /* ENG_GPU_LIST: device ordinals, no duplicates */
     size_t n_gpu_devices;               /* ENG_GPU_LIST: 1 .. ENG_MAX_GPUS */

@@ -427,7 +427,10 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     }
 
     uint64_t t0 = eng_now_ns();
-    for (;;) {
+    cz_diag_init(&dg);
+    err = eng_srs_points_acquire(eng, srs, params, &dg); /* restored if they were dropped */
+    bool reading = err == CUZK_OK;
+    for (; err == CUZK_OK;) {
         cz_diag_init(&dg);
         err = g16_gpu_params_new(&gp, params, g->dev, NULL, eng->prove_pool, &dg);
         if (err != CUZK_E_NOMEM) {
@@ -443,6 +446,9 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
         if (gpu_dev_trim(g->dev, NULL) != CUZK_OK) {
             break;
         }
+    }
+    if (reading) {
+        eng_srs_points_release(eng, srs);
     }
     uint64_t t1 = eng_now_ns();
     if (err != CUZK_OK) {
@@ -482,7 +488,11 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     g->res_bytes += bytes;
     g->n_res++;
     g->uploads++;
+    bool drop = eng_srs_points_should_drop_locked(eng, srs, params);
     pthread_mutex_unlock(&eng->mu);
+    if (drop) {
+        eng_srs_points_drop(eng, srs); /* every usable device holds them now */
+    }
     *upload_ns = t1 - t0;
     CZ_LOG(CZ_LOG_INFO,
            "job=%s k=%zu gpu=%u srs=%s event=resident bytes=%llu pinned_bytes=%zu ms=%.1f", job->qid,

@@ -103,6 +103,11 @@ typedef struct eng_srs {
     size_t map_len;
     eng_file_id map_id;    /* the file the mapping was made from */
     bool change_noted;     /* the HOT entry's file changed on disk and this was logged */
+    /* Host points (HOT only): `params` may drop its point vectors once every usable device
+     * holds them (eng_srs_points_*). points_busy: a thread is dropping or restoring them;
+     * point_readers: threads reading them (an upload or a CPU proof). */
+    bool points_dropped, points_busy;
+    unsigned point_readers;
     struct eng_srs *next;
 } eng_srs;
 
@@ -123,6 +128,21 @@ typedef struct eng_part {
 } eng_part;
 
 typedef struct eng_job eng_job;
+
+/** Before reading the host points of `params` (HOT parameters of srs, or parameters a device
+ *  copy holds after a demotion): waits while they are dropped or restored; restores them from
+ *  the file's mapping when they were dropped; counts the caller as a reader (no drop until
+ *  eng_srs_points_release). CUZK_E_INVAL when they were dropped and cannot be restored here
+ *  (demoted meanwhile), or the restore's error. Called without the lock. */
+CZ_MUST_USE cuzk_err eng_srs_points_acquire(eng_t *eng, eng_srs *srs, const g16_params_t *params,
+                                            cz_diag *dg);
+void eng_srs_points_release(eng_t *eng, eng_srs *srs);
+/** After an upload registered a device copy of srs's parameters (lock held): true when the
+ *  host points should be dropped now (not kept by configuration, every usable device holds a
+ *  copy, no reader); points_busy is then set and the caller calls eng_srs_points_drop. */
+bool eng_srs_points_should_drop_locked(eng_t *eng, eng_srs *srs, const g16_params_t *params);
+/** Drops the points (without the lock) and clears points_busy. */
+void eng_srs_points_drop(eng_t *eng, eng_srs *srs);
 
 /** The READY shape of job's circuit, recording it first (from partition k's synthesis, or
  *  from eng->cfg.shape_cache) when no one has; NULL when the prover backend must be used

@@ -15,7 +15,13 @@
  * itself still faults; files replaced by rename (write elsewhere, then mv) are always safe.
  * HOT -> WARM happens under memory pressure to unused entries (refs == 0, idle at least
  * eviction_min_idle), least recently used first; HOT/WARM -> COLD on EvictSRS. Loading (COLD or
- * WARM -> HOT) decodes the mapped file with the "cuzk-srs" pool.
+ * WARM -> HOT) decodes the mapped file with the "cuzk-srs" pool, dropping the mapping's pages
+ * from the process as it goes (they stay in the page cache).
+ * Host points: once every usable device holds a copy of a HOT entry's parameters, the device
+ * thread that made the last copy frees their point vectors (g16_params_drop_points), keeping
+ * the VK and counts, unless srs.keep_host_points; a CPU proof or another upload that needs
+ * them decodes them again from the mapping first (eng_srs_points_acquire; readers are counted
+ * so that a drop never frees points in use). The budget keeps counting the file's size.
  *
  * DESIGN
  *  threads: none of its own. Loads run on a synthesis worker (the one whose partition needs
@@ -158,6 +164,7 @@ static void demote_locked(eng_t *eng, eng_srs *s, eng_defer *d)
 {
     eng_gpu_srs_demoted_locked(eng, s, s->params, d);
     s->params = NULL;
+    s->points_dropped = false; /* the next load decodes a fresh object */
     memset(&s->pvk, 0, sizeof(s->pvk));
     s->tier = s->map ? ENG_TIER_WARM : ENG_TIER_COLD;
     eng->mem_used -= s->file_bytes;
@@ -534,4 +541,121 @@ cuzk_err eng_srs_evict(eng_t *eng, const char *circuit_id, bool *was_loaded, uin
     pthread_mutex_unlock(&eng->mu);
     eng_defer_run(eng, &d);
     return CUZK_OK;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Host points of parameters resident on every device
+ * ------------------------------------------------------------------------------------------- */
+
+/* Restores the dropped points of srs->params from the file's mapping; lock held on entry and on
+ * return, released meanwhile (points_busy keeps others waiting). */
+static cuzk_err restore_points_locked(eng_t *eng, eng_srs *srs, cz_diag *dg)
+{
+    void *map = srs->map;
+    size_t len = srs->map_len;
+    eng_file_id id = srs->map_id;
+    char path[1024];
+    cuzk_err err;
+
+    snprintf(path, sizeof(path), "%s", srs->path);
+    srs->points_busy = true;
+    pthread_mutex_unlock(&eng->mu);
+    uint64_t t0 = eng_now_ns();
+    if (!file_unchanged(path, &id)) {
+        err = cz_fail(dg, CUZK_E_IO, "%s changed on disk; its dropped points are not restored",
+                      path);
+    } else {
+        g16_load_opts_t lo = {.check_subgroup = false, .release_input = true};
+        err = g16_params_restore_points(srs->params, map, len, &lo, eng->load_pool, dg);
+    }
+    uint64_t t1 = eng_now_ns();
+    pthread_mutex_lock(&eng->mu);
+    srs->points_busy = false;
+    if (err == CUZK_OK) {
+        srs->points_dropped = false;
+        CZ_LOG(CZ_LOG_INFO, "srs=%s event=host_points_restored ms=%.1f", srs->id,
+               (double)(t1 - t0) / 1e6);
+    }
+    pthread_cond_broadcast(&eng->work_cv);
+    return err;
+}
+
+cuzk_err eng_srs_points_acquire(eng_t *eng, eng_srs *srs, const g16_params_t *params,
+                                cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+
+    pthread_mutex_lock(&eng->mu);
+    for (;;) {
+        while (srs->points_busy) {
+            pthread_cond_wait(&eng->work_cv, &eng->mu);
+        }
+        if (g16_params_has_points(params)) {
+            srs->point_readers++;
+            break;
+        }
+        if (srs->params != params || !srs->map) {
+            err = cz_fail(dg, CUZK_E_INVAL,
+                          "srs=%s: the host points were dropped and the parameters are no "
+                          "longer loaded",
+                          srs->id);
+            break;
+        }
+        err = restore_points_locked(eng, srs, dg);
+        if (err != CUZK_OK) {
+            break;
+        }
+    }
+    pthread_mutex_unlock(&eng->mu);
+    return err;
+}
+
+void eng_srs_points_release(eng_t *eng, eng_srs *srs)
+{
+    pthread_mutex_lock(&eng->mu);
+    CZ_CHECK(srs->point_readers > 0);
+    srs->point_readers--;
+    pthread_cond_broadcast(&eng->work_cv);
+    pthread_mutex_unlock(&eng->mu);
+}
+
+bool eng_srs_points_should_drop_locked(eng_t *eng, eng_srs *srs, const g16_params_t *params)
+{
+    unsigned usable = 0;
+
+    if (eng->cfg.keep_host_points || srs->tier != ENG_TIER_HOT || srs->params != params ||
+        srs->points_busy || srs->points_dropped || srs->point_readers) {
+        return false;
+    }
+    for (unsigned i = 0; i < eng->n_gpus; i++) {
+        bool has = false;
+        if (!eng->gpus[i].usable) {
+            continue;
+        }
+        usable++;
+        for (const eng_gpu_res *r = eng->gpus[i].res; r && !has; r = r->next) {
+            has = r->srs == srs && r->params == params && !r->freeing;
+        }
+        if (!has) {
+            return false;
+        }
+    }
+    if (!usable) {
+        return false;
+    }
+    srs->points_busy = true;
+    return true;
+}
+
+void eng_srs_points_drop(eng_t *eng, eng_srs *srs)
+{
+    /* srs->params is stable: the caller's partition holds a reference, so no demotion */
+    g16_params_drop_points(srs->params);
+    pthread_mutex_lock(&eng->mu);
+    srs->points_busy = false;
+    srs->points_dropped = true;
+    CZ_LOG(CZ_LOG_INFO, "srs=%s event=host_points_dropped bytes=%llu", srs->id,
+           (unsigned long long)srs->file_bytes);
+    pthread_cond_broadcast(&eng->work_cv);
+    pthread_mutex_unlock(&eng->mu);
 }

@@ -63,7 +63,9 @@ typedef struct g16_params {
     size_t b_g2_len; /* == b_g1_len */
     g1_aff_t *h, *l, *a, *b_g1;
     g2_aff_t *b_g2;
-    cz_buf store; /* private: one buffer holding ic and the five vectors */
+    cz_buf store;     /* private: one buffer holding the five vectors */
+    g1_aff_t *ic_own; /* private: vk.ic's own allocation (stays when the vectors are dropped) */
+    bool dropped;     /* private: g16_params_drop_points, until g16_params_restore_points */
 } g16_params_t;
 
 /** How much of a parameter file to check. The VK is always fully checked (on curve and in the
@@ -93,6 +95,26 @@ CZ_MUST_USE cuzk_err g16_params_from_bytes(g16_params_t **out, const uint8_t *bu
 
 /** Frees parameters (and their VK); NULL does nothing. */
 void g16_params_free(g16_params_t *p);
+
+/** Frees the five point vectors of `p`, nearly all of its memory, keeping the VK (ic, which a
+ *  prepared VK points at, stays where it is) and the counts: all that a device proof reads once the points are
+ *  resident on the device (g16_gpu_params_new). Until g16_params_restore_points, the vectors
+ *  are NULL, and g16_prove_ex / g16_prove_take without opts.gpu, g16_gpu_params_new and
+ *  g16_params_write refuse `p` (CUZK_E_INVAL). Nothing else may read the points meanwhile
+ *  (the caller's synchronisation). Dropped already: nothing happens. */
+void g16_params_drop_points(g16_params_t *p);
+
+/** Decodes the five vectors again from `buf` (the same .params file, e.g. its mapping; len
+ *  bytes; opts as g16_params_from_bytes) into dropped parameters. The file must hold the same
+ *  parameters: the same counts and VK bytes (CUZK_E_FORMAT "changed" otherwise), and the
+ *  points are checked as a load checks them. Has points already: OK without reading buf.
+ *  Errors: as g16_params_from_bytes; on error p stays dropped. */
+CZ_MUST_USE cuzk_err g16_params_restore_points(g16_params_t *p, const uint8_t *buf, size_t len,
+                                               const g16_load_opts_t *opts, cz_pool *pool,
+                                               cz_diag *dg);
+
+/** False between g16_params_drop_points and g16_params_restore_points. */
+bool g16_params_has_points(const g16_params_t *p);
 
 /** Bytes of the .params encoding of `p` (spec 3.2 total). */
 size_t g16_params_nbytes(const g16_params_t *p);

@@ -256,36 +256,48 @@ static cuzk_err decode_vector(void *dst, const uint8_t *file, size_t off, size_t
 
 /* ---- storage ------------------------------------------------------------------------------------ */
 
-cuzk_err g16_params_alloc(g16_params_t *p, size_t ic_len, size_t h_len, size_t l_len, size_t a_len,
-                          size_t b_g1_len, size_t b_g2_len, cz_diag *dg)
+/* The store of the five vectors (lengths set in p) and their pointers into it. */
+static cuzk_err alloc_vectors(g16_params_t *p, cz_diag *dg)
 {
-    size_t g1_count = ic_len + h_len + l_len + a_len + b_g1_len;
-    size_t bytes = g1_count * sizeof(g1_aff_t) + b_g2_len * sizeof(g2_aff_t);
-    cuzk_err err = cz_buf_new(&p->store, bytes, dg);
+    size_t g1_count = p->h_len + p->l_len + p->a_len + p->b_g1_len;
+    size_t bytes = g1_count * sizeof(g1_aff_t) + p->b_g2_len * sizeof(g2_aff_t);
+    cuzk_err err = cz_buf_new(&p->store, bytes ? bytes : 1, dg);
     g1_aff_t *g1;
 
     if (err != CUZK_OK) {
         return err;
     }
     g1 = p->store.ptr;
-    p->vk.ic_len = ic_len;
-    p->vk.ic = g1;
-    g1 += ic_len;
-    p->h_len = h_len;
     p->h = g1;
-    g1 += h_len;
-    p->l_len = l_len;
+    g1 += p->h_len;
     p->l = g1;
-    g1 += l_len;
-    p->a_len = a_len;
+    g1 += p->l_len;
     p->a = g1;
-    g1 += a_len;
-    p->b_g1_len = b_g1_len;
+    g1 += p->a_len;
     p->b_g1 = g1;
-    g1 += b_g1_len;
-    p->b_g2_len = b_g2_len;
+    g1 += p->b_g1_len;
     p->b_g2 = (g2_aff_t *)(void *)g1;
+    p->dropped = false;
     return CUZK_OK;
+}
+
+cuzk_err g16_params_alloc(g16_params_t *p, size_t ic_len, size_t h_len, size_t l_len, size_t a_len,
+                          size_t b_g1_len, size_t b_g2_len, cz_diag *dg)
+{
+    /* ic apart from the vectors: a prepared VK (g16_pvk_init) keeps pointing at it when the
+     * vectors are dropped */
+    p->ic_own = cz_malloc((ic_len ? ic_len : 1) * sizeof(g1_aff_t));
+    if (!p->ic_own) {
+        return cz_fail(dg, CUZK_E_NOMEM, "parameters: out of memory");
+    }
+    p->vk.ic_len = ic_len;
+    p->vk.ic = p->ic_own;
+    p->h_len = h_len;
+    p->l_len = l_len;
+    p->a_len = a_len;
+    p->b_g1_len = b_g1_len;
+    p->b_g2_len = b_g2_len;
+    return alloc_vectors(p, dg);
 }
 
 void g16_params_free(g16_params_t *p)
@@ -294,7 +306,74 @@ void g16_params_free(g16_params_t *p)
         return;
     }
     cz_buf_free(&p->store);
+    cz_free(p->ic_own);
     cz_free(p);
+}
+
+bool g16_params_has_points(const g16_params_t *p)
+{
+    return !p->dropped;
+}
+
+void g16_params_drop_points(g16_params_t *p)
+{
+    p->h = p->l = p->a = p->b_g1 = NULL;
+    p->b_g2 = NULL;
+    cz_buf_free(&p->store);
+    p->dropped = true;
+}
+
+/* The five vectors of `lay` decoded from buf into dst (in section order). */
+static cuzk_err decode_sections(void *const dst[SEC_COUNT], const uint8_t *buf,
+                                const layout_t *lay, const g16_load_opts_t *opts, cz_pool *pool,
+                                cz_diag *dg)
+{
+    bool check_group = opts ? opts->check_subgroup : false;
+    bool release = opts ? opts->release_input : false;
+    cuzk_err err = CUZK_OK;
+
+    for (unsigned s = 0; s < SEC_COUNT && err == CUZK_OK; s++) {
+        err = decode_vector(dst[s], buf, lay->sec_off[s], lay->sec_len[s], s == SEC_B_G2,
+                            check_group, release, SEC_NAME[s], pool, dg);
+    }
+    return err;
+}
+
+cuzk_err g16_params_restore_points(g16_params_t *p, const uint8_t *buf, size_t len,
+                                   const g16_load_opts_t *opts, cz_pool *pool, cz_diag *dg)
+{
+    layout_t lay;
+    cuzk_err err = CUZK_OK;
+    size_t vk_len = g16_vk_nbytes(&p->vk);
+    uint8_t *vk = NULL;
+
+    if (g16_params_has_points(p)) {
+        return CUZK_OK;
+    }
+    CZ_TRY(err, walk_params(&lay, buf, len, dg), done);
+    vk = cz_malloc(vk_len);
+    if (!vk) {
+        err = cz_fail(dg, CUZK_E_NOMEM, "parameters: out of memory");
+        goto done;
+    }
+    g16_vk_to_bytes(vk, &p->vk);
+    if (lay.ic_len != p->vk.ic_len || lay.sec_len[SEC_H] != p->h_len ||
+        lay.sec_len[SEC_L] != p->l_len || lay.sec_len[SEC_A] != p->a_len ||
+        lay.sec_len[SEC_B_G1] != p->b_g1_len || memcmp(vk, buf, vk_len) != 0) {
+        err = cz_fail(dg, CUZK_E_FORMAT,
+                      "the file changed: it no longer holds the parameters whose points were "
+                      "dropped");
+        goto done;
+    }
+    CZ_TRY(err, alloc_vectors(p, dg), done);
+    void *const dst[SEC_COUNT] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
+    err = decode_sections(dst, buf, &lay, opts, pool, dg);
+    if (err != CUZK_OK) {
+        g16_params_drop_points(p);
+    }
+done:
+    cz_free(vk);
+    return err;
 }
 
 /* ---- reading ------------------------------------------------------------------------------------ */
@@ -302,8 +381,6 @@ void g16_params_free(g16_params_t *p)
 cuzk_err g16_params_from_bytes(g16_params_t **out, const uint8_t *buf, size_t len,
                                const g16_load_opts_t *opts, cz_pool *pool, cz_diag *dg)
 {
-    bool check_group = opts ? opts->check_subgroup : false;
-    bool release = opts ? opts->release_input : false;
     cuzk_err err = CUZK_OK;
     g16_params_t *p = NULL;
     layout_t lay;
@@ -331,12 +408,7 @@ cuzk_err g16_params_from_bytes(g16_params_t **out, const uint8_t *buf, size_t le
     dst[SEC_A] = p->a;
     dst[SEC_B_G1] = p->b_g1;
     dst[SEC_B_G2] = p->b_g2;
-    for (unsigned s = 0; s < SEC_COUNT; s++) {
-        CZ_TRY(err,
-               decode_vector(dst[s], buf, lay.sec_off[s], lay.sec_len[s], s == SEC_B_G2,
-                             check_group, release, SEC_NAME[s], pool, dg),
-               done);
-    }
+    CZ_TRY(err, decode_sections(dst, buf, &lay, opts, pool, dg), done);
     *out = p;
     p = NULL;
 done:
@@ -529,6 +601,9 @@ cuzk_err g16_params_write(const g16_params_t *p, const char *path, cz_pool *pool
     uint8_t *buf = NULL;
     FILE *fp = NULL;
 
+    if (!g16_params_has_points(p)) {
+        return cz_fail(dg, CUZK_E_INVAL, "%s: the parameters' points were dropped", path);
+    }
     for (unsigned s = 0; s < SEC_COUNT; s++) {
         if (cnt[s] > UINT32_MAX) {
             return cz_fail(dg, CUZK_E_INVAL,

@@ -290,6 +290,16 @@ static cuzk_err prove_on_gpu(const g16_params_t *p, g16_proof_t *out, const cs_a
     return gp->prove(gp, &job, pool, dg);
 }
 
+/* A proof on the CPU reads the points; a device proof reads its resident copy. */
+static cuzk_err points_check(const g16_params_t *p, const g16_prove_opts_t *opts, cz_diag *dg)
+{
+    if (!(opts && opts->gpu) && !g16_params_has_points(p)) {
+        return cz_fail(dg, CUZK_E_INVAL,
+                       "prover: the parameters' points were dropped (resident on a device only)");
+    }
+    return CUZK_OK;
+}
+
 cuzk_err g16_prove_ex(const g16_params_t *p, g16_proof_t *out, const cs_assignment_t *asg,
                       const fr_t *r, const fr_t *s, const g16_prove_opts_t *opts,
                       g16_prove_stats_t *stats, cz_pool *pool, cz_diag *dg)
@@ -304,6 +314,7 @@ cuzk_err g16_prove_ex(const g16_params_t *p, g16_proof_t *out, const cs_assignme
     memset(&st, 0, sizeof(st));
     memset(&w, 0, sizeof(w));
     CZ_TRY(err, g16_prove_check(p, asg, &lg, dg), done);
+    CZ_TRY(err, points_check(p, opts, dg), done);
     CZ_CHECK((opts && opts->gpu && opts->gpu_shape) || (asg->a && asg->b && asg->c));
     if (opts && opts->gpu) {
         fr_t *const abc[3] = {asg->a, asg->b, asg->c};
@@ -350,6 +361,7 @@ cuzk_err g16_prove_take(const g16_params_t *p, g16_proof_t *out, cs_assignment_t
     w.c = asg->c;
     asg->a = asg->b = asg->c = NULL; /* ownership moved here */
     CZ_TRY(err, g16_prove_check(p, asg, &lg, dg), done);
+    CZ_TRY(err, points_check(p, opts, dg), done);
     CZ_CHECK((opts && opts->gpu && opts->gpu_shape) || (w.a && w.b && w.c));
     if (opts && opts->gpu) {
         fr_t *const abc[3] = {w.a, w.b, w.c};

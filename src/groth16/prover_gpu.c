@@ -451,6 +451,10 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
 
     CZ_CHECK(p != NULL && dev != NULL);
     *out = NULL;
+    if (!g16_params_has_points(p)) {
+        return cz_fail(dg, CUZK_E_INVAL, "parameters without their points (dropped): restore "
+                                         "them before making them resident");
+    }
     if (slot_bytes == 0) {
         /* the default, or less for a small circuit: one slot holds its largest vector of Fr */
         size_t most = (n > p->vk.ic_len + p->l_len ? n : p->vk.ic_len + p->l_len) * sizeof(fr_t);

@@ -77,6 +77,10 @@ static const cfg_entry cfg_table[] = {
      "param-cache",
      "directory of the .params files (default: $FIL_PROOFS_PARAMETER_CACHE when set)"},
     IGNORED("srs.preload", "deprecated in the Rust daemon (use the PreloadSRS RPC)"),
+    {"srs.keep_host_points", CT_BOOL, OFF(keep_host_points), "false", 0, 0, false, NULL,
+     "keep the decoded parameter points in host memory after every usable GPU holds them "
+     "(false: they are freed then and decoded again from the file only if a CPU proof or "
+     "another upload needs them)"},
     {"memory.total_budget", CT_SIZE, OFF(total_budget), "auto", UINT64_C(1) << 20, U64_BIG, true,
      NULL,
      "memory for hot parameters and partition working sets: a size (\"256GiB\") or \"auto\" "
@@ -1555,5 +1559,6 @@ cuzk_err srv_config_engine(const srv_config *cfg, eng_config_t *ecfg, cz_diag *d
                        cfg->synth_mode);
     }
     ecfg->shape_cache = strcmp(cfg->shape_cache, "none") == 0 ? NULL : cfg->shape_cache;
+    ecfg->keep_host_points = cfg->keep_host_points;
     return CUZK_OK;
 }

@@ -46,6 +46,7 @@ typedef struct srv_config {
     uint64_t max_parallel_synthesis; /* cap on synth_threads; 0 = 18 */
     char *synth_mode;                /* "auto", "prover" or "pce" (eng_synth_mode_parse) */
     char *shape_cache;               /* directory of recorded shapes, or "none" */
+    bool keep_host_points;           /* srs.keep_host_points */
     uint64_t max_active_jobs;
     uint64_t prover_threads;
     uint64_t prover_cpu_threads; /* threads of one proof's MSMs; 0 = all CPUs */

@@ -207,6 +207,28 @@ TEST(gpu_auto_proves_and_reports)
      * alone and their a, b, c are computed on the device ("products" by the device thread). */
     CHECK(etu_count_lines("event=shape_resident", NULL) >= 1);
     CHECK(etu_count_lines("stage=products worker=cuzk-gpu", NULL) >= 1);
+    /* with every usable device holding a circuit's parameters, the host points go (each
+     * circuit once: no CPU proof needed them again) */
+    CHECK_EQ_U64(etu_count_lines("event=host_points_dropped", NULL), resident);
+    CHECK_EQ_U64(etu_count_lines("event=host_points_restored", NULL), 0);
+}
+
+/* srs.keep_host_points: the host points stay beside the device copy. */
+TEST(gpu_keep_host_points)
+{
+    need_gpu();
+    etu_tk();
+    eng_config_t cfg;
+    dev0_cfg(&cfg, 0);
+    cfg.keep_host_points = true;
+    etu_capture_start();
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req r = etu_req(0, 2, 71);
+    prove_ok(eng, ENG_KIND_POREP, "keep", &r);
+    CHECK_EQ_U64(status0(eng).proofs, 2);
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    CHECK_EQ_U64(etu_count_lines("event=host_points_dropped", NULL), 0);
 }
 
 /* Under gpus.memory_limit a new circuit frees the least recently used copy; every partition
@@ -370,6 +392,10 @@ TEST(gpu_bad_public_input_is_not_the_devices_fault)
     eng_free(eng);
     cz_log_set_sink(NULL, NULL);
     CHECK_EQ_U64(etu_count_lines("event=invalid_proof backend=gpu action=retry_on_cpu", NULL), 4);
+    /* the points were dropped after the upload; the first CPU retry decoded them again from
+     * the file, and they stayed for the other retries */
+    CHECK_EQ_U64(etu_count_lines("event=host_points_dropped", NULL), 1);
+    CHECK_EQ_U64(etu_count_lines("event=host_points_restored", NULL), 1);
 }
 
 /* A listed ordinal that does not exist is skipped with a warning; the others prove. */
@@ -455,6 +481,10 @@ TEST(gpu_disabled_after_repeated_failures)
         etu_count_lines("job=injected k=0 gpu=0 event=gpu_error", "injected device failure"), 5);
     CHECK_EQ_U64(
         etu_count_lines("error gpu=0 event=disabled failures_in_row=3 action=cpu_only", NULL), 1);
+    /* dropped after each upload (f-0, f-1); restored for the upload of f-1 and for the CPU
+     * proofs once the device was disabled */
+    CHECK_EQ_U64(etu_count_lines("event=host_points_dropped", NULL), 2);
+    CHECK_EQ_U64(etu_count_lines("event=host_points_restored", NULL), 2);
 }
 
 /* ---- 2 KiB Filecoin proofs ---- */

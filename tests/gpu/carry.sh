@@ -230,6 +230,23 @@ TOML
         "$W/cuzk-bench" timeline --log "$OUT/cuzkd.log" --out "$OUT/timeline-32g.svg" \
             > "$OUT/timeline.log" 2>&1
         head -40 "$OUT/timeline.log"
+        # A restart: the shape comes from the cache directory, the parameters from the page
+        # cache; the peak RSS of a daemon that never records a shape.
+        rm -f "$SOCK"
+        "$W/cuzkd" --config "$W/cuzkd.toml" > "$OUT/cuzkd2.log" 2>&1 &
+        PID=$!
+        for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.2; done
+        timeout 200 "$W/cuzk-bench" preload --circuit-id porep-32g --addr "unix://$SOCK" \
+            > "$OUT/preload.log" 2>&1
+        echo "preload rc=$? $(tail -1 "$OUT/preload.log")"
+        for run in 1 2; do
+            timeout 120 "$W/cuzk-bench" single --type porep --c1 "$C1" --addr "unix://$SOCK" \
+                --vk "$VK" > "$OUT/restart$run.log" 2>&1
+            echo "single after restart ($run) rc=$? $(grep -E '^(total|srs load|synthesis|prove)' "$OUT/restart$run.log" | tr -s ' \n' ' ')"
+        done
+        echo "cuzkd (restart) $(grep -E 'VmHWM|VmRSS' /proc/$PID/status | tr -s ' \n' ' ')"
+        kill -TERM $PID; wait $PID
+        grep -E 'event=(loaded|recorded|resident|shape_resident)' "$OUT/cuzkd2.log" | cut -c1-200
         ;;
     engine)
         mkdir -p "$W/params-2k"

@@ -738,6 +738,75 @@ static uint8_t *read_all(const char *path, size_t *len)
     return buf;
 }
 
+/* Dropping the host points of resident parameters: device proofs go on unchanged; everything
+ * that reads the points refuses; a restore from the same file brings them back (and a restore
+ * from other parameters is refused). */
+TEST(gpu_params_drop_and_restore)
+{
+    gpu_dev *dev = gtu_need_dev();
+    static const gc_spec sp = {.name = "drop", .ni = 3, .na = 300, .mode = GC_DARK, .seed = 71};
+    static const gc_spec other = {.name = "drop2", .ni = 3, .na = 300, .mode = GC_DARK,
+                                  .seed = 72};
+    g16_params_t *p = gc_setup(&sp), *q = gc_setup(&other);
+    g16_gpu_params *gp = NULL;
+    cs_assignment_t asg;
+    g16_proof_t proof;
+    uint8_t want[G16_PROOF_NBYTES], got[G16_PROOF_NBYTES];
+    char path[64], path2[64];
+    uint8_t *file, *file2;
+    size_t len, len2;
+    fr_t r, s;
+
+    snprintf(path, sizeof(path), "/tmp/cuzk-drop-%d.params", (int)getpid());
+    snprintf(path2, sizeof(path2), "/tmp/cuzk-drop-%d-2.params", (int)getpid());
+    CHECK_OK(g16_params_write(p, path, NULL, NULL));
+    CHECK_OK(g16_params_write(q, path2, NULL, NULL));
+    file = read_all(path, &len);
+    file2 = read_all(path2, &len2);
+    fixed_rs(&r, &s, 5);
+    (void)gc_assign(&asg, &sp, 9, false);
+    GPU_OK(g16_prove_ex(p, &proof, &asg, &r, &s, NULL, NULL, test_pool(), DG));
+    g16_proof_to_bytes(want, &proof);
+    GPU_OK(g16_gpu_params_new(&gp, p, dev, NULL, test_pool(), DG));
+
+    g16_params_drop_points(p);
+    g16_params_drop_points(p); /* twice: nothing more */
+    CHECK(!g16_params_has_points(p) && p->h == NULL && p->b_g2 == NULL);
+    g16_prove_opts_t og = {.gpu = gp};
+    GPU_OK(g16_prove_ex(p, &proof, &asg, &r, &s, &og, NULL, test_pool(), DG));
+    g16_proof_to_bytes(got, &proof);
+    CHECK_MEM_EQ(got, want, sizeof(want));
+    CHECK_ERR(g16_prove_ex(p, &proof, &asg, &r, &s, NULL, NULL, test_pool(), NULL), CUZK_E_INVAL);
+    {
+        g16_gpu_params *gp2 = NULL;
+        CHECK_ERR(g16_gpu_params_new(&gp2, p, dev, NULL, NULL, NULL), CUZK_E_INVAL);
+        CHECK(gp2 == NULL);
+    }
+    CHECK_ERR(g16_params_write(p, "/tmp/cuzk-never.params", NULL, NULL), CUZK_E_INVAL);
+    /* other parameters of the same shape: refused, still dropped */
+    CHECK_ERR(g16_params_restore_points(p, file2, len2, NULL, test_pool(), NULL), CUZK_E_FORMAT);
+    CHECK(!g16_params_has_points(p));
+    /* a truncated file: refused as a load refuses it */
+    CHECK_ERR(g16_params_restore_points(p, file, len - 1, NULL, test_pool(), NULL),
+              CUZK_E_FORMAT);
+    CHECK(!g16_params_has_points(p));
+    GPU_OK(g16_params_restore_points(p, file, len, NULL, test_pool(), DG));
+    CHECK(g16_params_has_points(p));
+    GPU_OK(g16_params_restore_points(p, NULL, 0, NULL, NULL, DG)); /* has them: nothing read */
+    GPU_OK(g16_prove_ex(p, &proof, &asg, &r, &s, NULL, NULL, test_pool(), DG));
+    g16_proof_to_bytes(got, &proof);
+    CHECK_MEM_EQ(got, want, sizeof(want));
+
+    remove(path);
+    remove(path2);
+    cz_free(file);
+    cz_free(file2);
+    cs_assignment_clear(&asg);
+    g16_gpu_params_free(gp);
+    g16_params_free(p);
+    g16_params_free(q);
+}
+
 /* The same .params bytes and VK from both setups for the circuit of `sp`. */
 static void check_setup_twin(const gc_spec *sp)
 {
