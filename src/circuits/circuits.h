@@ -32,6 +32,7 @@
 #include "gadgets/gadgets.h"
 #include "proofs/proofs.h"
 #include "r1cs/r1cs.h"
+#include "seal/seal.h"
 
 /* =============================================================================================
  * Sector sizes (filecoin-proofs constants.rs; spec circuits.md 8)
@@ -46,21 +47,12 @@
 #define CIRC_WINDOW_POST_CHALLENGES       10
 #define CIRC_PARAMS_VERSION               28 /* parameter_cache.rs VERSION */
 
-/** One supported sector size and its constants. */
-typedef struct circ_sector {
-    uint64_t bytes;
-    const char *name;                          /* "2KiB" ... "64GiB" */
-    uint32_t base_arity, sub_arity, top_arity; /* TreeR / TreeC / TreeRLast shape */
-    uint32_t porep_layers;                     /* 2 or 11 */
-    uint32_t porep_partitions;                 /* interactive and synthetic PoRep */
-    uint32_t porep_ni_partitions;              /* non-interactive PoRep */
-    uint32_t porep_min_challenges;             /* interactive and synthetic */
-    uint32_t porep_ni_min_challenges;          /* non-interactive */
-    uint32_t window_post_sectors;              /* WINDOW_POST_SECTOR_COUNT */
-    bool published;                            /* official parameters exist */
-} circ_sector_t;
+/** One supported sector size and its constants: an entry of seal/'s sector table (seal.h
+ *  seal_size), the one place these numbers are written down. */
+typedef seal_size circ_sector_t;
 
-/** The ten sector sizes rust-fil-proofs supports (SUPPORTED_SECTOR_SIZES), ascending. */
+/** The ten sector sizes rust-fil-proofs supports (SUPPORTED_SECTOR_SIZES), ascending: the
+ *  `supported` head of seal_sizes(). */
 const circ_sector_t *circ_sectors(size_t *count);
 /** The entry for a size in bytes; NULL when unsupported. */
 const circ_sector_t *circ_sector_lookup(uint64_t bytes);

@@ -32,36 +32,24 @@
 #define MIB (UINT64_C(1) << 20)
 #define GIB (UINT64_C(1) << 30)
 
-/* filecoin-proofs constants.rs: shapes (with_shape!), LAYERS, POREP_PARTITIONS,
- * get_porep_*_minimum_challenges, get_porep_non_interactive_partitions,
- * WINDOW_POST_SECTOR_COUNT, PUBLISHED_SECTOR_SIZES. */
-static const circ_sector_t SECTORS[] = {
-    {2 * KIB, "2KiB", 8, 0, 0, 2, 1, 13, 2, 26, 2, true},
-    {4 * KIB, "4KiB", 8, 2, 0, 2, 1, 13, 2, 26, 2, false},
-    {16 * KIB, "16KiB", 8, 8, 0, 2, 1, 13, 2, 26, 2, false},
-    {32 * KIB, "32KiB", 8, 8, 2, 2, 1, 13, 2, 26, 2, false},
-    {8 * MIB, "8MiB", 8, 0, 0, 2, 1, 13, 2, 26, 2, true},
-    {16 * MIB, "16MiB", 8, 2, 0, 2, 1, 13, 2, 26, 2, false},
-    {512 * MIB, "512MiB", 8, 0, 0, 2, 1, 13, 2, 26, 2, true},
-    {1 * GIB, "1GiB", 8, 2, 0, 2, 1, 13, 2, 26, 2, false},
-    {32 * GIB, "32GiB", 8, 8, 0, 11, 10, 126, 176, 2253, 2349, true},
-    {64 * GIB, "64GiB", 8, 8, 2, 11, 10, 126, 176, 2253, 2300, true},
-};
-
+/* The sector table is seal/'s (seal.h seal_size); the circuits see its supported head. */
 const circ_sector_t *circ_sectors(size_t *count)
 {
-    *count = ARRAY_LEN(SECTORS);
-    return SECTORS;
+    size_t n, k = 0;
+    const seal_size *s = seal_sizes(&n);
+
+    while (k < n && s[k].supported) {
+        k++;
+    }
+    *count = k;
+    return s;
 }
 
 const circ_sector_t *circ_sector_lookup(uint64_t bytes)
 {
-    for (size_t i = 0; i < ARRAY_LEN(SECTORS); i++) {
-        if (SECTORS[i].bytes == bytes) {
-            return &SECTORS[i];
-        }
-    }
-    return NULL;
+    const seal_size *s = seal_size_lookup(bytes);
+
+    return s && s->supported ? s : NULL;
 }
 
 const circ_sector_t *circ_sector_parse(const char *text)
@@ -103,9 +91,6 @@ const circ_sector_t *circ_sector_parse(const char *text)
  * Registered proofs
  * ---------------------------------------------------------------------------------------- */
 
-/* The five sizes of the registered proofs, in id order. */
-static const uint64_t API_SIZES[5] = {2 * KIB, 8 * MIB, 512 * MIB, 32 * GIB, 64 * GIB};
-
 #define NAMES5(pre, post)                                                                          \
     {                                                                                              \
         pre "2KiB" post, pre "8MiB" post, pre "512MiB" post, pre "32GiB" post, pre "64GiB" post    \
@@ -134,7 +119,7 @@ bool circ_registered_seal(circ_registered_t *out, uint32_t id)
         return false;
     }
     out->kind = CIRC_POREP;
-    out->sector_bytes = API_SIZES[id % 5];
+    out->sector_bytes = seal_published_size(id % SEAL_PUBLISHED_SIZES);
     out->api = api[id / 5];
     out->porep_challenges = mode[id / 5];
     out->name = SEAL_NAMES[id / 5][id % 5];
@@ -147,7 +132,7 @@ bool circ_registered_post(circ_registered_t *out, uint32_t id)
         return false;
     }
     out->kind = id < 5 ? CIRC_WINNING_POST : CIRC_WINDOW_POST;
-    out->sector_bytes = API_SIZES[id % 5];
+    out->sector_bytes = seal_published_size(id % SEAL_PUBLISHED_SIZES);
     out->api = id < 10 ? CIRC_API_V1_0_0 : CIRC_API_V1_2_0;
     out->porep_challenges = CIRC_POREP_INTERACTIVE;
     out->name = POST_NAMES[id / 5][id % 5];
@@ -160,7 +145,7 @@ bool circ_registered_update(circ_registered_t *out, uint32_t id)
         return false;
     }
     out->kind = CIRC_UPDATE;
-    out->sector_bytes = API_SIZES[id];
+    out->sector_bytes = seal_published_size(id);
     out->api = CIRC_API_V1_1_0;
     out->porep_challenges = CIRC_POREP_INTERACTIVE;
     out->name = UPDATE_NAMES[id];

@@ -36,22 +36,12 @@ static unsigned log2_u64(uint64_t x)
 
 bool circ_update_cfg_init(circ_update_cfg_t *cfg, uint64_t nodes, bool poseidon)
 {
-    /* validate_tree_r_shape */
-    static const struct {
-        unsigned log_nodes;
-        uint32_t sub, top;
-    } shapes[] = {{5, 4, 0},  {6, 0, 0},  {7, 2, 0},  {8, 4, 0},  {9, 8, 0}, {10, 8, 2},
-                  {18, 0, 0}, {19, 2, 0}, {24, 0, 0}, {30, 8, 0}, {31, 8, 2}};
-    size_t i;
+    /* validate_tree_r_shape: the sizes the sector table marks `update` */
+    const seal_size *s = nodes <= SEAL_MAX_NODES ? seal_size_lookup(nodes * CIRC_NODE_BYTES) : NULL;
 
     memset(cfg, 0, sizeof(*cfg));
-    for (i = 0; i < ARRAY_LEN(shapes); i++) {
-        if (nodes == UINT64_C(1) << shapes[i].log_nodes) {
-            break;
-        }
-    }
-    if (i == ARRAY_LEN(shapes) ||
-        !gad_tree_shape_init(&cfg->tree_r, nodes, 8, shapes[i].sub, shapes[i].top) ||
+    if (!s || !s->update ||
+        !gad_tree_shape_init(&cfg->tree_r, nodes, s->base_arity, s->sub_arity, s->top_arity) ||
         !gad_tree_shape_init(&cfg->tree_d, nodes, 2, 0, 0)) {
         return false;
     }

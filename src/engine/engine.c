@@ -1,32 +1,12 @@
 /* engine.c - the job table, the public API and job completion.
  *
  * DESIGN
- *  threads:  created by eng_start: one dispatcher "cuzk-sched" (sched.c), synth_workers
- *            "cuzk-synth-<i>" (pipeline.c), the provers: one "cuzk-gpu<ordinal>" per device
- *            opened (gpu.c) or, without one, prover_threads "cuzk-prove-<i>" (pipeline.c),
- *            plus the worker threads of three cz_pools: "cuzk-msm" (proving), "cuzk-srs" (parameter
- *            decoding) and "cuzk-synp" (synth_workers - 1 threads that a handler may use for
- *            one partition's synthesis, plan.pool; the workers' calls queue on it). API calls
- *            come from any thread (the gRPC shim's callback threads in the daemon).
- *  queues:   pending[prio]: submitted jobs not yet dispatched, FIFO per priority;
- *            active: dispatched jobs; their partitions move WAIT -> SYNTH -> READY -> PROVE ->
- *            DONE (the "queues" of the workers and provers are scans of this list);
- *            done: finished jobs kept for AwaitProof and idempotent resubmission (retention);
- *            timed: waiters with a deadline; preloads: PreloadSRS requests for the workers.
- *  wakeups:  eng_submit and finished units wake the dispatcher (sched_cv); dispatch, memory
- *            release and finished loads wake the workers (work_cv); a synthesized partition
- *            wakes the provers (prove_cv); finished jobs and stages wake drain/free (done_cv).
- *  lock:     one mutex (eng_t.mu) guards the whole engine state: jobs, queues, the SRS table,
- *            the memory budget, counters. Handler calls, proving, file I/O, parameter decoding,
- *            waiter callbacks and large frees never run under it: they are collected in an
- *            eng_defer and run after unlocking (eng_defer_run).
- *  cancel:   a queued job is removed at once and never runs. A running job gets job->cancel
- *            (also visible to handlers as plan.cancelled); no new stage of it starts, and it
- *            finishes as CANCELLED (or FAILED after an error) when its last running stage
- *            returns (job->running == 0). eng_free cancels everything the same way.
- *  lifetime: a job is referenced by the table (until retention drops it) and by each delivery
- *            in progress; it is freed at refs == 0. Finished jobs are immutable, so deliveries
- *            read them without the lock.
+ *  See docs/engine.md: threads, queues, wakeups, the lock order (eng_t.mu and the process-wide
+ *  memo locks), cancellation, job lifetime, the memory budget and the partition pipeline. In
+ *  short: eng_start creates every engine thread; one mutex, eng_t.mu, guards all engine state,
+ *  no other mutex is taken while it is held, and it is never held across handler calls,
+ *  proving, file I/O, parameter decoding, waiter callbacks or large frees (those go through an
+ *  eng_defer and run after unlocking). Finished jobs are immutable and read without the lock.
  */
 #include "engine/engine.h"
 

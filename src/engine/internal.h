@@ -3,7 +3,8 @@
  *
  * Everything below is guarded by eng_t.mu unless a field says otherwise. Work that must not
  * run under the lock (handler calls, waiter callbacks, freeing large buffers) is collected in
- * an eng_defer while the lock is held and run by eng_defer_run after unlocking.
+ * an eng_defer while the lock is held and run by eng_defer_run after unlocking. Threads, wakeups,
+ * the lock order and the memory budget: docs/engine.md.
  */
 #ifndef CUZK_ENGINE_INTERNAL_H
 #define CUZK_ENGINE_INTERNAL_H

@@ -1,7 +1,8 @@
-/* config.c - sector shapes and the registered-proof tables (spec vanilla-proofs.md 1.8, 3.3,
- * 6; sealing.md 0). Sources: filecoin-proofs constants.rs (layers, partitions, minimum
- * challenges, WINDOW_POST_SECTOR_COUNT), storage-proofs-update constants.rs (TreeR shapes of
- * the test sizes, SnapDeals parameters), rust-filecoin-proofs-api registry.rs (ids, porep_id).
+/* config.c - the sector table, sector shapes and the registered-proof tables (spec
+ * vanilla-proofs.md 1.8, 3.3, 6; sealing.md 0). Sources: filecoin-proofs constants.rs (shapes,
+ * layers, partitions, minimum challenges, WINDOW_POST_SECTOR_COUNT, supported and published
+ * sizes), storage-proofs-update constants.rs (TreeR shapes of the test sizes, SnapDeals
+ * parameters), rust-filecoin-proofs-api registry.rs (ids, porep_id).
  */
 #include "seal/seal.h"
 
@@ -13,16 +14,69 @@
 #define MIB ((uint64_t)1 << 20)
 #define GIB ((uint64_t)1 << 30)
 
-/* sector size, layers, sub, top arity, window PoSt sectors per partition */
-static const struct {
-    uint64_t size;
-    uint32_t layers, sub, top, wpost;
-} shapes[] = {
-    {1 * KIB, 2, 4, 0, 2}, {2 * KIB, 2, 0, 0, 2},      {4 * KIB, 2, 2, 0, 2},
-    {8 * KIB, 2, 4, 0, 2}, {16 * KIB, 2, 8, 0, 2},     {32 * KIB, 2, 8, 2, 2},
-    {8 * MIB, 2, 0, 0, 2}, {16 * MIB, 2, 2, 0, 2},     {512 * MIB, 2, 0, 0, 2},
-    {1 * GIB, 2, 2, 0, 2}, {32 * GIB, 11, 8, 0, 2349}, {64 * GIB, 11, 8, 2, 2300},
+/* The sector table (seal.h). Columns: bytes, name, base / sub / top arity, layers, PoRep
+ * partitions (interactive, non-interactive), PoRep minimum challenges (interactive,
+ * non-interactive), WINDOW_POST_SECTOR_COUNT, published, supported, SnapDeals. The sizes below
+ * 32 GiB take the test values of constants.rs (2 layers, 1 partition of 2 challenges, NI 13
+ * partitions of 26 challenges in all, window PoSt over 2 sectors). */
+static const seal_size SIZES[] = {
+    {2 * KIB, "2KiB", 8, 0, 0, 2, 1, 13, 2, 26, 2, true, true, true},
+    {4 * KIB, "4KiB", 8, 2, 0, 2, 1, 13, 2, 26, 2, false, true, true},
+    {16 * KIB, "16KiB", 8, 8, 0, 2, 1, 13, 2, 26, 2, false, true, true},
+    {32 * KIB, "32KiB", 8, 8, 2, 2, 1, 13, 2, 26, 2, false, true, true},
+    {8 * MIB, "8MiB", 8, 0, 0, 2, 1, 13, 2, 26, 2, true, true, true},
+    {16 * MIB, "16MiB", 8, 2, 0, 2, 1, 13, 2, 26, 2, false, true, true},
+    {512 * MIB, "512MiB", 8, 0, 0, 2, 1, 13, 2, 26, 2, true, true, true},
+    {1 * GIB, "1GiB", 8, 2, 0, 2, 1, 13, 2, 26, 2, false, true, false},
+    {32 * GIB, "32GiB", 8, 8, 0, 11, 10, 126, 176, 2253, 2349, true, true, true},
+    {64 * GIB, "64GiB", 8, 8, 2, 11, 10, 126, 176, 2253, 2300, true, true, true},
+    /* SnapDeals-only test sizes: not in SUPPORTED_SECTOR_SIZES */
+    {1 * KIB, "1KiB", 8, 4, 0, 2, 1, 13, 2, 26, 2, false, false, true},
+    {8 * KIB, "8KiB", 8, 4, 0, 2, 1, 13, 2, 26, 2, false, false, true},
 };
+
+const seal_size *seal_sizes(size_t *count)
+{
+    *count = ARRAY_LEN(SIZES);
+    return SIZES;
+}
+
+const seal_size *seal_size_lookup(uint64_t bytes)
+{
+    for (size_t i = 0; i < ARRAY_LEN(SIZES); i++) {
+        if (SIZES[i].bytes == bytes) {
+            return &SIZES[i];
+        }
+    }
+    return NULL;
+}
+
+uint64_t seal_published_size(uint32_t index)
+{
+    uint32_t k = 0;
+
+    CZ_CHECK(index < SEAL_PUBLISHED_SIZES);
+    for (size_t i = 0; i < ARRAY_LEN(SIZES); i++) {
+        if (SIZES[i].published && k++ == index) {
+            return SIZES[i].bytes;
+        }
+    }
+    CZ_CHECK(k == SEAL_PUBLISHED_SIZES); /* fails: the table lists fewer published sizes */
+    return 0;
+}
+
+int seal_published_index(uint64_t bytes)
+{
+    int k = 0;
+
+    for (size_t i = 0; i < ARRAY_LEN(SIZES); i++) {
+        if (SIZES[i].bytes == bytes) {
+            return SIZES[i].published ? k : -1;
+        }
+        k += SIZES[i].published;
+    }
+    return -1;
+}
 
 static uint32_t log2_u64(uint64_t x)
 {
@@ -35,33 +89,32 @@ static uint32_t log2_u64(uint64_t x)
 
 bool seal_shape_for_size(seal_shape *out, uint64_t sector_size)
 {
-    for (size_t i = 0; i < ARRAY_LEN(shapes); i++) {
-        if (shapes[i].size != sector_size) {
-            continue;
-        }
-        memset(out, 0, sizeof(*out));
-        out->sector_size = sector_size;
-        out->nodes = sector_size / SEAL_NODE_BYTES;
-        out->log2_nodes = log2_u64(out->nodes);
-        out->layers = shapes[i].layers;
-        out->base_arity = 8;
-        out->sub_arity = shapes[i].sub;
-        out->top_arity = shapes[i].top;
-        out->base_trees = 1;
-        if (out->sub_arity) {
-            out->base_trees *= out->sub_arity;
-        }
-        if (out->top_arity) {
-            out->base_trees *= out->top_arity;
-        }
-        uint64_t base_leaves = out->nodes / out->base_trees;
-        uint32_t lb = log2_u64(base_leaves);
-        CZ_CHECK(lb % 3 == 0 && ((uint64_t)1 << lb) == base_leaves);
-        out->base_levels = lb / 3;
-        out->window_post_sectors = shapes[i].wpost;
-        return true;
+    const seal_size *s = seal_size_lookup(sector_size);
+
+    if (!s) {
+        return false;
     }
-    return false;
+    memset(out, 0, sizeof(*out));
+    out->sector_size = sector_size;
+    out->nodes = sector_size / SEAL_NODE_BYTES;
+    out->log2_nodes = log2_u64(out->nodes);
+    out->layers = s->porep_layers;
+    out->base_arity = s->base_arity;
+    out->sub_arity = s->sub_arity;
+    out->top_arity = s->top_arity;
+    out->base_trees = 1;
+    if (out->sub_arity) {
+        out->base_trees *= out->sub_arity;
+    }
+    if (out->top_arity) {
+        out->base_trees *= out->top_arity;
+    }
+    uint64_t base_leaves = out->nodes / out->base_trees;
+    uint32_t lb = log2_u64(base_leaves);
+    CZ_CHECK(lb % 3 == 0 && ((uint64_t)1 << lb) == base_leaves);
+    out->base_levels = lb / 3;
+    out->window_post_sectors = s->window_post_sectors;
+    return true;
 }
 
 void seal_porep_id(uint8_t out[32], uint64_t registered_proof)
@@ -70,8 +123,6 @@ void seal_porep_id(uint8_t out[32], uint64_t registered_proof)
     cz_store_le64(out, registered_proof);
     /* bytes 8..16: the nonce, 0 for every registered proof */
 }
-
-static const uint64_t porep_sizes[5] = {2 * KIB, 8 * MIB, 512 * MIB, 32 * GIB, 64 * GIB};
 
 /* Registered seal proof names (vanilla-proofs.md 6.1), index = abi id. */
 static const char *const porep_names[SEAL_POREP_PROOF_COUNT] = {
@@ -105,15 +156,16 @@ static const char *const c1_variants[5] = {
 
 static void porep_counts(seal_porep_config *c)
 {
-    bool big = c->shape.sector_size >= 32 * GIB;
+    const seal_size *s = seal_size_lookup(c->shape.sector_size);
     uint32_t min_challenges;
 
+    CZ_CHECK(s != NULL);
     if (c->kind == SEAL_POREP_NI) {
-        c->partitions = big ? 126 : 13;
-        min_challenges = big ? 2253 : 26;
+        c->partitions = s->porep_ni_partitions;
+        min_challenges = s->porep_ni_min_challenges;
     } else {
-        c->partitions = big ? 10 : 1;
-        min_challenges = big ? 176 : 2;
+        c->partitions = s->porep_partitions;
+        min_challenges = s->porep_min_challenges;
     }
     c->challenges_per_partition = (min_challenges + c->partitions - 1) / c->partitions;
     CZ_CHECK(c->challenges_per_partition <= 18); /* MAX_CHALLENGES_PER_PARTITION */
@@ -147,8 +199,8 @@ bool seal_porep_config_for_id(seal_porep_config *out, uint32_t id)
         return false;
     }
     seal_porep_id(porep_id, id);
-    if (!seal_porep_config_custom(out, porep_sizes[id % 5], apis[id / 5], kinds[id / 5],
-                                  porep_id)) {
+    if (!seal_porep_config_custom(out, seal_published_size(id % SEAL_PUBLISHED_SIZES), apis[id / 5],
+                                  kinds[id / 5], porep_id)) {
         return false;
     }
     out->registered_proof = id;
@@ -205,7 +257,7 @@ bool seal_post_config_for_id(seal_post_config *out, uint32_t id)
     if (id >= SEAL_POST_PROOF_COUNT) {
         return false;
     }
-    if (!seal_post_config_custom(out, porep_sizes[id % 5],
+    if (!seal_post_config_custom(out, seal_published_size(id % SEAL_PUBLISHED_SIZES),
                                  id < 5 ? SEAL_POST_WINNING : SEAL_POST_WINDOW,
                                  id < 10 ? SEAL_API_V1_0 : SEAL_API_V1_2)) {
         return false;
@@ -247,7 +299,8 @@ bool seal_update_config_for_size(seal_update_config *out, uint64_t sector_size)
 
 bool seal_update_config_for_id(seal_update_config *out, uint32_t id)
 {
-    if (id >= SEAL_UPDATE_PROOF_COUNT || !seal_update_config_for_size(out, porep_sizes[id])) {
+    if (id >= SEAL_UPDATE_PROOF_COUNT ||
+        !seal_update_config_for_size(out, seal_published_size(id))) {
         return false;
     }
     out->registered_proof = id;

@@ -71,6 +71,42 @@ typedef struct seal_shape {
     uint32_t window_post_sectors; /* WINDOW_POST_SECTOR_COUNT: 2, 2349 (32 GiB), 2300 (64 GiB) */
 } seal_shape;
 
+/** One sector size and the constants rust-fil-proofs fixes for it. This is the one sector
+ *  table in cuzk: seal shapes and PoRep counts, the circuits' sector table (circ_sector_t), the
+ *  SnapDeals TreeR shapes and the registered proofs' sizes are all read from it. Sources:
+ *  filecoin-proofs constants.rs (with_shape!, LAYERS, POREP_PARTITIONS,
+ *  get_porep_*_minimum_challenges, get_porep_non_interactive_partitions,
+ *  WINDOW_POST_SECTOR_COUNT, SUPPORTED_SECTOR_SIZES, PUBLISHED_SECTOR_SIZES) and
+ *  storage-proofs-update constants.rs (validate_tree_r_shape: the 1 and 8 KiB test sizes). */
+typedef struct seal_size {
+    uint64_t bytes;
+    const char *name;                          /* "1KiB" ... "64GiB" */
+    uint32_t base_arity, sub_arity, top_arity; /* TreeR / TreeC / TreeRLast shape */
+    uint32_t porep_layers;                     /* 2 or 11 */
+    uint32_t porep_partitions;                 /* interactive and synthetic PoRep */
+    uint32_t porep_ni_partitions;              /* non-interactive PoRep */
+    uint32_t porep_min_challenges;             /* interactive and synthetic */
+    uint32_t porep_ni_min_challenges;          /* non-interactive */
+    uint32_t window_post_sectors;              /* WINDOW_POST_SECTOR_COUNT */
+    bool published;                            /* official parameters exist */
+    bool supported;                            /* in SUPPORTED_SECTOR_SIZES (PoRep, PoSt) */
+    bool update;                               /* a SnapDeals size (validate_tree_r_shape) */
+} seal_size;
+
+/** Number of published sector sizes: the sizes of the registered proofs. */
+#define SEAL_PUBLISHED_SIZES 5
+
+/** The whole table: first the ten SUPPORTED_SECTOR_SIZES in ascending order (`supported`),
+ *  then the sizes only SnapDeals and the seal tests know (1 KiB, 8 KiB). */
+const seal_size *seal_sizes(size_t *count);
+/** The entry for a size in bytes; NULL when the size is in no list. */
+const seal_size *seal_size_lookup(uint64_t bytes);
+/** The size of published index i (abi id % 5: 2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB).
+ *  CZ_CHECKs i < SEAL_PUBLISHED_SIZES. */
+uint64_t seal_published_size(uint32_t index);
+/** The published index of a size (the inverse of seal_published_size); -1 if not published. */
+int seal_published_index(uint64_t bytes);
+
 /** Fills `out` for a supported sector size: the published 2 KiB, 8 MiB, 512 MiB, 32 GiB,
  *  64 GiB and the test-only 1, 4, 8, 16, 32 KiB, 16 MiB, 1 GiB (their TreeR shapes follow
  *  storage-proofs-update `validate_tree_r_shape`). False for anything else. */

@@ -425,19 +425,6 @@ static bool parse_size(const char *cmd, const char *text, uint64_t *out)
     return false;
 }
 
-/* Index of a published sector size in the registered-proof tables (2KiB 0 ... 64GiB 4). */
-static int published_index(uint64_t bytes)
-{
-    static const uint64_t sizes[] = {UINT64_C(2) << 10, UINT64_C(8) << 20, UINT64_C(512) << 20,
-                                     UINT64_C(32) << 30, UINT64_C(64) << 30};
-    for (size_t i = 0; i < ARRAY_LEN(sizes); i++) {
-        if (sizes[i] == bytes) {
-            return (int)i;
-        }
-    }
-    return -1;
-}
-
 static void hex32(char out[65], const uint8_t in[32])
 {
     cz_hex_encode(out, in, 32);
@@ -955,7 +942,7 @@ bool cli_vreq_load(const char *cmd, const cli_vreq_flags *f, bool to_send, cli_v
     case CLI_PROOF_SNAP: {
         bool snap = r->kind == CLI_PROOF_SNAP;
         if (!r->has_registered_proof) {
-            int idx = r->has_sector_size ? published_index(r->sector_size) : -1;
+            int idx = r->has_sector_size ? seal_published_index(r->sector_size) : -1;
             if (idx < 0) {
                 cli_error(cmd,
                           "%s needs --registered-proof (or --sector-size of a published "
@@ -2130,7 +2117,7 @@ int cmd_gen_vanilla(int argc, char **argv)
     if (!parse_size(CMD, size, &o.sector_size)) {
         return CLI_EXIT_ERROR;
     }
-    size_idx = published_index(o.sector_size);
+    size_idx = seal_published_index(o.sector_size);
     if (size_idx < 0) {
         return cli_error(CMD,
                          "--sector-size %s: registered proofs exist only for 2KiB 8MiB "
