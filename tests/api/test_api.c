@@ -4,6 +4,7 @@
  * say), release functions called twice, shutdown. A program outside the tree sees exactly
  * this: the file includes <cuzk/cuzk.h> and the C library only, is built with include/ alone
  * on its include path, and links libcuzk.so (so also only its exported symbols).
+ * tests/api/test_example.mjs proves and verifies a real 2 KiB WindowPoSt through the same API.
  */
 #include <stdio.h>
 #include <stdlib.h>
