@@ -2,12 +2,14 @@
 # The installed tree of `make install DESTDIR=... PREFIX=/usr` (cmake/CuzkInstall.cmake): the
 # same `cmake --install` the Makefile runs, into WORKDIR/root. The build's own
 # install_manifest.txt (a real install's) is put back afterwards.
-# Usage: check_install.sh BUILD_DIR SOURCE_DIR WORKDIR CC
+# Usage: check_install.sh BUILD_DIR SOURCE_DIR WORKDIR CC [SANITIZERS]
+# SANITIZERS (CUZK_SANITIZE): the library is instrumented, so the test programs are too.
 set -u
 build=$1
 src=$2
 dir=$3
 cc=$4
+san=${5:+-fsanitize=$5}
 root=$dir/root
 fail=0
 rm -rf "$dir"
@@ -105,13 +107,13 @@ else
     ok "installed ${pcfile#"$root"}"
     libdir=$(dirname "$(dirname "$pcfile")")
     pc="env PKG_CONFIG_PATH=$(dirname "$pcfile") pkg-config"
-    if "$cc" -std=c11 -o "$dir/app" "$dir/app.c" $($pc --cflags --libs cuzk) 2>"$dir/app.err" &&
+    if "$cc" -std=c11 $san -o "$dir/app" "$dir/app.c" $($pc --cflags --libs cuzk) 2>"$dir/app.err" &&
         LD_LIBRARY_PATH="$libdir" "$dir/app" >"$dir/app.out" 2>&1; then
         ok "a program built with pkg-config --cflags --libs cuzk runs ($(cat "$dir/app.out"))"
     else
         cat "$dir/app.err" "$dir/app.out" 2>/dev/null; bad "linking or running with libcuzk.so"
     fi
-    if "$cc" -std=c11 -o "$dir/app-static" "$dir/app.c" $($pc --cflags cuzk) "$libdir/libcuzk.a" \
+    if "$cc" -std=c11 $san -o "$dir/app-static" "$dir/app.c" $($pc --cflags cuzk) "$libdir/libcuzk.a" \
         $($pc --static --libs-only-other --libs-only-l cuzk | sed 's/-lcuzk //') \
         2>"$dir/app.err" && "$dir/app-static" >"$dir/app.out" 2>&1; then
         ok "a program linked with libcuzk.a and Libs.private runs"
