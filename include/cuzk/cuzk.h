@@ -160,9 +160,10 @@ CUZK_API cuzk_err cuzk_engine_new(cuzk_engine **out, const char *config_path,
  *  verify keep working. Returns the number of jobs not finished (0 for a NULL engine). */
 CUZK_API size_t cuzk_engine_shutdown(cuzk_engine *engine, uint64_t timeout_ms);
 
-/** Cancels every job still queued or running (their awaits return CANCELLED), waits for the
- *  stages in progress, joins the engine's threads and frees everything. NULL does nothing.
- *  No other call on this engine may be in progress or made afterwards. */
+/** Cancels every job still queued or running, waits for the stages in progress, joins the
+ *  engine's threads and frees everything. NULL does nothing. No other call on this engine may
+ *  be in progress when it starts, nor be made afterwards: to stop while other threads await,
+ *  cuzk_cancel their jobs (or cuzk_engine_shutdown) and let those calls return first. */
 CUZK_API void cuzk_engine_free(cuzk_engine *engine);
 
 /* ---------------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 /* test_api.c - the public C API's contract where no parameters are needed: versions, the
  * configuration's errors, every NULL argument, bad kinds, priorities, ids and lengths, unknown
  * jobs, a job that fails after it was accepted (and what await, poll, status and metrics then
- * say), release functions called twice, shutdown. A program outside the tree sees exactly
+ * say), a queued job (pending, idempotent resubmission, cancel), release functions called
+ * twice, shutdown. A program outside the tree sees exactly
  * this: the file includes <cuzk/cuzk.h> and the C library only, is built with include/ alone
  * on its include path, and links libcuzk.so (so also only its exported symbols).
  * tests/api/test_example.mjs proves and verifies a real 2 KiB WindowPoSt through the same API.
@@ -261,6 +262,61 @@ static void test_verify_errors(cuzk_engine *e)
     CHECK(!valid && dg.message[0] != '\0');
 }
 
+/* A job that stays queued: a PoRep request waits for a second one to batch with (its C1 bytes
+ * are never read, as it is cancelled before it runs). */
+static void test_pending_and_cancel(void)
+{
+    static const char batching[] = "[scheduler]\n"
+                                   "max_batch_size = 2\n"
+                                   "max_batch_wait_ms = 600000\n"
+                                   "[logging]\n"
+                                   "level = \"error\"\n";
+    static const uint8_t c1[] = "{}";
+    cuzk_engine *e = NULL;
+    cuzk_diag dg;
+    cuzk_job job;
+    cuzk_proof p;
+    cuzk_status st;
+    bool was_running = true;
+
+    CHECK_ERR(cuzk_engine_new(&e, NULL, batching, &dg), CUZK_OK, dg);
+    if (!e) {
+        return;
+    }
+    cuzk_request r = {0};
+    r.request_id = "waiting";
+    r.kind = CUZK_KIND_POREP;
+    r.sector_size = 2048;
+    r.registered_proof = 5;
+    r.vanilla_proof = c1;
+    r.vanilla_proof_len = sizeof(c1) - 1;
+    CHECK_ERR(cuzk_submit(e, &r, &job, &dg), CUZK_OK, dg);
+    CHECK_ERR(cuzk_poll(e, "waiting", &p, &dg), CUZK_OK, dg);
+    CHECK(p.status == CUZK_JOB_PENDING && p.kind == CUZK_KIND_POREP && p.proof == NULL);
+    CHECK_ERR(cuzk_await(e, "waiting", 50, &p, &dg), CUZK_OK, dg);
+    CHECK(p.status == CUZK_JOB_PENDING);
+    CHECK_ERR(cuzk_get_status(e, &st, &dg), CUZK_OK, dg);
+    CHECK(st.pending[CUZK_KIND_POREP] == 1);
+    /* The same id and content name the same job. */
+    cuzk_job again;
+    CHECK_ERR(cuzk_submit(e, &r, &again, &dg), CUZK_OK, dg);
+    CHECK(again.existing && strcmp(again.id, "waiting") == 0);
+    /* Other content under a live id is refused. */
+    r.sector_number = 7;
+    CHECK_ERR(cuzk_submit(e, &r, &again, &dg), CUZK_E_EXISTS, dg);
+    CHECK_ERR(cuzk_cancel(e, "waiting", &was_running, &dg), CUZK_OK, dg);
+    CHECK(!was_running);
+    CHECK_ERR(cuzk_await(e, "waiting", 0, &p, &dg), CUZK_OK, dg);
+    CHECK(p.status == CUZK_JOB_CANCELLED && p.proof == NULL);
+    CHECK_ERR(cuzk_cancel(e, "waiting", NULL, &dg), CUZK_E_NOT_FOUND, dg);
+    CHECK_ERR(cuzk_get_status(e, &st, &dg), CUZK_OK, dg);
+    CHECK(st.pending[CUZK_KIND_POREP] == 0 && st.cancelled == 1);
+    /* Freeing an engine with a queued job cancels it. */
+    r.request_id = "left-behind";
+    CHECK_ERR(cuzk_submit(e, &r, NULL, &dg), CUZK_OK, dg);
+    cuzk_engine_free(e);
+}
+
 static void test_shutdown(cuzk_engine *e)
 {
     cuzk_diag dg;
@@ -292,6 +348,7 @@ int main(void)
     test_verify_errors(e);
     test_shutdown(e);
     cuzk_engine_free(e);
+    test_pending_and_cancel();
     printf("test_api: %s (%d failed checks)\n", failures ? "FAILED" : "passed", failures);
     return failures ? 1 : 0;
 }
