@@ -37,10 +37,11 @@ bench: build
 demo: build
 	@./scripts/demo.sh $(BUILD)
 
-# cuzkd, cuzk-bench, headers, docs, example config and systemd unit under $(PREFIX), staged
-# under $(DESTDIR) when set (cmake/CuzkInstall.cmake); $(BUILD)/install_manifest.txt lists them.
+# cuzkd, cuzk-bench, the library (libcuzk.so, libcuzk.a, cuzk.pc), headers, docs, example
+# config and systemd unit under $(PREFIX), staged under $(DESTDIR) when set
+# (cmake/CuzkInstall.cmake); $(BUILD)/install_manifest.txt lists them.
 install: deps configure
-	cmake --build $(BUILD) -j $(JOBS) --target cuzkd cuzk-bench
+	cmake --build $(BUILD) -j $(JOBS) --target cuzkd cuzk-bench cuzk cuzk_static
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 # Removes what the last `make install` from $(BUILD) installed (give the same DESTDIR); the

@@ -1,7 +1,10 @@
 # Install rules: `make install` (PREFIX, DESTDIR) or `cmake --install build --prefix P`.
 #   <prefix>/bin                     cuzkd, cuzk-bench
-#   <prefix>/include/cuzk            the public headers
-#   <prefix>/share/doc/cuzk          README.md, docs/*.md, examples/cuzk.toml
+#   <prefix>/include/cuzk            the public headers (cuzk.h, err.h)
+#   <prefix>/lib                     libcuzk.so (-> libcuzk.so.<CUZK_API_VERSION>), libcuzk.a,
+#                                    pkgconfig/cuzk.pc
+#   <prefix>/share/doc/cuzk          README.md, docs/*.md, examples/cuzk.toml,
+#                                    examples/prove_wpost.c
 #   <prefix>/lib/systemd/system      cuzkd.service (paths of this install)
 #   <prefix>/lib/sysusers.d          cuzk.conf (the service's user)
 #   <sysconfdir>/cuzk/cuzk.toml      the example config, only when no such file exists yet;
@@ -19,6 +22,18 @@ foreach(tool cuzkd cuzk-bench)
 endforeach()
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/cuzk DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.h")
+# The library (src/api). cuzk.pc names its prefix relative to its own directory (pkg-config's
+# ${pcfiledir}), so it holds wherever the tree is installed or staged.
+if(TARGET cuzk)
+    install(TARGETS cuzk LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+    install(FILES ${CMAKE_ARCHIVE_OUTPUT_DIRECTORY}/libcuzk.a DESTINATION ${CMAKE_INSTALL_LIBDIR})
+    file(RELATIVE_PATH CUZK_PC_PREFIX_REL /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
+    string(REGEX REPLACE "/$" "" CUZK_PC_PREFIX_REL "${CUZK_PC_PREFIX_REL}")
+    configure_file(${CMAKE_SOURCE_DIR}/cmake/cuzk.pc.in ${CMAKE_BINARY_DIR}/cuzk.pc @ONLY)
+    install(FILES ${CMAKE_BINARY_DIR}/cuzk.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+    install(FILES ${CMAKE_SOURCE_DIR}/examples/prove_wpost.c
+            DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
+endif()
 file(GLOB CUZK_DOCS ${CMAKE_SOURCE_DIR}/docs/*.md)
 install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CUZK_DOCS} DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES ${CMAKE_SOURCE_DIR}/dist/cuzk.toml DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)

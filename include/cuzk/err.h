@@ -25,7 +25,8 @@ extern "C" {
     X(E_GPU, "GPU runtime error")                              \
     X(E_NO_GPU, "no usable GPU")                               \
     X(E_CANCELLED, "job cancelled")                            \
-    X(E_EXISTS, "already exists")
+    X(E_EXISTS, "already exists")                              \
+    X(E_NOT_FOUND, "not found")
 
 #define CUZK_ERR_ENUM(name, msg) CUZK_##name,
 typedef enum { CUZK_ERRORS(CUZK_ERR_ENUM) CUZK_ERR_COUNT } cuzk_err;

@@ -1001,11 +1001,9 @@ typedef struct wait_ctx {
     eng_result_copy_t *out;
 } wait_ctx;
 
-static void wait_cb(void *arg, const eng_result_t *res)
+/* Fills c with an owned copy of res (a proof that cannot be copied turns the copy FAILED). */
+static void result_copy(eng_result_copy_t *c, const eng_result_t *res)
 {
-    wait_ctx *w = arg;
-    eng_result_copy_t *c = w->out;
-
     memset(c, 0, sizeof(*c));
     c->r = *res;
     snprintf(c->job_id, sizeof(c->job_id), "%s", res->job_id);
@@ -1022,6 +1020,13 @@ static void wait_cb(void *arg, const eng_result_t *res)
     c->r.proof = c->proof_buf;
     c->error_buf = cz_strdup(res->error ? res->error : "");
     c->r.error = c->error_buf ? c->error_buf : "";
+}
+
+static void wait_cb(void *arg, const eng_result_t *res)
+{
+    wait_ctx *w = arg;
+
+    result_copy(w->out, res);
     pthread_mutex_lock(&w->mu);
     w->done = true;
     pthread_cond_signal(&w->cv);
@@ -1041,6 +1046,32 @@ void eng_wait(eng_t *eng, const char *job_id, uint64_t timeout_ms, eng_result_co
     pthread_mutex_unlock(&w.mu);
     pthread_mutex_destroy(&w.mu);
     pthread_cond_destroy(&w.cv);
+}
+
+void eng_poll(eng_t *eng, const char *job_id, eng_result_copy_t *out)
+{
+    eng_result_t res = {.job_id = job_id, .status = ENG_STATUS_UNKNOWN, .error = ""};
+
+    pthread_mutex_lock(&eng->mu);
+    eng_job *job = table_find(eng, job_id);
+    if (!job || job->state != JOB_DONE) {
+        if (job) {
+            res.kind = job->kind;
+            res.status = ENG_STATUS_TIMEOUT;
+        }
+        pthread_mutex_unlock(&eng->mu);
+        result_copy(out, &res);
+        return;
+    }
+    job->refs++; /* as in eng_await: the copy is made without the lock */
+    pthread_mutex_unlock(&eng->mu);
+    job_result(job, &res);
+    result_copy(out, &res);
+    eng_defer d = {0};
+    pthread_mutex_lock(&eng->mu);
+    eng_job_unref_locked(eng, job, &d);
+    pthread_mutex_unlock(&eng->mu);
+    eng_defer_run(eng, &d);
 }
 
 void eng_result_copy_clear(eng_result_copy_t *c)

@@ -333,6 +333,10 @@ typedef struct eng_result_copy {
 
 /** Blocking form of eng_await; the copy is released with eng_result_copy_clear. */
 void eng_wait(eng_t *eng, const char *job_id, uint64_t timeout_ms, eng_result_copy_t *out);
+/** Non-blocking form of eng_wait: the final result of a finished job, TIMEOUT (with the job's
+ *  kind, no proof) while it is queued or running, UNKNOWN when job_id is not known. Released
+ *  with eng_result_copy_clear. */
+void eng_poll(eng_t *eng, const char *job_id, eng_result_copy_t *out);
 void eng_result_copy_clear(eng_result_copy_t *c);
 
 /** Cancels a job: a queued job is removed and never runs; a running one stops before its next

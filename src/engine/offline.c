@@ -70,6 +70,22 @@ cuzk_err eng_offline_synthesize(eng_offline_t *o, size_t k, cs_t *cs, cz_diag *d
     return o->slot->ops.synthesize(o->slot->ctx, &o->plan, k, cs, dg);
 }
 
+cuzk_err eng_offline_public_inputs(eng_offline_t *o, size_t k, fr_t *out, size_t n, cz_diag *dg)
+{
+    CZ_CHECK(o->planned && k < o->plan.num_partitions);
+    if (!o->slot->ops.public_inputs) {
+        return cz_fail(dg, CUZK_E_INVAL, "the %s handler computes no public inputs",
+                       o->plan.circuit_id);
+    }
+    return o->slot->ops.public_inputs(o->slot->ctx, &o->plan, k, out, n, dg);
+}
+
+bool eng_offline_srs_file(const eng_offline_t *o, char *name, size_t cap)
+{
+    CZ_CHECK(o->planned);
+    return o->slot->ops.srs_file(o->slot->ctx, o->plan.circuit_id, name, cap);
+}
+
 void eng_offline_free(eng_offline_t *o)
 {
     if (!o) {

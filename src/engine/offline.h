@@ -33,6 +33,16 @@ const eng_plan_t *eng_offline_plan(const eng_offline_t *o);
  *  of any backend; the caller finishes and frees it. Errors: the handler's. */
 CZ_MUST_USE cuzk_err eng_offline_synthesize(eng_offline_t *o, size_t k, cs_t *cs, cz_diag *dg);
 
+/** Writes partition k's n public inputs (ONE excluded) as the chain's verifier computes them,
+ *  from the request and not from a witness (the handler's public_inputs).
+ *  Errors: CUZK_E_INVAL (the kind computes none, or n is not its count), the handler's. */
+CZ_MUST_USE cuzk_err eng_offline_public_inputs(eng_offline_t *o, size_t k, fr_t *out, size_t n,
+                                               cz_diag *dg);
+
+/** Writes into name (cap bytes) the parameter file name of the plan's circuit, relative to the
+ *  parameter cache (".params"); false when the handler does not know it or it does not fit. */
+bool eng_offline_srs_file(const eng_offline_t *o, char *name, size_t cap);
+
 /** Releases the plan and the handler table; NULL does nothing. */
 void eng_offline_free(eng_offline_t *o);
 

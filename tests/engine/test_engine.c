@@ -1055,8 +1055,22 @@ TEST(await_timeout_and_unknown)
     eng_wait(eng, "missing", 0, &res);
     CHECK_EQ_U64(res.r.status, ENG_STATUS_UNKNOWN);
     eng_result_copy_clear(&res);
+    /* eng_poll answers at once: running, unknown, then (below) the final result. */
+    eng_poll(eng, "slow", &res);
+    CHECK_EQ_U64(res.r.status, ENG_STATUS_TIMEOUT);
+    CHECK_EQ_U64(res.r.kind, ENG_KIND_POREP);
+    CHECK(res.r.proof == NULL && res.r.proof_len == 0);
+    eng_result_copy_clear(&res);
+    eng_poll(eng, "missing", &res);
+    CHECK_EQ_U64(res.r.status, ENG_STATUS_UNKNOWN);
+    CHECK_STR_EQ(res.r.job_id, "missing");
+    eng_result_copy_clear(&res);
     tk_open_gate(etu_tk());
     etu_wait(eng, "slow", &res, 30);
+    etu_check_proofs(&res, &gate);
+    eng_result_copy_clear(&res);
+    eng_poll(eng, "slow", &res);
+    CHECK_EQ_U64(res.r.status, ENG_STATUS_COMPLETED);
     etu_check_proofs(&res, &gate);
     eng_result_copy_clear(&res);
     for (int i = 0; i < 200 && atomic_load(&by_status[ENG_STATUS_COMPLETED]) < 3; i++) {

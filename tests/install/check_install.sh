@@ -2,12 +2,14 @@
 # The installed tree of `make install DESTDIR=... PREFIX=/usr` (cmake/CuzkInstall.cmake): the
 # same `cmake --install` the Makefile runs, into WORKDIR/root. The build's own
 # install_manifest.txt (a real install's) is put back afterwards.
-# Usage: check_install.sh BUILD_DIR SOURCE_DIR WORKDIR CC
+# Usage: check_install.sh BUILD_DIR SOURCE_DIR WORKDIR CC [SANITIZERS]
+# SANITIZERS (CUZK_SANITIZE): the library is instrumented, so the test programs are too.
 set -u
 build=$1
 src=$2
 dir=$3
 cc=$4
+san=${5:+-fsanitize=$5}
 root=$dir/root
 fail=0
 rm -rf "$dir"
@@ -28,8 +30,9 @@ if ! DESTDIR="$root" cmake --install "$build" --prefix /usr >"$dir/install.log" 
 fi
 cp "$manifest" "$dir/manifest.txt"
 
-for f in usr/bin/cuzkd usr/bin/cuzk-bench usr/include/cuzk/err.h usr/share/doc/cuzk/README.md \
-    usr/share/doc/cuzk/daemon.md usr/share/doc/cuzk/examples/cuzk.toml \
+for f in usr/bin/cuzkd usr/bin/cuzk-bench usr/include/cuzk/err.h usr/include/cuzk/cuzk.h \
+    usr/share/doc/cuzk/README.md usr/share/doc/cuzk/daemon.md usr/share/doc/cuzk/examples/cuzk.toml \
+    usr/share/doc/cuzk/examples/prove_wpost.c \
     usr/lib/systemd/system/cuzkd.service usr/lib/sysusers.d/cuzk.conf etc/cuzk/cuzk.toml; do
     if [ -f "$root/$f" ]; then ok "installed /$f"; else bad "missing /$f"; fi
 done
@@ -63,12 +66,63 @@ fi
 "$root/usr/bin/cuzk-bench" --help >"$dir/bench.txt" 2>&1 && has "$dir/bench.txt" "setup" \
     "installed cuzk-bench --help"
 
-# The public header compiles on its own from the installed include directory.
-printf '#include <cuzk/err.h>\nint main(void) { return 0; }\n' >"$dir/hdr.c"
-if "$cc" -std=c11 -fsyntax-only -I"$root/usr/include" "$dir/hdr.c" 2>"$dir/hdr.err"; then
-    ok "installed <cuzk/err.h> compiles"
+# The public headers compile on their own from the installed include directory.
+for h in err.h cuzk.h; do
+    printf '#include <cuzk/%s>\nint main(void) { return 0; }\n' "$h" >"$dir/hdr.c"
+    if "$cc" -std=c11 -pedantic -Wall -Wextra -Werror -fsyntax-only -I"$root/usr/include" \
+        "$dir/hdr.c" 2>"$dir/hdr.err"; then
+        ok "installed <cuzk/$h> compiles"
+    else
+        cat "$dir/hdr.err"; bad "installed <cuzk/$h> does not compile"
+    fi
+done
+
+# The library, linked as the README says: through pkg-config (shared), and the archive with
+# Libs.private (static). The program starts an engine and reads its status.
+pcfile=$(find "$root/usr" -name cuzk.pc | head -n 1)
+cat >"$dir/app.c" <<'EOF_APP'
+#include <cuzk/cuzk.h>
+#include <stdio.h>
+int main(void)
+{
+    cuzk_engine *e = NULL;
+    cuzk_diag dg;
+    cuzk_status st;
+    if (cuzk_engine_new(&e, NULL, "[memory]\ntotal_budget = \"64MiB\"\n[logging]\nlevel = \"error\"\n",
+                        &dg) != CUZK_OK || cuzk_get_status(e, &st, &dg) != CUZK_OK) {
+        printf("%s\n", dg.message);
+        return 1;
+    }
+    printf("cuzk %s api %u budget %llu\n", cuzk_version(), (unsigned)cuzk_api_version(),
+           (unsigned long long)st.mem_budget_bytes);
+    cuzk_engine_free(e);
+    return cuzk_api_version() == CUZK_API_VERSION && st.mem_budget_bytes == 64u << 20 ? 0 : 1;
+}
+EOF_APP
+if [ -z "$pcfile" ]; then
+    bad "no cuzk.pc installed"
+elif ! command -v pkg-config >/dev/null 2>&1; then
+    echo "skip linking the installed library: pkg-config is not installed"
 else
-    cat "$dir/hdr.err"; bad "installed <cuzk/err.h> does not compile"
+    ok "installed ${pcfile#"$root"}"
+    libdir=$(dirname "$(dirname "$pcfile")")
+    pc="env PKG_CONFIG_PATH=$(dirname "$pcfile") pkg-config"
+    if "$cc" -std=c11 $san -o "$dir/app" "$dir/app.c" $($pc --cflags --libs cuzk) 2>"$dir/app.err" &&
+        LD_LIBRARY_PATH="$libdir" "$dir/app" >"$dir/app.out" 2>&1; then
+        ok "a program built with pkg-config --cflags --libs cuzk runs ($(cat "$dir/app.out"))"
+    else
+        cat "$dir/app.err" "$dir/app.out" 2>/dev/null; bad "linking or running with libcuzk.so"
+    fi
+    if "$cc" -std=c11 $san -o "$dir/app-static" "$dir/app.c" $($pc --cflags cuzk) "$libdir/libcuzk.a" \
+        $($pc --static --libs-only-other --libs-only-l cuzk | sed 's/-lcuzk //') \
+        2>"$dir/app.err" && "$dir/app-static" >"$dir/app.out" 2>&1; then
+        ok "a program linked with libcuzk.a and Libs.private runs"
+    else
+        cat "$dir/app.err" "$dir/app.out" 2>/dev/null; bad "linking or running with libcuzk.a"
+    fi
+    if ldd "$dir/app-static" 2>/dev/null | grep -q libcuzk; then
+        bad "the static program still loads libcuzk.so"
+    fi
 fi
 
 # systemd-analyze verify: the unit as installed, its ExecStart pointed at the staged binary
@@ -95,7 +149,7 @@ DESTDIR="$root" cmake --install "$build" --prefix /usr >"$dir/install2.log" 2>&1
 has "$root/etc/cuzk/cuzk.toml" "^# edited$" "a second install keeps the edited config"
 DESTDIR="$root" cmake -DCUZK_MANIFEST="$manifest" -P "$src/cmake/uninstall.cmake" \
     >"$dir/uninstall.log" 2>&1 || bad "uninstall"
-left=$(cd "$root" && find . -type f | sort | tr '\n' ' ')
+left=$(cd "$root" && find . ! -type d | sort | tr '\n' ' ')
 if [ "$left" = "./etc/cuzk/cuzk.toml " ]; then
     ok "uninstall leaves only /etc/cuzk/cuzk.toml"
 else
