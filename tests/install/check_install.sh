@@ -114,7 +114,7 @@ else
         cat "$dir/app.err" "$dir/app.out" 2>/dev/null; bad "linking or running with libcuzk.so"
     fi
     if "$cc" -std=c11 $san -o "$dir/app-static" "$dir/app.c" $($pc --cflags cuzk) "$libdir/libcuzk.a" \
-        $($pc --static --libs-only-other --libs-only-l cuzk | sed 's/-lcuzk //') \
+        $($pc --static --libs cuzk | sed 's/-lcuzk //') \
         2>"$dir/app.err" && "$dir/app-static" >"$dir/app.out" 2>&1; then
         ok "a program linked with libcuzk.a and Libs.private runs"
     else
