@@ -6,7 +6,8 @@ CTEST_FLAGS ?=
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps configure build test test-slow test-all bench demo install uninstall format clean
+.PHONY: all deps configure build test test-slow test-all bench demo install uninstall format \
+	check-format clean
 
 all: build
 
@@ -49,8 +50,12 @@ install: deps configure
 uninstall:
 	DESTDIR="$(DESTDIR)" cmake -DCUZK_MANIFEST=$(BUILD)/install_manifest.txt -P cmake/uninstall.cmake
 
+# clang-format 14 over the C and CUDA sources, generated files (.clang-format-ignore) left alone.
 format:
-	clang-format -i $$(git ls-files '*.c' '*.h' '*.cu' '*.cuh')
+	@./scripts/check-format.sh --fix
+
+check-format:
+	@./scripts/check-format.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -27,11 +27,17 @@ endfunction()
 # Flags every C target gets.
 function(cuzk_target_defaults target)
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:C>:${CUZK_C_WARNINGS}>)
+    if(CUZK_WERROR)
+        # The C++ shims choose their own warnings; CUDA code has --Werror=all-warnings always.
+        target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Werror>)
+    endif()
     target_include_directories(${target} PUBLIC ${CMAKE_SOURCE_DIR}/src
                                                 ${CMAKE_SOURCE_DIR}/include)
     if(CUZK_SANITIZE)
+        # Every finding stops the program (UBSan would otherwise report and carry on, and the
+        # test would still pass).
         target_compile_options(${target} PRIVATE -fsanitize=${CUZK_SANITIZE}
-                                                 -fno-omit-frame-pointer)
+                                                 -fno-sanitize-recover=all -fno-omit-frame-pointer)
         target_link_options(${target} PUBLIC -fsanitize=${CUZK_SANITIZE})
     endif()
 endfunction()

@@ -18,6 +18,7 @@ packages=(
     libgrpc++-dev       # gRPC server shim
     libprotobuf-c-dev protobuf-c-compiler   # messages in C
     python3
+    clang-format-14     # scripts/check-format.sh (pinned: other versions format differently)
     chromium            # headless screenshots of cuzk-bench timeline SVGs (tests/perf)
 )
 

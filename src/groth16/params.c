@@ -46,11 +46,12 @@ static size_t sec_point_size(unsigned sec)
     return sec == SEC_B_G2 ? G2_NB : G1_NB;
 }
 
-/* Checks the fixed VK part and ic; *pos receives the offset just past ic. */
+/* Checks the fixed VK part and ic; *pos receives the offset just past ic (0 on failure). */
 static cuzk_err walk_vk(layout_t *lay, size_t *pos, const uint8_t *buf, size_t len, cz_diag *dg)
 {
     size_t ic_len, need;
 
+    *pos = 0;
     if (len < G16_VK_FIXED_NBYTES) {
         return cz_fail(dg, CUZK_E_FORMAT,
                        "section vk truncated: the fixed part needs %d bytes, only %zu present",

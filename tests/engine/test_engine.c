@@ -682,7 +682,7 @@ TEST(queued_requests_count_in_the_budget)
     eng_status_clear(&st);
     /* Requests that wait behind it hold their bytes in the budget until they are parsed. */
     size_t big = (size_t)3 << 20;
-    uint8_t *junk = cz_calloc(big, 1);
+    uint8_t *junk = cz_calloc(2 * big, 1); /* q2 below submits 2 * big of it */
     CHECK(junk != NULL);
     eng_request_t req = {.request_id = "q1", .kind = ENG_KIND_POREP, .vanilla_proof = {junk, big}};
     cz_diag_init(&dg);

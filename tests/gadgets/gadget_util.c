@@ -277,7 +277,9 @@ size_t gu_soundness(gu_synth_fn fn, void *ctx)
     fr_t *ev = malloc(3 * (rows ? rows : 1) * sizeof(fr_t));
     CHECK(w && ev);
     memcpy(w, asg.inputs, ni * sizeof(fr_t));
-    memcpy(w + ni, asg.aux, r1cs.num_aux * sizeof(fr_t));
+    if (r1cs.num_aux > 0) { /* asg.aux is NULL without aux: memcpy from NULL is undefined */
+        memcpy(w + ni, asg.aux, r1cs.num_aux * sizeof(fr_t));
+    }
     CHECK(fr_is_one(&w[0]));
     fr_t *av = ev, *bv = ev + rows, *cv = ev + 2 * rows;
     for (size_t r = 0; r < rows; r++) {

@@ -88,7 +88,7 @@ TEST(compare_within_noise_is_not_significant)
 TEST(compare_needs_five_runs)
 {
     const double a[] = {100, 101, 100, 101};
-    const double b[] = {10, 11, 10, 11};
+    const double b[] = {10, 11, 10, 11, 10};
     perf_cmp c;
     perf_compare(&c, a, 4, b, 4); /* far apart, but 4 runs are not enough */
     CHECK(!c.enough);
