@@ -14,18 +14,18 @@ extern "C" {
 #    define CUZK_API
 #endif
 
-#define CUZK_ERRORS(X)                                         \
-    X(OK, "success")                                           \
-    X(E_NOMEM, "out of memory")                                \
-    X(E_INVAL, "invalid argument")                             \
-    X(E_IO, "I/O error")                                       \
-    X(E_FORMAT, "malformed or non-canonical encoding")         \
-    X(E_NOT_IN_GROUP, "point not on curve or not in subgroup") \
-    X(E_UNSAT, "witness does not satisfy the constraints")     \
-    X(E_GPU, "GPU runtime error")                              \
-    X(E_NO_GPU, "no usable GPU")                               \
-    X(E_CANCELLED, "job cancelled")                            \
-    X(E_EXISTS, "already exists")                              \
+#define CUZK_ERRORS(X)                                                                             \
+    X(OK, "success")                                                                               \
+    X(E_NOMEM, "out of memory")                                                                    \
+    X(E_INVAL, "invalid argument")                                                                 \
+    X(E_IO, "I/O error")                                                                           \
+    X(E_FORMAT, "malformed or non-canonical encoding")                                             \
+    X(E_NOT_IN_GROUP, "point not on curve or not in subgroup")                                     \
+    X(E_UNSAT, "witness does not satisfy the constraints")                                         \
+    X(E_GPU, "GPU runtime error")                                                                  \
+    X(E_NO_GPU, "no usable GPU")                                                                   \
+    X(E_CANCELLED, "job cancelled")                                                                \
+    X(E_EXISTS, "already exists")                                                                  \
     X(E_NOT_FOUND, "not found")
 
 #define CUZK_ERR_ENUM(name, msg) CUZK_##name,

@@ -32,11 +32,11 @@
 CZ_NORETURN void cz_panic(const char *file, int line, const char *what);
 
 /** A contract between modules; always compiled in. */
-#define CZ_CHECK(cond)                               \
-    do {                                             \
-        if (CZ_UNLIKELY(!(cond))) {                  \
-            cz_panic(__FILE__, __LINE__, #cond);     \
-        }                                            \
+#define CZ_CHECK(cond)                                                                             \
+    do {                                                                                           \
+        if (CZ_UNLIKELY(!(cond))) {                                                                \
+            cz_panic(__FILE__, __LINE__, #cond);                                                   \
+        }                                                                                          \
     } while (0)
 
 /** An expensive invariant; compiled only in CUZK_VERIFY builds (all tests). */
@@ -47,12 +47,12 @@ CZ_NORETURN void cz_panic(const char *file, int line, const char *what);
 #endif
 
 /** Evaluates a cuzk_err expression; on failure stores it in `err` and jumps to `label`. */
-#define CZ_TRY(err, expr, label)            \
-    do {                                    \
-        (err) = (expr);                     \
-        if (CZ_UNLIKELY((err) != CUZK_OK)) { \
-            goto label;                     \
-        }                                   \
+#define CZ_TRY(err, expr, label)                                                                   \
+    do {                                                                                           \
+        (err) = (expr);                                                                            \
+        if (CZ_UNLIKELY((err) != CUZK_OK)) {                                                       \
+            goto label;                                                                            \
+        }                                                                                          \
     } while (0)
 
 /** Diagnostic detail for a failure: code, message and where it was raised. Caller-owned. */
@@ -68,8 +68,8 @@ void cz_diag_init(cz_diag *dg);
 
 /** Records code and a formatted message in `dg` (when non-NULL) and returns `code`.
  *  Use through cz_fail(dg, code, fmt, ...), which adds file:line. */
-cuzk_err cz_fail_at(cz_diag *dg, const char *file, int line, cuzk_err code, const char *fmt,
-                    ...) CZ_PRINTF(5, 6);
+cuzk_err cz_fail_at(cz_diag *dg, const char *file, int line, cuzk_err code, const char *fmt, ...)
+    CZ_PRINTF(5, 6);
 #define cz_fail(dg, code, ...) cz_fail_at((dg), __FILE__, __LINE__, (code), __VA_ARGS__)
 
 /** "E_FORMAT: message (file:line)" or just the code's text when dg has no message. */

@@ -4,7 +4,7 @@
 #include <stddef.h>
 
 #define ERR_NAME(name, msg) #name,
-#define ERR_MSG(name, msg) msg,
+#define ERR_MSG(name, msg)  msg,
 static const char *const err_names[] = {CUZK_ERRORS(ERR_NAME)};
 static const char *const err_msgs[] = {CUZK_ERRORS(ERR_MSG)};
 #undef ERR_NAME

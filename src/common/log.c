@@ -40,8 +40,8 @@ const char *cz_log_level_name(cz_log_level level)
 
 /* Appends byte string [s, s + n) to out[*pos ..] escaped, keeping room for `reserve` more bytes
  * and the NUL; `quote` also escapes '"' and '\\'. Stops at a whole character. */
-static void escape_into(char *out, size_t cap, size_t *pos, const uint8_t *s, size_t n,
-                        bool quote, size_t reserve)
+static void escape_into(char *out, size_t cap, size_t *pos, const uint8_t *s, size_t n, bool quote,
+                        size_t reserve)
 {
     size_t o = *pos;
 
@@ -54,7 +54,10 @@ static void escape_into(char *out, size_t cap, size_t *pos, const uint8_t *s, si
             w = (size_t)snprintf(esc, sizeof(esc), "\\x%02x", s[i]);
             len = 1;
         } else if (cp == '\n' || cp == '\r' || cp == '\t') {
-            w = (size_t)snprintf(esc, sizeof(esc), "\\%c", cp == '\n' ? 'n' : cp == '\r' ? 'r' : 't');
+            w = (size_t)snprintf(esc, sizeof(esc), "\\%c",
+                                 cp == '\n'   ? 'n'
+                                 : cp == '\r' ? 'r'
+                                              : 't');
         } else if (cp < 0x20 || cp == 0x7f) {
             w = (size_t)snprintf(esc, sizeof(esc), "\\x%02x", (unsigned)cp);
         } else if (cp >= 0x80 && cp <= 0x9f) {

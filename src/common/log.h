@@ -7,7 +7,13 @@
 
 #include "common/common.h"
 
-typedef enum { CZ_LOG_ERROR = 0, CZ_LOG_WARN, CZ_LOG_INFO, CZ_LOG_DEBUG, CZ_LOG_TRACE } cz_log_level;
+typedef enum {
+    CZ_LOG_ERROR = 0,
+    CZ_LOG_WARN,
+    CZ_LOG_INFO,
+    CZ_LOG_DEBUG,
+    CZ_LOG_TRACE
+} cz_log_level;
 
 /** A sink receives one formatted line (no trailing newline). */
 typedef void (*cz_log_sink)(cz_log_level level, const char *line, void *ctx);
@@ -45,11 +51,11 @@ char *cz_log_quote(char *out, size_t cap, const char *s);
  *  `cap` bytes with its NUL. */
 bool cz_log_kv(const char *line, const char *key, char *out, size_t cap);
 
-#define CZ_LOG(level, ...)                     \
-    do {                                       \
-        if ((level) <= cz_log_threshold) {     \
-            cz_log_write((level), __VA_ARGS__); \
-        }                                      \
+#define CZ_LOG(level, ...)                                                                         \
+    do {                                                                                           \
+        if ((level) <= cz_log_threshold) {                                                         \
+            cz_log_write((level), __VA_ARGS__);                                                    \
+        }                                                                                          \
     } while (0)
 
 #endif /* CUZK_COMMON_LOG_H */

@@ -55,7 +55,7 @@ void g1_mul_fr(g1_t *out, const g1_t *p, const fr_t *k);
 void g1_mul_limbs(g1_t *out, const g1_t *p, const uint64_t *k, size_t n);
 
 bool g1_is_on_curve(const g1_t *p);
-bool g1_aff_is_on_curve(const g1_aff_t *p);   /* identity: true */
+bool g1_aff_is_on_curve(const g1_aff_t *p); /* identity: true */
 /** Subgroup membership ([r]P = O, or an equivalent endomorphism test); identity: true.
  *  Points off the curve: false. (Implemented as Scott's sigma(P) == [-z^2]P test, checked by
  *  tests/curve against [r]P = O inside and outside G1.) */

@@ -93,11 +93,11 @@ typedef struct eng_request {
     eng_bytes_t comm_r_old, comm_r_new, comm_d_new;
 } eng_request_t;
 
-#define ENG_ID_MAX         128
+#define ENG_ID_MAX             128
 /** Most vanilla_proofs entries any request may carry: a WindowPoSt partition of 32 or 64 GiB
  *  sectors has 2349 sectors (SnapDeals at most 16 partitions, WinningPoSt 1). */
 #define ENG_VANILLA_PROOFS_MAX 2349
-#define ENG_CIRCUIT_ID_MAX 96
+#define ENG_CIRCUIT_ID_MAX     96
 
 /** "porep-c2", "snap-update", "window-post", "winning-post" (the Rust daemon's names, used in
  *  GetStatus queues); "unspecified" otherwise. */

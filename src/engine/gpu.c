@@ -231,8 +231,10 @@ const g16_gpu_shape *eng_gpu_shape(eng_t *eng, eng_gpu *g, g16_gpu_params *gp,
     cuzk_err err = g16_gpu_shape_new(&gs, gp, shape, &dg);
     if (err != CUZK_OK) {
         char buf[600], q[CZ_LOG_QUOTED_MAX(sizeof(buf))];
-        CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=shape_not_resident action=host_products "
-               "error=%s", job->qid, k, g->ordinal,
+        CZ_LOG(CZ_LOG_WARN,
+               "job=%s k=%zu gpu=%u event=shape_not_resident action=host_products "
+               "error=%s",
+               job->qid, k, g->ordinal,
                cz_log_quote(q, sizeof(q), cz_diag_str(&dg, buf, sizeof(buf))));
         return NULL;
     }
@@ -472,8 +474,8 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     eng_gpu_res *r = cz_calloc(1, sizeof(*r));
     if (!r) {
         g16_gpu_params_free(gp);
-        CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=cpu_fallback reason=host_memory", job->qid, k,
-               g->ordinal);
+        CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=cpu_fallback reason=host_memory", job->qid,
+               k, g->ordinal);
         return NULL;
     }
     snprintf(r->id, sizeof(r->id), "%s", srs->id);
@@ -495,9 +497,9 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     }
     *upload_ns = t1 - t0;
     CZ_LOG(CZ_LOG_INFO,
-           "job=%s k=%zu gpu=%u srs=%s event=resident bytes=%llu pinned_bytes=%zu ms=%.1f", job->qid,
-           k, g->ordinal, srs->id, (unsigned long long)bytes, g16_gpu_params_pinned_bytes(gp),
-           (double)(t1 - t0) / 1e6);
+           "job=%s k=%zu gpu=%u srs=%s event=resident bytes=%llu pinned_bytes=%zu ms=%.1f",
+           job->qid, k, g->ordinal, srs->id, (unsigned long long)bytes,
+           g16_gpu_params_pinned_bytes(gp), (double)(t1 - t0) / 1e6);
     if (eng->cfg.timing) {
         eng_timing_stage(eng, job, k, "gpu_upload", NULL, t0, t1);
     }

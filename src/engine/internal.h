@@ -102,8 +102,8 @@ typedef struct eng_srs {
     g16_pvk_t pvk;         /* HOT only */
     void *map;             /* file mapping while HOT or WARM; read only while loading */
     size_t map_len;
-    eng_file_id map_id;    /* the file the mapping was made from */
-    bool change_noted;     /* the HOT entry's file changed on disk and this was logged */
+    eng_file_id map_id; /* the file the mapping was made from */
+    bool change_noted;  /* the HOT entry's file changed on disk and this was logged */
     /* Host points (HOT only): `params` may drop its point vectors once every usable device
      * holds them (eng_srs_points_*). points_busy: a thread is dropping or restoring them;
      * point_readers: threads reading them (an upload or a CPU proof). */
@@ -121,11 +121,11 @@ typedef enum { PART_WAIT, PART_SYNTH, PART_READY, PART_PROVE, PART_DONE } eng_pa
 
 typedef struct eng_part {
     eng_part_state state;
-    cs_assignment_t asg; /* READY: the prover assignment; with `shape` and no a, b, c (a
+    cs_assignment_t asg;     /* READY: the prover assignment; with `shape` and no a, b, c (a
                             device computes them) only inputs, aux, m and the densities */
     const cs_shape_t *shape; /* the recorded shape it was synthesized with, or NULL */
-    uint64_t reserved;   /* budget bytes held from admission until verified */
-    bool holds_srs;      /* a reference on job->srs */
+    uint64_t reserved;       /* budget bytes held from admission until verified */
+    bool holds_srs;          /* a reference on job->srs */
 } eng_part;
 
 typedef struct eng_job eng_job;
@@ -172,8 +172,8 @@ struct eng_job {
     char id[ENG_ID_MAX];
     char qid[CZ_LOG_QUOTED_MAX(ENG_ID_MAX)]; /* id as a log value (cz_log_quote) */
     uint8_t digest[32];                      /* eng_request_digest: the idempotency key's content */
-    uint64_t seq;  /* submission order */
-    uint64_t useq; /* dispatch order of its unit */
+    uint64_t seq;                            /* submission order */
+    uint64_t useq;                           /* dispatch order of its unit */
     eng_kind kind;
     eng_prio prio;
     eng_job_state state;
@@ -292,12 +292,12 @@ typedef struct eng_gpu_res {
     eng_srs *srs;                /* the hot entry it mirrors; NULL once the entry was demoted */
     const g16_params_t *params;  /* the host parameters gp retains */
     g16_gpu_params *gp;
-    g16_gpu_shape *gs;          /* the circuit's recorded shape beside gp, or NULL */
-    const cs_shape_t *gs_of;    /* the host shape gs was made from */
-    uint64_t bytes;        /* g16_gpu_params_device_bytes (+ the shape's once made) */
-    uint64_t last_used_ns; /* LRU clock */
-    bool freeing;          /* the device's thread is freeing it (still listed) */
-    eng_gpu_hold *hold;    /* set by the demotion: release on free */
+    g16_gpu_shape *gs;       /* the circuit's recorded shape beside gp, or NULL */
+    const cs_shape_t *gs_of; /* the host shape gs was made from */
+    uint64_t bytes;          /* g16_gpu_params_device_bytes (+ the shape's once made) */
+    uint64_t last_used_ns;   /* LRU clock */
+    bool freeing;            /* the device's thread is freeing it (still listed) */
+    eng_gpu_hold *hold;      /* set by the demotion: release on free */
     struct eng_gpu_res *next;
 } eng_gpu_res;
 
@@ -396,13 +396,13 @@ struct eng {
     /* Parameters and memory. */
     eng_srs *srs;
     eng_preload *preloads;
-    uint64_t mem_used;  /* hot + loading parameters + partition reservations */
-    eng_shape *shapes;  /* recorded circuit shapes (shape.c) */
-    uint64_t req_bytes; /* requests held by queued jobs (not yet parsed): counted against the
+    uint64_t mem_used;      /* hot + loading parameters + partition reservations */
+    eng_shape *shapes;      /* recorded circuit shapes (shape.c) */
+    uint64_t req_bytes;     /* requests held by queued jobs (not yet parsed): counted against the
                            budget when a request is admitted, not by partition reservations
                            (a queued job never holds up the running ones) */
     uint64_t mem_used_peak; /* highest mem_used since eng_new (metrics) */
-    uint64_t mem_parts; /* partition reservations only */
+    uint64_t mem_parts;     /* partition reservations only */
     unsigned loads_running;
 
     eng_metrics m;

@@ -17,8 +17,7 @@ struct eng_offline {
     char job_id[ENG_ID_MAX];
 };
 
-cuzk_err eng_offline_new(eng_offline_t **out, const eng_request_t *req, cz_pool *pool,
-                         cz_diag *dg)
+cuzk_err eng_offline_new(eng_offline_t **out, const eng_request_t *req, cz_pool *pool, cz_diag *dg)
 {
     eng_config_t cfg;
     cuzk_err err = CUZK_OK;

@@ -177,9 +177,9 @@ static void run_prepare(eng_t *eng, eng_job *job, eng_defer *d)
         memset(&job->req.comm_d_new, 0, sizeof(job->req.comm_d_new));
         job->req.n_vanilla_proofs = 0;
         CZ_LOG(CZ_LOG_INFO,
-               "job=%s stage=parse circuit=%s partitions=%zu partition_bytes=%llu ms=%.1f", job->qid,
-               plan.circuit_id, plan.num_partitions, (unsigned long long)plan.partition_mem_bytes,
-               ms_between(t0, t1));
+               "job=%s stage=parse circuit=%s partitions=%zu partition_bytes=%llu ms=%.1f",
+               job->qid, plan.circuit_id, plan.num_partitions,
+               (unsigned long long)plan.partition_mem_bytes, ms_between(t0, t1));
         pthread_cond_broadcast(&eng->work_cv);
     }
     eng_job_maybe_finish_locked(eng, job, d);
@@ -310,8 +310,8 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
             eng_job_maybe_finish_locked(eng, job, d);
             return true;
         }
-        CZ_LOG(CZ_LOG_INFO, "job=%s stage=srs_load circuit=%s bytes=%llu ms=%.1f", job->qid, srs->id,
-               (unsigned long long)srs->file_bytes, ms_between(t0, t1));
+        CZ_LOG(CZ_LOG_INFO, "job=%s stage=srs_load circuit=%s bytes=%llu ms=%.1f", job->qid,
+               srs->id, (unsigned long long)srs->file_bytes, ms_between(t0, t1));
         pthread_mutex_unlock(&eng->mu);
     }
 

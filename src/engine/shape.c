@@ -154,8 +154,7 @@ static const cs_shape_t *fill(eng_t *eng, eng_shape *s, eng_job *job, size_t k, 
     eng_defer_run(eng, &d);
     if (err == CUZK_OK) {
         size_t nnz = shape.A.nnz + shape.B.nnz + shape.C.nnz;
-        CZ_LOG(CZ_LOG_INFO,
-               "shape=%s event=%s rows=%zu nnz=%zu dict=%zu bytes=%llu ms=%.1f", s->id,
+        CZ_LOG(CZ_LOG_INFO, "shape=%s event=%s rows=%zu nnz=%zu dict=%zu bytes=%llu ms=%.1f", s->id,
                loaded ? "loaded" : "recorded", shape.A.rows, nnz, shape.dict_len,
                (unsigned long long)bytes, (double)(t1 - t0) / 1e6);
     } else {

@@ -562,8 +562,8 @@ static cuzk_err restore_points_locked(eng_t *eng, eng_srs *srs, cz_diag *dg)
     pthread_mutex_unlock(&eng->mu);
     uint64_t t0 = eng_now_ns();
     if (!file_unchanged(path, &id)) {
-        err = cz_fail(dg, CUZK_E_IO, "%s changed on disk; its dropped points are not restored",
-                      path);
+        err =
+            cz_fail(dg, CUZK_E_IO, "%s changed on disk; its dropped points are not restored", path);
     } else {
         g16_load_opts_t lo = {.check_subgroup = false, .release_input = true};
         err = g16_params_restore_points(srs->params, map, len, &lo, eng->load_pool, dg);
@@ -580,8 +580,7 @@ static cuzk_err restore_points_locked(eng_t *eng, eng_srs *srs, cz_diag *dg)
     return err;
 }
 
-cuzk_err eng_srs_points_acquire(eng_t *eng, eng_srs *srs, const g16_params_t *params,
-                                cz_diag *dg)
+cuzk_err eng_srs_points_acquire(eng_t *eng, eng_srs *srs, const g16_params_t *params, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
 

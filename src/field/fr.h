@@ -10,8 +10,8 @@
 
 #include "common/common.h"
 
-#define FR_NLIMBS 4
-#define FR_NBYTES 32
+#define FR_NLIMBS      4
+#define FR_NBYTES      32
 #define FR_TWO_ADICITY 32
 
 typedef struct fr {

@@ -218,10 +218,9 @@ cuzk_err g16_circom_r1cs_from_bytes(g16_circom_r1cs_t **out, const uint8_t *buf,
      * bounds the wire count by the file size before anything is allocated per wire. */
     CZ_TRY(err, bin_find(&w2l, &bf, 3, true, dg), done);
     if (w2l->size != (uint64_t)r->n_wires * 8) {
-        err = cz_fail(dg, CUZK_E_FORMAT,
-                      "wire-to-label section has %llu bytes, %u wires need %llu",
-                      (unsigned long long)w2l->size, r->n_wires,
-                      (unsigned long long)r->n_wires * 8);
+        err =
+            cz_fail(dg, CUZK_E_FORMAT, "wire-to-label section has %llu bytes, %u wires need %llu",
+                    (unsigned long long)w2l->size, r->n_wires, (unsigned long long)r->n_wires * 8);
         goto done;
     }
     CZ_TRY(err, r1cs_count_terms(&nterms, cs_sec, r->n_constraints, dg), done);

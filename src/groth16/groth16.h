@@ -420,7 +420,7 @@ typedef struct g16_setup_stats {
     double g1_ms;     /* VK, ic, h, l, a, b_g1 points */
     double g2_ms;     /* b_g2 points */
     double total_ms;
-    double write_wait_ms; /* g16_setup_gpu_write: device idle, waiting for the file */
+    double write_wait_ms;          /* g16_setup_gpu_write: device idle, waiting for the file */
     unsigned g1_window, g2_window; /* fixed-base windows used */
 } g16_setup_stats_t;
 

@@ -325,9 +325,8 @@ void g16_params_drop_points(g16_params_t *p)
 }
 
 /* The five vectors of `lay` decoded from buf into dst (in section order). */
-static cuzk_err decode_sections(void *const dst[SEC_COUNT], const uint8_t *buf,
-                                const layout_t *lay, const g16_load_opts_t *opts, cz_pool *pool,
-                                cz_diag *dg)
+static cuzk_err decode_sections(void *const dst[SEC_COUNT], const uint8_t *buf, const layout_t *lay,
+                                const g16_load_opts_t *opts, cz_pool *pool, cz_diag *dg)
 {
     bool check_group = opts ? opts->check_subgroup : false;
     bool release = opts ? opts->release_input : false;
@@ -399,11 +398,10 @@ cuzk_err g16_params_from_bytes(g16_params_t **out, const uint8_t *buf, size_t le
                             lay.sec_len[SEC_A], lay.sec_len[SEC_B_G1], lay.sec_len[SEC_B_G2], dg),
            done);
     CZ_TRY(err, decode_vk_fixed(&p->vk, buf, dg), done);
-    CZ_TRY(
-        err,
-        decode_vector(p->vk.ic, buf, G16_VK_FIXED_NBYTES, lay.ic_len, false, true, false, "ic", pool,
-                      dg),
-        done);
+    CZ_TRY(err,
+           decode_vector(p->vk.ic, buf, G16_VK_FIXED_NBYTES, lay.ic_len, false, true, false, "ic",
+                         pool, dg),
+           done);
     dst[SEC_H] = p->h;
     dst[SEC_L] = p->l;
     dst[SEC_A] = p->a;
@@ -462,11 +460,10 @@ cuzk_err g16_vk_from_bytes(g16_vk_t **out, const uint8_t *buf, size_t len, cz_di
     }
     vk->ic_len = lay.ic_len;
     CZ_TRY(err, decode_vk_fixed(vk, buf, dg), done);
-    CZ_TRY(
-        err,
-        decode_vector(vk->ic, buf, G16_VK_FIXED_NBYTES, lay.ic_len, false, true, false, "ic", NULL,
-                      dg),
-        done);
+    CZ_TRY(err,
+           decode_vector(vk->ic, buf, G16_VK_FIXED_NBYTES, lay.ic_len, false, true, false, "ic",
+                         NULL, dg),
+           done);
     *out = vk;
     vk = NULL;
 done:

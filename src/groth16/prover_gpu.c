@@ -277,7 +277,7 @@ static cuzk_err gpu_prove(g16_gpu_params *gp, g16_prove_job_t *job, cz_pool *poo
     a_cnt = build_map(g, g->map_a, NULL, asg->a_aux_density.words);
     b_cnt = build_map(g, g->map_b, asg->b_input_density.words, asg->b_aux_density.words);
     CZ_CHECK(a_cnt == p->a_len && b_cnt == p->b_g1_len); /* popcounts checked by prover.c */
-    CZ_TRY(err, ring_drain(&g->ring, dg), done); /* the quotient reads a, b, c (or z) */
+    CZ_TRY(err, ring_drain(&g->ring, dg), done);         /* the quotient reads a, b, c (or z) */
     CZ_TRY(err, gpu_buf_upload_async(g->dmap_a, 0, g->map_a, g->map_bytes, g->ring.s, dg), done);
     CZ_TRY(err, gpu_buf_upload_async(g->dmap_b, 0, g->map_b, g->map_bytes, g->ring.s, dg), done);
     CZ_TRY(err, ring_push(&g->ring, z, 2, g->ring.slots, pool, dg), done);
@@ -452,8 +452,9 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
     CZ_CHECK(p != NULL && dev != NULL);
     *out = NULL;
     if (!g16_params_has_points(p)) {
-        return cz_fail(dg, CUZK_E_INVAL, "parameters without their points (dropped): restore "
-                                         "them before making them resident");
+        return cz_fail(dg, CUZK_E_INVAL,
+                       "parameters without their points (dropped): restore "
+                       "them before making them resident");
     }
     if (slot_bytes == 0) {
         /* the default, or less for a small circuit: one slot holds its largest vector of Fr */
@@ -584,7 +585,7 @@ cuzk_err g16_gpu_shape_new(g16_gpu_shape **out, g16_gpu_params *gp, const cs_sha
         const cs_shape_matrix_t *m = mats[k];
         if (m->rows != rows) {
             err = cz_fail(dg, CUZK_E_INVAL, "shape matrix %c has %zu rows, not %zu", "ABC"[k],
-                          m->rows, rows);
+                          m -> rows, rows);
             goto done;
         }
         CZ_TRY(err,
@@ -612,8 +613,7 @@ void g16_gpu_shape_free(g16_gpu_shape *s)
 
 size_t g16_gpu_shape_device_bytes(const g16_gpu_shape *s)
 {
-    return s ? gpu_spmat_bytes(s->m[0]) + gpu_spmat_bytes(s->m[1]) + gpu_spmat_bytes(s->m[2])
-             : 0;
+    return s ? gpu_spmat_bytes(s->m[0]) + gpu_spmat_bytes(s->m[1]) + gpu_spmat_bytes(s->m[2]) : 0;
 }
 
 size_t g16_gpu_shape_device_estimate(const cs_shape_t *shape)

@@ -301,7 +301,7 @@ static cuzk_err check_shape(const cs_shape_t *sh, cz_diag *dg)
             err = cz_fail(dg, CUZK_E_INVAL,
                           "setup: matrix %c has %zu rows, the counts give %zu (constraints + "
                           "input constraints)",
-                          "ABC"[k], mats[k]->rows, rows);
+                          "ABC"[k], mats[k] -> rows, rows);
         }
         for (size_t e = 0; e < mats[k]->nnz && err == CUZK_OK; e++) {
             size_t c = mats[k]->col[e];
@@ -349,10 +349,19 @@ static bool qap_try_tau(g16_qap_t *q, const cs_shape_t *sh, const ntt_domain_t *
     size_t ncols = q->ni + q->na, pwords = (ncols + 63) / 64, nranges = cz_pool_width(pool);
     fr_t *pw = q->pw.ptr, *At = q->ev.ptr, *Bt = At + ncols, *Ct = Bt + ncols, z;
     pow_job_t pj = {.pw = pw, .tau = &q->tw.tau};
-    eval_job_t ej = {.mats = {&sh->A, &sh->B, &sh->C}, .dict = sh->dict, .ev = {At, Bt, Ct},
-                     .lag = pw, .ncols = ncols};
-    var_job_t vj = {.At = At, .Bt = Bt, .Ct = Ct, .ni = q->ni, .alpha = &q->tw.alpha,
-                    .beta = &q->tw.beta, .ginv = ginv, .dinv = dinv};
+    eval_job_t ej = {.mats = {&sh->A, &sh->B, &sh->C},
+                     .dict = sh->dict,
+                     .ev = {At, Bt, Ct},
+                     .lag = pw,
+                     .ncols = ncols};
+    var_job_t vj = {.At = At,
+                    .Bt = Bt,
+                    .Ct = Ct,
+                    .ni = q->ni,
+                    .alpha = &q->tw.alpha,
+                    .beta = &q->tw.beta,
+                    .ginv = ginv,
+                    .dinv = dinv};
 
     cz_pool_for(pool, q->n, POW_GRAIN, pow_task, &pj);
     fr_pow_u64(&z, &q->tw.tau, q->n);
@@ -508,8 +517,7 @@ static cuzk_err cpu_points(g16_params_t *p, g16_setup_stats_t *st, const g16_qap
     size_t n = q->n;
     double t = now_ms();
 
-    CZ_TRY(err, g16_params_alloc(p, q->ni, n - 1, q->na, q->a_len, q->b_len, q->b_len, dg),
-           done);
+    CZ_TRY(err, g16_params_alloc(p, q->ni, n - 1, q->na, q->a_len, q->b_len, q->b_len, dg), done);
     w1 = g1_fb_window(q->ni + (n - 1) + q->na + q->a_len + q->b_len);
     w2 = g2_fb_window(3 + q->b_len);
     CZ_TRY(err, cz_buf_new(&tab1_buf, g1_fb_table_len(w1) * sizeof(g1_aff_t), dg), done);
@@ -585,8 +593,8 @@ cuzk_err g16_setup_ex(g16_params_t **out, g16_toxic_t *waste, g16_setup_stats_t 
                       const cs_r1cs_t *r1cs, const uint64_t *seed, cz_pool *pool, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
-    size_t ncols = r1cs->num_inputs + r1cs->num_aux, rows = r1cs->num_constraints +
-                                                           r1cs->num_inputs;
+    size_t ncols = r1cs->num_inputs + r1cs->num_aux,
+           rows = r1cs->num_constraints + r1cs->num_inputs;
     cs_shape_t shape;
     double t0 = now_ms(), check_ms;
 

@@ -46,7 +46,7 @@ typedef struct fb_writer {
     uint8_t *buf[2];
     size_t len[2]; /* bytes waiting to be written; 0 = free */
     bool stop;
-    int werrno; /* first write error (errno), 0 = none */
+    int werrno;     /* first write error (errno), 0 = none */
     double wait_ms; /* time the device side waited for a free buffer */
 } fb_writer;
 
@@ -147,11 +147,9 @@ static cuzk_err put_section(gpu_setup *s, int g, const fr_repr_t *k, size_t n, c
             g16_qap_h(s->q, s->hk, base, len, s->pool);
         }
         if (g == 1) {
-            err = gpu_fb_mul_g1(s->dev, s->wr.buf[s->slot], true, s->tab1, GPU_FB_W1, kk, len,
-                                dg);
+            err = gpu_fb_mul_g1(s->dev, s->wr.buf[s->slot], true, s->tab1, GPU_FB_W1, kk, len, dg);
         } else {
-            err = gpu_fb_mul_g2(s->dev, s->wr.buf[s->slot], true, s->tab2, GPU_FB_W2, kk, len,
-                                dg);
+            err = gpu_fb_mul_g2(s->dev, s->wr.buf[s->slot], true, s->tab2, GPU_FB_W2, kk, len, dg);
         }
         if (err == CUZK_OK) {
             writer_submit(&s->wr, s->slot, len * nb);

@@ -68,7 +68,7 @@ typedef struct c1_check {
     seal_tree_shape td, tr;
     seal_graph_t g;
     uint64_t ch[VP_C1_MAX_PARTITIONS][18]; /* challenges of each partition */
-    cz_diag *diag;                          /* one per challenge (k * challenges + i) */
+    cz_diag *diag;                         /* one per challenge (k * challenges + i) */
     cuzk_err *err;
 } c1_check;
 
@@ -118,8 +118,7 @@ static cuzk_err verify_challenge(const c1_check *x, uint32_t k, uint32_t i, cz_d
     seal_graph_parents(g, c, par);
     for (int j = 0; j < SEAL_DRG_DEGREE; j++) {
         if ((why = check_column(&p->drg_parents[j], par[j], L, &tr, comm_c)) != NULL) {
-            return VFAIL("replica_column_proofs.drg_parents[%d] (node %u): %s", j, par[j],
-                         why);
+            return VFAIL("replica_column_proofs.drg_parents[%d] (node %u): %s", j, par[j], why);
         }
     }
     for (int j = 0; j < SEAL_EXP_DEGREE; j++) {

@@ -67,10 +67,10 @@ typedef struct cs_merge_slot {
 
 struct cs {
     const cs_ops *ops;
-    cuzk_err err;  /* sticky */
-    cz_diag diag;  /* its detail */
-    bool finished; /* cs_finish called */
-    bool consumed; /* emptied by cs_extend into a parent */
+    cuzk_err err;              /* sticky */
+    cz_diag diag;              /* its detail */
+    bool finished;             /* cs_finish called */
+    bool consumed;             /* emptied by cs_extend into a parent */
     const atomic_bool *cancel; /* cs_set_cancel; NULL = never */
     size_t num_inputs, num_aux, num_constraints;
 

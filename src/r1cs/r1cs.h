@@ -460,8 +460,8 @@ CZ_MUST_USE cuzk_err cs_shape_assign(const cs_shape_t *shape, cs_assignment_t *a
 /** The products alone, for an assignment cs_shape_assign prepared (m and densities set, a, b,
  *  c NULL): allocates a, b, c and computes them over `pool`. cs_shape_eval is cs_shape_assign
  *  followed by this. Errors: CUZK_E_INVAL (not such an assignment), CUZK_E_NOMEM. */
-CZ_MUST_USE cuzk_err cs_shape_products(const cs_shape_t *shape, cs_assignment_t *asg,
-                                       cz_pool *pool, cz_diag *dg);
+CZ_MUST_USE cuzk_err cs_shape_products(const cs_shape_t *shape, cs_assignment_t *asg, cz_pool *pool,
+                                       cz_diag *dg);
 
 /** Shape files (docs/formats.md "Compact shape"): little-endian header with magic, version,
  *  counts, lengths, the caller's key (opaque bytes naming the circuit shape, e.g. kind, size and

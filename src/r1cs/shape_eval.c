@@ -226,13 +226,13 @@ cuzk_err cs_shape_products(const cs_shape_t *shape, cs_assignment_t *asg, cz_poo
     fr_t *abc[3] = {NULL, NULL, NULL};
     bool ok = true;
 
-    if (asg->num_inputs != shape->num_inputs || asg->num_aux != shape->num_aux ||
-        asg->m != rows || asg->a || asg->b || asg->c) {
+    if (asg->num_inputs != shape->num_inputs || asg->num_aux != shape->num_aux || asg->m != rows ||
+        asg->a || asg->b || asg->c) {
         return cz_fail(dg, CUZK_E_INVAL,
                        "cs_shape_products: assignment (%zu inputs, %zu aux, m %zu) is not the "
                        "shape's (%zu, %zu, %zu rows) without a, b, c",
-                       asg->num_inputs, asg->num_aux, asg->m, shape->num_inputs,
-                       shape->num_aux, rows);
+                       asg->num_inputs, asg->num_aux, asg->m, shape->num_inputs, shape->num_aux,
+                       rows);
     }
     for (int k = 0; k < 3; k++) {
         abc[k] = cz_malloc((rows ? rows : 1) * sizeof(fr_t));

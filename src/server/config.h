@@ -55,7 +55,7 @@ typedef struct srv_config {
     srv_gpu_sel gpus;       /* which devices prove */
     uint64_t gpu_mem_limit; /* per device, bytes of resident parameters; 0 = no limit */
     char *log_level;
-    bool timing; /* logging.timing / --timing / CUZK_TIMING=1: one log line per stage */
+    bool timing;       /* logging.timing / --timing / CUZK_TIMING=1: one log line per stage */
     char *config_path; /* the --config file, if any (informational) */
 } srv_config;
 

@@ -167,8 +167,7 @@ static bool entries_ok(srv_call *call, const uint8_t *req, size_t len, const uin
                        size_t depth)
 {
     size_t count = 0;
-    if (wire_visit(req, len, path, depth, count_entry, &count) ||
-        count <= ENG_VANILLA_PROOFS_MAX) {
+    if (wire_visit(req, len, path, depth, count_entry, &count) || count <= ENG_VANILLA_PROOFS_MAX) {
         return true;
     }
     char msg[160];

@@ -246,8 +246,8 @@ TEST(log_values_are_quoted_and_escaped)
         cz_log_write(CZ_LOG_INFO, "job=%s event=x error=%s", q, q);
         for (const char *p = cap.line; *p; p++) {
             unsigned char c = (unsigned char)*p;
-            CHECK_MSG(c >= 0x20 && c != 0x7f, "control byte 0x%02x reached the sink (value %zu)",
-                      c, i);
+            CHECK_MSG(c >= 0x20 && c != 0x7f, "control byte 0x%02x reached the sink (value %zu)", c,
+                      i);
             CHECK_MSG(!(c == 0xc2 && (unsigned char)p[1] >= 0x80 && (unsigned char)p[1] <= 0x9f),
                       "a C1 control reached the sink (value %zu)", i);
         }

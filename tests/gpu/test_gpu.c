@@ -1352,9 +1352,15 @@ static void fb_scalars(fr_repr_t *k, size_t n, unsigned w)
                                          0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL}};
     const uint64_t half = (uint64_t)1 << (w - 1);
     const fr_repr_t fixed[] = {
-        repr_u64(0),        repr_u64(1),    repr_u64(2),
-        repr_u64(half),     repr_u64(half + 1), repr_u64((half << 1) - 1),
-        repr_u64(((half << 1) - 1) | (half << 1)), r_minus_1, {{0, 0, 0, 1ULL << 62}},
+        repr_u64(0),
+        repr_u64(1),
+        repr_u64(2),
+        repr_u64(half),
+        repr_u64(half + 1),
+        repr_u64((half << 1) - 1),
+        repr_u64(((half << 1) - 1) | (half << 1)),
+        r_minus_1,
+        {{0, 0, 0, 1ULL << 62}},
     };
     for (size_t i = 0; i < n; i++) {
         if (i < ARRAY_LEN(fixed)) {

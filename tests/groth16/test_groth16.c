@@ -795,8 +795,7 @@ TEST(cancel_stops_between_stages)
         g16_prove_opts_t o = {.on_stage = g16t_cancel_stage, .on_stage_ctx = &c, .cancel = &cancel};
         cz_diag dg;
         cz_diag_init(&dg);
-        CHECK_ERR(g16_prove_ex(f.p, &proof, &f.asg, &r, &s, &o, NULL, NULL, &dg),
-                  CUZK_E_CANCELLED);
+        CHECK_ERR(g16_prove_ex(f.p, &proof, &f.asg, &r, &s, &o, NULL, NULL, &dg), CUZK_E_CANCELLED);
         CHECK_MSG(strcmp(c.last, at[i]) == 0, "cancelled after %s, went on to %s", at[i], c.last);
     }
     /* Not cancelled: the same options prove. */

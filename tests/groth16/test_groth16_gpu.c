@@ -500,7 +500,8 @@ TEST(gpu_prove_cancel_between_stages)
         atomic_bool flag;
         atomic_init(&flag, false);
         g16t_cancel_at c = {.at = at[i], .flag = &flag};
-        g16_prove_opts_t og = {.on_stage = g16t_cancel_stage, .on_stage_ctx = &c, .gpu = gp, .cancel = &flag};
+        g16_prove_opts_t og = {
+            .on_stage = g16t_cancel_stage, .on_stage_ctx = &c, .gpu = gp, .cancel = &flag};
         cz_diag dg;
         cz_diag_init(&dg);
         CHECK_ERR(g16_prove_ex(p, &proof, &asg, &r, &s, &og, NULL, test_pool(), &dg),
@@ -564,14 +565,14 @@ TEST(gpu_prove_from_witness_and_shape)
         (void)gc_assign(&full, sp, 7, false);
         CHECK_OK(g16_prove_ex(p, &proof, &full, &r, &s, NULL, NULL, test_pool(), NULL));
         g16_proof_to_bytes(want, &proof);
-        g16_prove_opts_t og = {.on_stage = log_stage, .on_stage_ctx = &lg, .gpu = gp,
-                               .gpu_shape = gs};
+        g16_prove_opts_t og = {
+            .on_stage = log_stage, .on_stage_ctx = &lg, .gpu = gp, .gpu_shape = gs};
         GPU_OK(g16_prove_ex(p, &proof, &wit, &r, &s, &og, NULL, test_pool(), DG));
         g16_proof_to_bytes(got, &proof);
         CHECK_MSG(memcmp(got, want, sizeof(want)) == 0, "%s: proof from the shape differs",
                   sp->name);
-        CHECK(lg.n >= 3 && strcmp(lg.name[0], "prep") == 0 &&
-              strcmp(lg.name[1], "products") == 0 && strcmp(lg.name[2], "quotient") == 0);
+        CHECK(lg.n >= 3 && strcmp(lg.name[0], "prep") == 0 && strcmp(lg.name[1], "products") == 0 &&
+              strcmp(lg.name[2], "quotient") == 0);
         memset(&proof, 0, sizeof(proof));
         GPU_OK(g16_prove_take(p, &proof, &wit, &r, &s, &og, NULL, NULL, DG));
         g16_proof_to_bytes(got, &proof);
@@ -745,8 +746,7 @@ TEST(gpu_params_drop_and_restore)
 {
     gpu_dev *dev = gtu_need_dev();
     static const gc_spec sp = {.name = "drop", .ni = 3, .na = 300, .mode = GC_DARK, .seed = 71};
-    static const gc_spec other = {.name = "drop2", .ni = 3, .na = 300, .mode = GC_DARK,
-                                  .seed = 72};
+    static const gc_spec other = {.name = "drop2", .ni = 3, .na = 300, .mode = GC_DARK, .seed = 72};
     g16_params_t *p = gc_setup(&sp), *q = gc_setup(&other);
     g16_gpu_params *gp = NULL;
     cs_assignment_t asg;
@@ -787,8 +787,7 @@ TEST(gpu_params_drop_and_restore)
     CHECK_ERR(g16_params_restore_points(p, file2, len2, NULL, test_pool(), NULL), CUZK_E_FORMAT);
     CHECK(!g16_params_has_points(p));
     /* a truncated file: refused as a load refuses it */
-    CHECK_ERR(g16_params_restore_points(p, file, len - 1, NULL, test_pool(), NULL),
-              CUZK_E_FORMAT);
+    CHECK_ERR(g16_params_restore_points(p, file, len - 1, NULL, test_pool(), NULL), CUZK_E_FORMAT);
     CHECK(!g16_params_has_points(p));
     GPU_OK(g16_params_restore_points(p, file, len, NULL, test_pool(), DG));
     CHECK(g16_params_has_points(p));

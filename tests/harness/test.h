@@ -20,12 +20,12 @@
 typedef void (*test_fn)(void);
 void test_register(const char *name, test_fn fn);
 
-#define TEST(name)                                                        \
-    static void test_##name(void);                                        \
-    __attribute__((constructor)) static void test_register_##name(void)   \
-    {                                                                     \
-        test_register(#name, test_##name);                                \
-    }                                                                     \
+#define TEST(name)                                                                                 \
+    static void test_##name(void);                                                                 \
+    __attribute__((constructor)) static void test_register_##name(void)                            \
+    {                                                                                              \
+        test_register(#name, test_##name);                                                         \
+    }                                                                                              \
     static void test_##name(void)
 
 /* Failure reporting: prints and jumps out of the current test. */
@@ -48,52 +48,52 @@ const char *test_bin_path(const char *rel);
  *  the file is absent. */
 uint8_t *test_shared_load(const char *rel, size_t *len);
 
-#define CHECK(cond)                                            \
-    do {                                                       \
-        if (!(cond)) {                                         \
-            test_fail(__FILE__, __LINE__, "CHECK(%s)", #cond); \
-        }                                                      \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            test_fail(__FILE__, __LINE__, "CHECK(%s)", #cond);                                     \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_MSG(cond, ...)                          \
-    do {                                              \
-        if (!(cond)) {                                \
-            test_fail(__FILE__, __LINE__, __VA_ARGS__); \
-        }                                             \
+#define CHECK_MSG(cond, ...)                                                                       \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            test_fail(__FILE__, __LINE__, __VA_ARGS__);                                            \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_EQ_U64(a, b)                                                                 \
-    do {                                                                                   \
-        uint64_t check_a_ = (uint64_t)(a), check_b_ = (uint64_t)(b);                       \
-        if (check_a_ != check_b_) {                                                        \
-            test_fail(__FILE__, __LINE__, "%s == %s: %" PRIu64 " != %" PRIu64, #a, #b,     \
-                      check_a_, check_b_);                                                 \
-        }                                                                                  \
+#define CHECK_EQ_U64(a, b)                                                                         \
+    do {                                                                                           \
+        uint64_t check_a_ = (uint64_t)(a), check_b_ = (uint64_t)(b);                               \
+        if (check_a_ != check_b_) {                                                                \
+            test_fail(__FILE__, __LINE__, "%s == %s: %" PRIu64 " != %" PRIu64, #a, #b, check_a_,   \
+                      check_b_);                                                                   \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_MEM_EQ(a, b, n)                                          \
-    do {                                                               \
-        if (memcmp((a), (b), (n)) != 0) {                              \
-            test_fail_mem(__FILE__, __LINE__, #a " == " #b, (a), (b), (n)); \
-        }                                                              \
+#define CHECK_MEM_EQ(a, b, n)                                                                      \
+    do {                                                                                           \
+        if (memcmp((a), (b), (n)) != 0) {                                                          \
+            test_fail_mem(__FILE__, __LINE__, #a " == " #b, (a), (b), (n));                        \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_STR_EQ(a, b)                                                             \
-    do {                                                                               \
-        const char *check_a_ = (a), *check_b_ = (b);                                   \
-        if (strcmp(check_a_, check_b_) != 0) {                                         \
-            test_fail(__FILE__, __LINE__, "%s == %s: \"%s\" != \"%s\"", #a, #b, check_a_, \
-                      check_b_);                                                       \
-        }                                                                              \
+#define CHECK_STR_EQ(a, b)                                                                         \
+    do {                                                                                           \
+        const char *check_a_ = (a), *check_b_ = (b);                                               \
+        if (strcmp(check_a_, check_b_) != 0) {                                                     \
+            test_fail(__FILE__, __LINE__, "%s == %s: \"%s\" != \"%s\"", #a, #b, check_a_,          \
+                      check_b_);                                                                   \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_ERR(expr, code)                                                            \
-    do {                                                                                 \
-        cuzk_err check_e_ = (expr);                                                      \
-        if (check_e_ != (code)) {                                                        \
-            test_fail(__FILE__, __LINE__, "%s returned %s, expected %s", #expr,           \
-                      cuzk_errname(check_e_), cuzk_errname(code));                       \
-        }                                                                                \
+#define CHECK_ERR(expr, code)                                                                      \
+    do {                                                                                           \
+        cuzk_err check_e_ = (expr);                                                                \
+        if (check_e_ != (code)) {                                                                  \
+            test_fail(__FILE__, __LINE__, "%s returned %s, expected %s", #expr,                    \
+                      cuzk_errname(check_e_), cuzk_errname(code));                                 \
+        }                                                                                          \
     } while (0)
 
 #define CHECK_OK(expr) CHECK_ERR(expr, CUZK_OK)

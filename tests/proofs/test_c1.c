@@ -143,7 +143,7 @@ TEST(c1_verify_names_the_failure)
         CHECK_MSG(strstr(dg.msg, (needle)) != NULL, "\"%s\" lacks \"%s\"", dg.msg, (needle));      \
         cz_diag_init(&pdg);                                                                        \
         CHECK_ERR(vp_c1_verify_pool(&c1, NULL, pool, &pdg), CUZK_E_FORMAT);                        \
-        CHECK_STR_EQ(pdg.msg, dg.msg); /* in parallel: the same first failure */                \
+        CHECK_STR_EQ(pdg.msg, dg.msg); /* in parallel: the same first failure */                   \
         *p = save;                                                                                 \
         CHECK_OK(vp_c1_verify(&c1, NULL, NULL));                                                   \
     } while (0)

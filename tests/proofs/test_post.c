@@ -33,8 +33,7 @@ TEST(post_golden_decodes_and_verifies)
     CHECK_STR_EQ(cfg.name, "StackedDrgWindow32GiBV1");
     CHECK(cz_hex_decode(rand, 32, post_golden_randomness));
     CHECK(cz_hex_decode(comm_r, 32, post_golden_comm_r));
-    CHECK_OK(vp_post_from_bincode(&p, 32ull << 30, post_golden_vproof, golden_len,
-                                  NULL));
+    CHECK_OK(vp_post_from_bincode(&p, 32ull << 30, post_golden_vproof, golden_len, NULL));
     CHECK_EQ_U64(p.sector_id, POST_GOLDEN_SECTOR);
     CHECK_MEM_EQ(p.comm_r, comm_r, 32); /* the SealedCID's digest */
     CHECK_EQ_U64(p.ninclusion, 10);

@@ -197,8 +197,8 @@ static cuzk_err stamp_write(const fil_stamp *st, const char *path, cz_diag *dg)
             "\ninputs %zu\naux %zu\nconstraints %zu\nshape %s\ndomain %" PRIu64
             "\nparams_bytes %" PRIu64 "\nvk_bytes %" PRIu64 "\nmeta_bytes %" PRIu64 "\nseed %s\n",
             STAMP_FORMAT, st->setup, st->proof, st->sector_size, st->counts.num_inputs,
-            st->counts.num_aux, st->counts.num_constraints, st->shape, st->domain,
-            st->params_bytes, st->vk_bytes, st->meta_bytes, st->seed);
+            st->counts.num_aux, st->counts.num_constraints, st->shape, st->domain, st->params_bytes,
+            st->vk_bytes, st->meta_bytes, st->seed);
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
         int e = errno;
         remove(tmp);
@@ -643,8 +643,8 @@ static int setup_filecoin(int argc, char **argv)
     /* A stale stamp goes first, so an interrupted run is never taken for a finished one. */
     remove(paths.stamp);
     if (err == CUZK_OK) {
-        err = make_files(&want, &paths, &shape, a.seed_hex ? &seed : NULL, a.gpu, a.dir, pool,
-                         &pg, t_make, &dg);
+        err = make_files(&want, &paths, &shape, a.seed_hex ? &seed : NULL, a.gpu, a.dir, pool, &pg,
+                         t_make, &dg);
     }
     if (err != CUZK_OK) {
         cli_error_diag(cmd, err, &dg);
@@ -653,12 +653,11 @@ static int setup_filecoin(int argc, char **argv)
     cli_progress_end(&pg);
     printf("setup: ok proof=%s sector_size=%" PRIu64 " inputs=%zu aux=%zu constraints=%zu "
            "domain=%" PRIu64 " shape=%s setup=%s device=%s params=%s params_bytes=%" PRIu64
-           " check_ms=%.1f setup_ms=%.1f write_ms=%.1f total_ms=%.1f peak_rss_bytes=%" PRIu64
-           "\n",
+           " check_ms=%.1f setup_ms=%.1f write_ms=%.1f total_ms=%.1f peak_rss_bytes=%" PRIu64 "\n",
            want.proof, want.sector_size, want.counts.num_inputs, want.counts.num_aux,
-           want.counts.num_constraints, want.domain, want.shape, want.setup,
-           a.gpu ? "gpu" : "cpu", paths.params, want.params_bytes, t_check, t_make[0],
-           t_make[1], cli_now_ms() - t0, (uint64_t)cz_rss_peak());
+           want.counts.num_constraints, want.domain, want.shape, want.setup, a.gpu ? "gpu" : "cpu",
+           paths.params, want.params_bytes, t_check, t_make[0], t_make[1], cli_now_ms() - t0,
+           (uint64_t)cz_rss_peak());
     rc = CLI_EXIT_OK;
 done:
     cli_progress_hide(&pg);

@@ -86,9 +86,8 @@ static bool to_gpu(const char *cmd, const g16_params_t *p, cz_pool *pool)
         gpu_dev_close(dev);
         return false;
     }
-    printf("gpu upload_ms=%.1f device_bytes=%zu pinned_bytes=%zu rss_bytes=%zu\n",
-           cli_now_ms() - t, g16_gpu_params_device_bytes(gp), g16_gpu_params_pinned_bytes(gp),
-           cz_rss_now());
+    printf("gpu upload_ms=%.1f device_bytes=%zu pinned_bytes=%zu rss_bytes=%zu\n", cli_now_ms() - t,
+           g16_gpu_params_device_bytes(gp), g16_gpu_params_pinned_bytes(gp), cz_rss_now());
     g16_gpu_params_free(gp);
     gpu_dev_close(dev);
     return true;
@@ -137,9 +136,8 @@ int cmd_check_params(int argc, char **argv)
     size_t bytes = g16_params_nbytes(p);
     printf("params ok file=%s bytes=%zu ic=%zu h=%zu l=%zu a=%zu b_g1=%zu b_g2=%zu load_ms=%.1f "
            "mib_per_s=%.0f cold=%d subgroup=%d rss_bytes=%zu\n",
-           params_path, bytes, p->vk.ic_len, p->h_len, p->l_len, p->a_len, p->b_g1_len,
-           p->b_g2_len, t, (double)bytes / 1048576.0 / (t > 0 ? t / 1e3 : 1e-3), cold, subgroup,
-           cz_rss_now());
+           params_path, bytes, p->vk.ic_len, p->h_len, p->l_len, p->a_len, p->b_g1_len, p->b_g2_len,
+           t, (double)bytes / 1048576.0 / (t > 0 ? t / 1e3 : 1e-3), cold, subgroup, cz_rss_now());
     if (vk_path && !same_vk(cmd, vk_path, p)) {
         goto done;
     }

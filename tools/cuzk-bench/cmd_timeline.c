@@ -30,11 +30,11 @@ typedef struct stage_color {
 } stage_color;
 
 static const stage_color COLORS[] = {
-    {"queue", "#b0b0b0"},     {"parse", "#a1887f"},    {"srs_load", "#6d4c41"},
-    {"synthesis", "#1e88e5"}, {"finish", "#90caf9"},   {"prep", "#fdd835"},
-    {"quotient", "#8e24aa"},  {"msm_h", "#e53935"},    {"msm_l", "#fb8c00"},
-    {"msm_a", "#43a047"},     {"msm_b_g1", "#00897b"}, {"msm_b_g2", "#3949ab"},
-    {"assemble", "#c0ca33"},  {"verify", "#d81b60"},   {"shape_record", "#4e342e"},
+    {"queue", "#b0b0b0"},      {"parse", "#a1887f"},    {"srs_load", "#6d4c41"},
+    {"synthesis", "#1e88e5"},  {"finish", "#90caf9"},   {"prep", "#fdd835"},
+    {"quotient", "#8e24aa"},   {"msm_h", "#e53935"},    {"msm_l", "#fb8c00"},
+    {"msm_a", "#43a047"},      {"msm_b_g1", "#00897b"}, {"msm_b_g2", "#3949ab"},
+    {"assemble", "#c0ca33"},   {"verify", "#d81b60"},   {"shape_record", "#4e342e"},
     {"shape_load", "#795548"}, {"products", "#26c6da"},
 };
 #define OTHER_COLOR "#546e7a"

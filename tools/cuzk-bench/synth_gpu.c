@@ -76,8 +76,7 @@ size_t synth_gpu_bytes(const synth_gpu *g)
     return gpu_spmat_bytes(g->m[0]) + gpu_spmat_bytes(g->m[1]) + gpu_spmat_bytes(g->m[2]);
 }
 
-cuzk_err synth_gpu_run(synth_gpu *g, const cs_assignment_t *asg, synth_gpu_times *t,
-                       cz_diag *dg)
+cuzk_err synth_gpu_run(synth_gpu *g, const cs_assignment_t *asg, synth_gpu_times *t, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     const fr_t *want[3] = {asg->a, asg->b, asg->c};

@@ -127,8 +127,7 @@ CZ_DEV uint32_t fb_scalar_bits(const uint32_t *k, unsigned bit, unsigned w)
 }
 
 /** [k] G in XYZZ from the table (signed digits, see the file comment). */
-template <class F>
-CZ_DEV xyzz_t<F> fb_point(const aff_t<F> *tab, unsigned w, const uint32_t *k)
+template <class F> CZ_DEV xyzz_t<F> fb_point(const aff_t<F> *tab, unsigned w, const uint32_t *k)
 {
     const unsigned nwin = (256 + w - 1) / w;
     const uint32_t half = 1u << (w - 1);
@@ -233,13 +232,13 @@ cuzk_err fb_mul(gpu_dev *dev, void *out, bool encoded, const gpu_buf *tab, unsig
 
     CZ_CHECK(dev && tab && (k || n == 0) && (out || n == 0));
     if (w < FB_MIN_WINDOW || w > FB_MAX_WINDOW) {
-        return cz_fail(dg, CUZK_E_INVAL, "fixed-base window %u outside [%u, %u]", w,
-                       FB_MIN_WINDOW, FB_MAX_WINDOW);
+        return cz_fail(dg, CUZK_E_INVAL, "fixed-base window %u outside [%u, %u]", w, FB_MIN_WINDOW,
+                       FB_MAX_WINDOW);
     }
     if (tab->dev != dev || tab->len < nwin * ((size_t)1 << (w - 1)) * sizeof(aff)) {
         return cz_fail(dg, CUZK_E_INVAL,
-                       "fixed-base table of %zu bytes for window %u (needs %zu points)",
-                       tab->len, w, nwin * ((size_t)1 << (w - 1)));
+                       "fixed-base table of %zu bytes for window %u (needs %zu points)", tab->len,
+                       w, nwin * ((size_t)1 << (w - 1)));
     }
     if (n == 0) {
         return CUZK_OK;

@@ -60,14 +60,14 @@ typedef void (*srv_rpc_handler)(void *ctx, srv_call *call, size_t method, const 
                                 size_t len);
 
 typedef struct srv_rpc_opts {
-    const char *const *listen;  /* "host:port" or "unix:///abs/path" */
+    const char *const *listen; /* "host:port" or "unix:///abs/path" */
     size_t nlisten;
     const char *const *methods; /* full paths, e.g. "/pkg.Service/Method" */
     size_t nmethods;
     srv_rpc_handler handler;
     void *ctx;
-    unsigned socket_mode;       /* permission bits given to unix sockets, e.g. 0660 */
-    size_t max_message_bytes;   /* receive and send limit (0 = 256 MiB) */
+    unsigned socket_mode;     /* permission bits given to unix sockets, e.g. 0660 */
+    size_t max_message_bytes; /* receive and send limit (0 = 256 MiB) */
 } srv_rpc_opts;
 
 /** Starts serving. Every address must bind, else nothing is served.
