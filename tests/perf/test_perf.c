@@ -243,28 +243,37 @@ TEST(memmon_sees_touched_memory)
     remove(path);
 }
 
-/* Another process: a child that holds 64 MiB; the monitor follows its pid. */
+/* Another process: a child that holds 64 MiB; the monitor follows its pid. The child says
+ * when its memory is touched (a byte on `ready`), so a loaded machine cannot make the monitor
+ * sample before it. */
 TEST(memmon_follows_a_pid)
 {
     size_t len = (size_t)64 << 20;
-    int fds[2];
-    CHECK(pipe(fds) == 0);
+    int fds[2], ready[2];
+    char c = 0;
+    CHECK(pipe(fds) == 0 && pipe(ready) == 0);
     pid_t pid = fork();
     CHECK(pid >= 0);
     if (pid == 0) {
         uint8_t *p = cz_malloc(len);
-        char c = 0;
         if (!p) {
             _exit(1);
         }
         memset(p, 1, len);
         close(fds[1]);
+        close(ready[0]);
+        if (write(ready[1], "r", 1) != 1) {
+            _exit(1);
+        }
         if (read(fds[0], &c, 1) < 0) { /* until the parent closes the pipe */
             _exit(1);
         }
         _exit(p[len - 1] == 1 ? 0 : 1);
     }
     close(fds[0]);
+    close(ready[1]);
+    CHECK(read(ready[0], &c, 1) == 1); /* the child's memory is in place */
+    close(ready[0]);
     perf_memmon *m = NULL;
     perf_memmon_peak pk;
     perf_memmon_src src[2] = {{"self", 0}, {"child", pid}};
