@@ -31,6 +31,7 @@
 #include "gpu/gpu_test_util.h"
 #include "groth16/g16_test_util.h"
 #include "groth16/groth16.h"
+#include "groth16/internal.h"
 #include "r1cs/r1cs.h"
 
 /* ---- device, pool, helpers ---- */
@@ -722,23 +723,6 @@ TEST(gpu_compact_matches_host)
  * Setup on the device (g16_setup_gpu_write) against the CPU setup, byte for byte
  * ------------------------------------------------------------------------------------------- */
 
-static uint8_t *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf;
-    long n;
-    CHECK(f != NULL);
-    CHECK(fseek(f, 0, SEEK_END) == 0);
-    n = ftell(f);
-    CHECK(n >= 0);
-    rewind(f);
-    buf = xmalloc((size_t)n);
-    CHECK(fread(buf, 1, (size_t)n, f) == (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
 /* Dropping the host points of resident parameters: device proofs go on unchanged; everything
  * that reads the points refuses; a restore from the same file brings them back (and a restore
  * from other parameters is refused). */
@@ -753,16 +737,17 @@ TEST(gpu_params_drop_and_restore)
     g16_proof_t proof;
     uint8_t want[G16_PROOF_NBYTES], got[G16_PROOF_NBYTES];
     char path[64], path2[64];
-    uint8_t *file, *file2;
-    size_t len, len2;
+    g16_file_t f1, f2;
     fr_t r, s;
 
     snprintf(path, sizeof(path), "/tmp/cuzk-drop-%d.params", (int)getpid());
     snprintf(path2, sizeof(path2), "/tmp/cuzk-drop-%d-2.params", (int)getpid());
     CHECK_OK(g16_params_write(p, path, NULL, NULL));
     CHECK_OK(g16_params_write(q, path2, NULL, NULL));
-    file = read_all(path, &len);
-    file2 = read_all(path2, &len2);
+    CHECK_OK(g16_file_map(&f1, path, NULL));
+    CHECK_OK(g16_file_map(&f2, path2, NULL));
+    const uint8_t *file = f1.data, *file2 = f2.data;
+    const size_t len = f1.len, len2 = f2.len;
     fixed_rs(&r, &s, 5);
     (void)gc_assign(&asg, &sp, 9, false);
     GPU_OK(g16_prove_ex(p, &proof, &asg, &r, &s, NULL, NULL, test_pool(), DG));
@@ -798,8 +783,8 @@ TEST(gpu_params_drop_and_restore)
 
     remove(path);
     remove(path2);
-    cz_free(file);
-    cz_free(file2);
+    g16_file_unmap(&f1);
+    g16_file_unmap(&f2);
     cs_assignment_clear(&asg);
     g16_gpu_params_free(gp);
     g16_params_free(p);
@@ -817,8 +802,8 @@ static void check_setup_twin(const gc_spec *sp)
     g16_vk_t *vk = NULL;
     g16_setup_stats_t st;
     uint64_t seed = sp->seed + 7000;
-    uint8_t *a, *b, *va, *vb;
-    size_t la, lb;
+    uint8_t *va, *vb;
+    g16_file_t a, b;
     cz_diag dg;
 
     snprintf(cpu_path, sizeof(cpu_path), "/tmp/cuzk-twin-%d-cpu.params", (int)getpid());
@@ -831,10 +816,11 @@ static void check_setup_twin(const gc_spec *sp)
     CHECK_MSG(g16_setup_gpu_write(&vk, &st, &shape, &seed, dev, gpu_path, test_pool(), &dg) ==
                   CUZK_OK,
               "%s: %s", sp->name, dg.msg);
-    a = read_all(cpu_path, &la);
-    b = read_all(gpu_path, &lb);
-    CHECK_EQ_U64(lb, la);
-    CHECK_MSG(memcmp(a, b, la) == 0, "%s: the device setup wrote other bytes", sp->name);
+    CHECK_OK(g16_file_map(&a, cpu_path, NULL));
+    CHECK_OK(g16_file_map(&b, gpu_path, NULL));
+    CHECK_EQ_U64(b.len, a.len);
+    CHECK_MSG(memcmp(a.data, b.data, a.len) == 0, "%s: the device setup wrote other bytes",
+              sp->name);
     va = xmalloc(g16_vk_nbytes(vk));
     vb = xmalloc(g16_vk_nbytes(&p->vk));
     CHECK_EQ_U64(g16_vk_nbytes(vk), g16_vk_nbytes(&p->vk));
@@ -844,7 +830,9 @@ static void check_setup_twin(const gc_spec *sp)
     CHECK(st.g1_window == 12 && st.total_ms >= st.qap_ms);
     remove(cpu_path);
     remove(gpu_path);
-    cz_free(a), cz_free(b), cz_free(va), cz_free(vb);
+    g16_file_unmap(&a);
+    g16_file_unmap(&b);
+    cz_free(va), cz_free(vb);
     g16_vk_free(vk);
     g16_params_free(p);
     cs_shape_clear(&shape);

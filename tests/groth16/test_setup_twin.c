@@ -18,26 +18,8 @@
 #include "gpu/gpu.h"
 #include "gpu/gpu_test_util.h"
 #include "groth16/groth16.h"
+#include "groth16/internal.h"
 #include "r1cs/r1cs.h"
-
-static uint8_t *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf;
-    long n;
-
-    CHECK(f != NULL);
-    CHECK(fseek(f, 0, SEEK_END) == 0);
-    n = ftell(f);
-    CHECK(n > 0);
-    rewind(f);
-    buf = cz_malloc((size_t)n);
-    CHECK(buf != NULL);
-    CHECK(fread(buf, 1, (size_t)n, f) == (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
 
 /* The first differing byte, or len when equal. */
 static size_t first_diff(const uint8_t *a, const uint8_t *b, size_t len)
@@ -62,8 +44,8 @@ TEST(setup_twin_window_post_2k)
     g16_params_t *p = NULL;
     g16_vk_t *vk = NULL;
     g16_setup_stats_t st;
-    uint8_t *a, *b, *va, *vb;
-    size_t la, lb;
+    uint8_t *va, *vb;
+    g16_file_t fa, fb;
     cz_diag dg;
 
     snprintf(cpu_path, sizeof(cpu_path), "/tmp/cuzk-twin2k-%d-cpu.params", (int)getpid());
@@ -81,11 +63,12 @@ TEST(setup_twin_window_post_2k)
               "%s", dg.msg);
     printf("  device setup: qap %.0f ms, tables %.0f ms, G1 %.0f ms, G2 %.0f ms, total %.0f ms\n",
            st.qap_ms, st.tables_ms, st.g1_ms, st.g2_ms, st.total_ms);
-    a = read_file(cpu_path, &la);
-    b = read_file(gpu_path, &lb);
-    CHECK_EQ_U64(lb, la);
-    CHECK_MSG(first_diff(a, b, la) == la, "the files differ first at byte %zu of %zu",
-              first_diff(a, b, la), la);
+    CHECK_OK(g16_file_map(&fa, cpu_path, NULL));
+    CHECK_OK(g16_file_map(&fb, gpu_path, NULL));
+    CHECK_EQ_U64(fb.len, fa.len);
+    CHECK_MSG(first_diff(fa.data, fb.data, fa.len) == fa.len,
+              "the files differ first at byte %zu of %zu", first_diff(fa.data, fb.data, fa.len),
+              fa.len);
     CHECK_EQ_U64(g16_vk_nbytes(vk), g16_vk_nbytes(&p->vk));
     va = cz_malloc(g16_vk_nbytes(vk));
     vb = cz_malloc(g16_vk_nbytes(vk));
@@ -95,7 +78,9 @@ TEST(setup_twin_window_post_2k)
     CHECK_MEM_EQ(va, vb, g16_vk_nbytes(vk));
     remove(cpu_path);
     remove(gpu_path);
-    cz_free(a), cz_free(b), cz_free(va), cz_free(vb);
+    g16_file_unmap(&fa);
+    g16_file_unmap(&fb);
+    cz_free(va), cz_free(vb);
     g16_vk_free(vk);
     g16_params_free(p);
     cs_shape_clear(&shape);
