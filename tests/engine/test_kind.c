@@ -384,8 +384,9 @@ static cuzk_err tk_synthesize(void *ctx, const eng_plan_t *plan, size_t k, cs_t 
         pthread_mutex_unlock(&tk->mu);
     }
     if (err == CUZK_OK && st->req.sleep_ms) {
-        struct timespec ts = {.tv_sec = st->req.sleep_ms / 1000,
-                              .tv_nsec = (long)(st->req.sleep_ms % 1000) * 1000000L};
+        uint64_t ms = (uint64_t)st->req.sleep_ms * ((st->req.flags & TK_STAGGER) ? k + 1 : 1);
+        struct timespec ts = {.tv_sec = (time_t)(ms / 1000),
+                              .tv_nsec = (long)(ms % 1000) * 1000000L};
         nanosleep(&ts, NULL);
     }
     if (err == CUZK_OK && (st->req.flags & TK_BAD_SYNTH) && k + 1 == plan->num_partitions) {

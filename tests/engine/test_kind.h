@@ -22,6 +22,7 @@
 #define TK_BAD_INPUT  4u  /* public_inputs returns y + 1 for partition 0 (proof never verifies) */
 #define TK_PARSE_FAIL 8u  /* parse rejects the request */
 #define TK_BIG        16u /* use circuit "test-cubic-big" */
+#define TK_STAGGER    32u /* partition k sleeps (k + 1) x sleep_ms: they finish one by one */
 
 #define TK_MAX_PARTS 16
 

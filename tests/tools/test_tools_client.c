@@ -577,8 +577,10 @@ TEST(single_multi_partition_and_request_id)
 #    endif
 }
 
-/* `status` shows a running job's partitions proved while `single` waits for it (4 partitions
- * of 250 ms synthesis each), and none once it completed. */
+/* `status` shows a running job's partitions proved while `single` waits for it, and none once
+ * it completed. Partition k's synthesis takes (k + 1) x 600 ms, so the partitions finish one by
+ * one at least 600 ms apart however many run at once: a status call (about 200 ms under ASan)
+ * lands between two of them. */
 TEST(status_shows_running_partitions)
 {
     const btarget *t = batch_target();
@@ -596,7 +598,7 @@ TEST(status_shows_running_partitions)
         const char *extra[] = {"--request-id", "bench-progress", NULL};
         const char *argv[32];
         size_t n = 0;
-        tk_request(req, tk_file("tk4.bin", 4, 0, 250));
+        tk_request(req, tk_file("tk4.bin", 4, TK_STAGGER, 600));
         argv[n++] = "single";
         argv[n++] = "--addr";
         argv[n++] = t->addr;
