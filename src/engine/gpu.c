@@ -430,11 +430,13 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
 
     uint64_t t0 = eng_now_ns();
     cz_diag_init(&dg);
-    err = eng_srs_points_acquire(eng, srs, params, &dg); /* restored if they were dropped */
+    /* dropped points (or never decoded): decoded from the file straight into the staging */
+    g16_gpu_opts_t go = {.release_file = true};
+    err = eng_srs_points_acquire(eng, srs, params, &go.file, &go.file_len, &dg);
     bool reading = err == CUZK_OK;
     for (; err == CUZK_OK;) {
         cz_diag_init(&dg);
-        err = g16_gpu_params_new(&gp, params, g->dev, NULL, eng->prove_pool, &dg);
+        err = g16_gpu_params_new(&gp, params, g->dev, &go, eng->prove_pool, &dg);
         if (err != CUZK_E_NOMEM) {
             break;
         }
@@ -497,9 +499,10 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     }
     *upload_ns = t1 - t0;
     CZ_LOG(CZ_LOG_INFO,
-           "job=%s k=%zu gpu=%u srs=%s event=resident bytes=%llu pinned_bytes=%zu ms=%.1f",
+           "job=%s k=%zu gpu=%u srs=%s event=resident bytes=%llu pinned_bytes=%zu from=%s "
+           "ms=%.1f",
            job->qid, k, g->ordinal, srs->id, (unsigned long long)bytes,
-           g16_gpu_params_pinned_bytes(gp), (double)(t1 - t0) / 1e6);
+           g16_gpu_params_pinned_bytes(gp), go.file ? "file" : "host", (double)(t1 - t0) / 1e6);
     if (eng->cfg.timing) {
         eng_timing_stage(eng, job, k, "gpu_upload", NULL, t0, t1);
     }

@@ -133,10 +133,13 @@ typedef struct eng_job eng_job;
 /** Before reading the host points of `params` (HOT parameters of srs, or parameters a device
  *  copy holds after a demotion): waits while they are dropped or restored; restores them from
  *  the file's mapping when they were dropped; counts the caller as a reader (no drop until
- *  eng_srs_points_release). CUZK_E_INVAL when they were dropped and cannot be restored here
- *  (demoted meanwhile), or the restore's error. Called without the lock. */
+ *  eng_srs_points_release). With `file` non-NULL (an upload, which can decode the points out
+ *  of the file itself), dropped points are not restored: *file / *file_len receive the file's
+ *  mapping instead (NULL / 0 when the host points are there), valid until the release.
+ *  CUZK_E_INVAL when they were dropped and cannot be restored here (demoted meanwhile),
+ *  CUZK_E_IO when the file changed on disk, or the restore's error. Called without the lock. */
 CZ_MUST_USE cuzk_err eng_srs_points_acquire(eng_t *eng, eng_srs *srs, const g16_params_t *params,
-                                            cz_diag *dg);
+                                            const uint8_t **file, size_t *file_len, cz_diag *dg);
 void eng_srs_points_release(eng_t *eng, eng_srs *srs);
 /** After an upload registered a device copy of srs's parameters (lock held): true when the
  *  host points should be dropped now (not kept by configuration, every usable device holds a
@@ -485,9 +488,17 @@ typedef struct eng_srs_loaded {
     size_t map_len;
     eng_file_id map_id;
     bool drop_old; /* the entry's mapping is stale: unmap it, success or not */
+    bool skipped;  /* the points were left in the file (skip_points) */
 } eng_srs_loaded;
+/** Loads (decodes) the parameters at path, from `map` when it is still that file's mapping.
+ *  skip_points: read only the VK and counts, the points left in the file for the devices to
+ *  decode straight into their memory (eng_srs_skip_points_locked says when). */
 CZ_MUST_USE cuzk_err eng_srs_load(eng_t *eng, const char *path, void *map, size_t map_len,
-                                  const eng_file_id *map_id, eng_srs_loaded *out, cz_diag *dg);
+                                  const eng_file_id *map_id, bool skip_points, eng_srs_loaded *out,
+                                  cz_diag *dg);
+/** True when a load should leave the points in the file: the host copy would be dropped as
+ *  soon as the devices hold one (not srs.keep_host_points, a usable device). */
+bool eng_srs_skip_points_locked(const eng_t *eng);
 void eng_srs_load_finish_locked(eng_t *eng, eng_srs *s, cuzk_err err, eng_srs_loaded *ld,
                                 eng_defer *d);
 /** Drops one partition reference. */

@@ -285,6 +285,7 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
     void *map = srs->map;
     size_t map_len = srs->map_len;
     eng_file_id map_id = srs->map_id;
+    bool skip = eng_srs_skip_points_locked(eng);
     pthread_mutex_unlock(&eng->mu);
 
     cz_diag dg;
@@ -293,7 +294,7 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
     if (load) {
         eng_srs_loaded ld = {0};
         uint64_t t0 = eng_now_ns();
-        err = eng_srs_load(eng, path, map, map_len, &map_id, &ld, &dg);
+        err = eng_srs_load(eng, path, map, map_len, &map_id, skip, &ld, &dg);
         uint64_t t1 = eng_now_ns();
         if (eng->cfg.timing) {
             eng_timing_stage(eng, job, k, "srs_load", NULL, t0, t1);
@@ -516,7 +517,8 @@ static cuzk_err prove_once(eng_t *eng, eng_gpu *g, bool use_gpu, eng_job *job, s
     }
     CZ_TRY(err, host_products(eng, part, &o->dg), done);
     o->cpu_fallback = g != NULL; /* a device thread proving on the CPU */
-    CZ_TRY(err, eng_srs_points_acquire(eng, srs, params, &o->dg), done); /* the CPU reads them */
+    CZ_TRY(err, eng_srs_points_acquire(eng, srs, params, NULL, NULL, &o->dg),
+           done); /* the CPU reads them */
     err = g16_prove_ex(params, &o->proof, asg, &r, &s, &opts, NULL, eng->prove_pool, &o->dg);
     eng_srs_points_release(eng, srs);
     if (err == CUZK_OK) {

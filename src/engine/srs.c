@@ -265,8 +265,13 @@ static void diag_prefix_path(cz_diag *dg, const char *path)
     }
 }
 
+bool eng_srs_skip_points_locked(const eng_t *eng)
+{
+    return !eng->cfg.keep_host_points && eng_gpu_any_usable_locked(eng);
+}
+
 cuzk_err eng_srs_load(eng_t *eng, const char *path, void *map, size_t map_len,
-                      const eng_file_id *map_id, eng_srs_loaded *out, cz_diag *dg)
+                      const eng_file_id *map_id, bool skip_points, eng_srs_loaded *out, cz_diag *dg)
 {
     eng_file_id used = {0};
     cuzk_err err;
@@ -289,8 +294,10 @@ cuzk_err eng_srs_load(eng_t *eng, const char *path, void *map, size_t map_len,
     }
     /* the mapping's pages are dropped from the process as they are decoded (they stay in the
      * page cache for a later load): the decoded copy is what a hot entry holds */
-    g16_load_opts_t lo = {.check_subgroup = false, .release_input = true};
+    g16_load_opts_t lo = {
+        .check_subgroup = false, .release_input = true, .skip_points = skip_points};
     err = g16_params_from_bytes(&out->params, map, map_len, &lo, eng->load_pool, dg);
+    out->skipped = skip_points;
     if (err == CUZK_OK && !file_unchanged(path, &used)) {
         g16_params_free(out->params);
         out->params = NULL;
@@ -341,6 +348,7 @@ void eng_srs_load_finish_locked(eng_t *eng, eng_srs *s, cuzk_err err, eng_srs_lo
         }
         s->params = ld->params;
         s->pvk = ld->pvk;
+        s->points_dropped = ld->skipped; /* in the file until a device or a CPU proof reads them */
         s->tier = ENG_TIER_HOT;
         s->change_noted = false;
         s->last_used_ns = eng_now_ns();
@@ -473,6 +481,7 @@ void eng_preload_run(eng_t *eng, eng_preload *p)
     }
     s->loading = true;
     eng->loads_running++;
+    bool skip = eng_srs_skip_points_locked(eng);
     void *map = s->map;
     size_t map_len = s->map_len;
     eng_file_id map_id = s->map_id;
@@ -481,7 +490,7 @@ void eng_preload_run(eng_t *eng, eng_preload *p)
 
     eng_srs_loaded ld;
     uint64_t t0 = eng_now_ns();
-    err = eng_srs_load(eng, path, map, map_len, &map_id, &ld, &dg);
+    err = eng_srs_load(eng, path, map, map_len, &map_id, skip, &ld, &dg);
     uint64_t ms = (eng_now_ns() - t0) / 1000000u;
 
     pthread_mutex_lock(&eng->mu);
@@ -580,10 +589,15 @@ static cuzk_err restore_points_locked(eng_t *eng, eng_srs *srs, cz_diag *dg)
     return err;
 }
 
-cuzk_err eng_srs_points_acquire(eng_t *eng, eng_srs *srs, const g16_params_t *params, cz_diag *dg)
+cuzk_err eng_srs_points_acquire(eng_t *eng, eng_srs *srs, const g16_params_t *params,
+                                const uint8_t **file, size_t *file_len, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
 
+    if (file) {
+        *file = NULL;
+        *file_len = 0;
+    }
     pthread_mutex_lock(&eng->mu);
     for (;;) {
         while (srs->points_busy) {
@@ -598,6 +612,18 @@ cuzk_err eng_srs_points_acquire(eng_t *eng, eng_srs *srs, const g16_params_t *pa
                           "srs=%s: the host points were dropped and the parameters are no "
                           "longer loaded",
                           srs->id);
+            break;
+        }
+        if (file) {
+            /* the mapping stays while the caller's partition holds its reference */
+            if (!file_unchanged(srs->path, &srs->map_id)) {
+                err = cz_fail(dg, CUZK_E_IO, "%s changed on disk; its points are not read",
+                              srs->path);
+                break;
+            }
+            *file = (const uint8_t *)srs->map;
+            *file_len = srs->map_len;
+            srs->point_readers++;
             break;
         }
         err = restore_points_locked(eng, srs, dg);

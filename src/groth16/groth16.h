@@ -77,6 +77,12 @@ typedef struct g16_load_opts {
      * process (madvise DONTNEED; they stay in the page cache) block by block as they are
      * decoded, so that a load never holds the whole file and its decoded copy at once. */
     bool release_input;
+    /* Read the VK, ic and the counts only: the parameters come back as after
+     * g16_params_drop_points, their points left in the file for g16_params_restore_points or
+     * for g16_gpu_params_new with opts.file (which decodes them into device memory), so that
+     * the host never holds a decoded copy. The counts and the VK are checked as in a full load;
+     * the points are checked when they are decoded. */
+    bool skip_points;
 } g16_load_opts_t;
 
 /** Loads a .params file: maps it, checks every count against the file size (an error names
@@ -315,6 +321,14 @@ typedef struct g16_gpu_opts {
     size_t stage_bytes;   /* bytes per slot, 1024 .. 2^32, rounded up to 256; 0 = 32 MiB,
                              or less when the circuit's largest Fr vector is smaller */
     unsigned stage_slots; /* 2 .. G16_GPU_MAX_SLOTS; 0 = 4 */
+    /* The .params file of p (e.g. its mapping; borrowed during g16_gpu_params_new), read when
+     * p's points were dropped or never decoded (g16_load_opts_t.skip_points): each slot of
+     * points is decoded from it, with a load's checks, straight into the pinned staging, so
+     * the host never holds the decoded vectors. It must hold p's parameters (same counts and
+     * VK bytes). release_file: drop the pages read from the process as a load does. */
+    const uint8_t *file;
+    size_t file_len;
+    bool release_file;
 } g16_gpu_opts_t;
 
 /** Makes `p` resident on `dev`: its five vectors become MSM bases in device memory (h, l, a, b_g1
@@ -329,8 +343,10 @@ typedef struct g16_gpu_opts {
  *       opts  staging (NULL = defaults).
  *       pool  copies into pinned memory (NULL: the calling thread).
  *  Errors: CUZK_E_NO_GPU (no CUDA or no device), CUZK_E_INVAL (opts out of range; h_len + 1 not
- *  a power of two, a_len < ic_len or b_g1_len != b_g2_len; a vector of 2^31 points or more),
- *  CUZK_E_NOMEM (device or pinned memory; dg names the part), CUZK_E_GPU. */
+ *  a power of two, a_len < ic_len or b_g1_len != b_g2_len; a vector of 2^31 points or more;
+ *  p's points dropped and no opts.file), CUZK_E_NOMEM (device or pinned memory; dg names the
+ *  part), CUZK_E_GPU; from opts.file: CUZK_E_FORMAT (not p's file, a malformed point),
+ *  CUZK_E_NOT_IN_GROUP (a point off the curve or the identity). */
 CZ_MUST_USE cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p,
                                         struct gpu_dev *dev, const g16_gpu_opts_t *opts,
                                         cz_pool *pool, cz_diag *dg);

@@ -38,6 +38,24 @@ void g16_diag_prefix(cz_diag *dg, const char *path);
 CZ_MUST_USE cuzk_err g16_params_alloc(g16_params_t *p, size_t ic_len, size_t h_len, size_t l_len,
                                       size_t a_len, size_t b_g1_len, size_t b_g2_len, cz_diag *dg);
 
+/** The five point sections of a .params file, in file order. */
+enum { G16_SEC_H, G16_SEC_L, G16_SEC_A, G16_SEC_B_G1, G16_SEC_B_G2, G16_SEC_COUNT };
+
+/** Checks that buf (len bytes) is a .params file holding p's parameters: the walk of a load
+ *  (every count against the length) and the same counts and VK bytes as p (CUZK_E_FORMAT "the
+ *  file changed" otherwise); off[s] receives the byte offset of section s's first point. */
+CZ_MUST_USE cuzk_err g16_params_file_sections(const g16_params_t *p, const uint8_t *buf, size_t len,
+                                              size_t off[G16_SEC_COUNT], cz_diag *dg);
+
+/** Decodes points [first, first + n) of section `sec` (its first point at byte sec_off of buf)
+ *  into dst (n g1_aff_t, or g2_aff_t for G16_SEC_B_G2) with the checks of a load (opts as
+ *  g16_params_from_bytes; release_input drops the pages read). A bad point is named with its
+ *  index in the section and its byte offset. Errors: CUZK_E_FORMAT, CUZK_E_NOT_IN_GROUP. */
+CZ_MUST_USE cuzk_err g16_params_decode_range(void *dst, const uint8_t *buf, size_t sec_off,
+                                             unsigned sec, size_t first, size_t n,
+                                             const g16_load_opts_t *opts, cz_pool *pool,
+                                             cz_diag *dg);
+
 /* ---- decimal numbers (snarkjs JSON) ---------------------------------------------------------- */
 
 /** Writes the decimal digits of the n-limb little-endian integer v (n <= 8) and a NUL into out;

@@ -31,7 +31,14 @@
 #define VK_OFF_DELTA_G2 672
 #define VK_OFF_IC_LEN   864
 
-enum { SEC_H, SEC_L, SEC_A, SEC_B_G1, SEC_B_G2, SEC_COUNT };
+enum {
+    SEC_H = G16_SEC_H,
+    SEC_L = G16_SEC_L,
+    SEC_A = G16_SEC_A,
+    SEC_B_G1 = G16_SEC_B_G1,
+    SEC_B_G2 = G16_SEC_B_G2,
+    SEC_COUNT = G16_SEC_COUNT
+};
 static const char *const SEC_NAME[SEC_COUNT] = {"h", "l", "a", "b_g1", "b_g2"};
 
 /* Where everything is in an encoded .params (or .vk: nsec = 0). */
@@ -216,12 +223,13 @@ static void release_pages(const uint8_t *p, size_t len)
     }
 }
 
-/* Decodes n points of the section `name` found at byte `off` of the file `file` (whose
- * decoding fails at the first bad point: named with its index and file offset). With
- * `release`, block by block, each block's input pages dropped once decoded. */
-static cuzk_err decode_vector(void *dst, const uint8_t *file, size_t off, size_t n, bool g2,
-                              bool check_group, bool release, const char *name, cz_pool *pool,
-                              cz_diag *dg)
+/* Decodes points [first, first + n) of the section `name` whose first point is at byte `off`
+ * of the file `file` into dst[0 .. n) (the decoding fails at the first bad point: named with
+ * its index in the section and its file offset). With `release`, block by block, each block's
+ * input pages dropped once decoded. */
+static cuzk_err decode_vector(void *dst, const uint8_t *file, size_t off, size_t first, size_t n,
+                              bool g2, bool check_group, bool release, const char *name,
+                              cz_pool *pool, cz_diag *dg)
 {
     const size_t nb = g2 ? G2_NB : G1_NB, block = release ? RELEASE_BLOCK : (n ? n : 1);
     decode_job_t job = {.g2 = g2, .check_group = check_group};
@@ -230,7 +238,7 @@ static cuzk_err decode_vector(void *dst, const uint8_t *file, size_t off, size_t
 
     for (i0 = 0; i0 < n && bad == SIZE_MAX; i0 += block) {
         size_t len = n - i0 < block ? n - i0 : block;
-        job.src = file + off + i0 * nb;
+        job.src = file + off + (first + i0) * nb;
         job.dst = (uint8_t *)dst + i0 * (g2 ? sizeof(g2_aff_t) : sizeof(g1_aff_t));
         atomic_init(&job.first_bad, SIZE_MAX);
         cz_pool_for(pool, len, check_group ? 64 : 1024, decode_task, &job);
@@ -243,7 +251,7 @@ static cuzk_err decode_vector(void *dst, const uint8_t *file, size_t off, size_t
         return CUZK_OK;
     }
     (void)decode_one(&job, bad, &err);
-    bad += i0 - block; /* the failing block's first index */
+    bad += first + i0 - block; /* the failing block's first index, in the section */
     at = off + bad * nb;
     if (err == CUZK_OK) {
         return cz_fail(dg, CUZK_E_NOT_IN_GROUP,
@@ -282,8 +290,9 @@ static cuzk_err alloc_vectors(g16_params_t *p, cz_diag *dg)
     return CUZK_OK;
 }
 
-cuzk_err g16_params_alloc(g16_params_t *p, size_t ic_len, size_t h_len, size_t l_len, size_t a_len,
-                          size_t b_g1_len, size_t b_g2_len, cz_diag *dg)
+/* ic's own allocation and the counts of p; no vectors yet. */
+static cuzk_err alloc_counts(g16_params_t *p, size_t ic_len, size_t h_len, size_t l_len,
+                             size_t a_len, size_t b_g1_len, size_t b_g2_len, cz_diag *dg)
 {
     /* ic apart from the vectors: a prepared VK (g16_pvk_init) keeps pointing at it when the
      * vectors are dropped */
@@ -298,7 +307,14 @@ cuzk_err g16_params_alloc(g16_params_t *p, size_t ic_len, size_t h_len, size_t l
     p->a_len = a_len;
     p->b_g1_len = b_g1_len;
     p->b_g2_len = b_g2_len;
-    return alloc_vectors(p, dg);
+    return CUZK_OK;
+}
+
+cuzk_err g16_params_alloc(g16_params_t *p, size_t ic_len, size_t h_len, size_t l_len, size_t a_len,
+                          size_t b_g1_len, size_t b_g2_len, cz_diag *dg)
+{
+    cuzk_err err = alloc_counts(p, ic_len, h_len, l_len, a_len, b_g1_len, b_g2_len, dg);
+    return err == CUZK_OK ? alloc_vectors(p, dg) : err;
 }
 
 void g16_params_free(g16_params_t *p)
@@ -333,10 +349,59 @@ static cuzk_err decode_sections(void *const dst[SEC_COUNT], const uint8_t *buf, 
     cuzk_err err = CUZK_OK;
 
     for (unsigned s = 0; s < SEC_COUNT && err == CUZK_OK; s++) {
-        err = decode_vector(dst[s], buf, lay->sec_off[s], lay->sec_len[s], s == SEC_B_G2,
+        err = decode_vector(dst[s], buf, lay->sec_off[s], 0, lay->sec_len[s], s == SEC_B_G2,
                             check_group, release, SEC_NAME[s], pool, dg);
     }
     return err;
+}
+
+/* The layout of buf, which must hold p's parameters: the same counts and VK bytes. */
+static cuzk_err walk_same(layout_t *lay, const g16_params_t *p, const uint8_t *buf, size_t len,
+                          cz_diag *dg)
+{
+    size_t vk_len = g16_vk_nbytes(&p->vk);
+    uint8_t *vk = NULL;
+    cuzk_err err;
+
+    CZ_TRY(err, walk_params(lay, buf, len, dg), done);
+    vk = cz_malloc(vk_len);
+    if (!vk) {
+        err = cz_fail(dg, CUZK_E_NOMEM, "parameters: out of memory");
+        goto done;
+    }
+    g16_vk_to_bytes(vk, &p->vk);
+    if (lay->ic_len != p->vk.ic_len || lay->sec_len[SEC_H] != p->h_len ||
+        lay->sec_len[SEC_L] != p->l_len || lay->sec_len[SEC_A] != p->a_len ||
+        lay->sec_len[SEC_B_G1] != p->b_g1_len || memcmp(vk, buf, vk_len) != 0) {
+        err = cz_fail(dg, CUZK_E_FORMAT,
+                      "the file changed: it no longer holds the parameters whose points were "
+                      "dropped");
+    }
+done:
+    cz_free(vk);
+    return err;
+}
+
+cuzk_err g16_params_file_sections(const g16_params_t *p, const uint8_t *buf, size_t len,
+                                  size_t off[G16_SEC_COUNT], cz_diag *dg)
+{
+    layout_t lay;
+    cuzk_err err = walk_same(&lay, p, buf, len, dg);
+
+    if (err == CUZK_OK) {
+        memcpy(off, lay.sec_off, sizeof(lay.sec_off));
+    }
+    return err;
+}
+
+cuzk_err g16_params_decode_range(void *dst, const uint8_t *buf, size_t sec_off, unsigned sec,
+                                 size_t first, size_t n, const g16_load_opts_t *opts, cz_pool *pool,
+                                 cz_diag *dg)
+{
+    CZ_CHECK(sec < SEC_COUNT);
+    return decode_vector(dst, buf, sec_off, first, n, sec == SEC_B_G2,
+                         opts ? opts->check_subgroup : false, opts ? opts->release_input : false,
+                         SEC_NAME[sec], pool, dg);
 }
 
 cuzk_err g16_params_restore_points(g16_params_t *p, const uint8_t *buf, size_t len,
@@ -344,27 +409,11 @@ cuzk_err g16_params_restore_points(g16_params_t *p, const uint8_t *buf, size_t l
 {
     layout_t lay;
     cuzk_err err = CUZK_OK;
-    size_t vk_len = g16_vk_nbytes(&p->vk);
-    uint8_t *vk = NULL;
 
     if (g16_params_has_points(p)) {
         return CUZK_OK;
     }
-    CZ_TRY(err, walk_params(&lay, buf, len, dg), done);
-    vk = cz_malloc(vk_len);
-    if (!vk) {
-        err = cz_fail(dg, CUZK_E_NOMEM, "parameters: out of memory");
-        goto done;
-    }
-    g16_vk_to_bytes(vk, &p->vk);
-    if (lay.ic_len != p->vk.ic_len || lay.sec_len[SEC_H] != p->h_len ||
-        lay.sec_len[SEC_L] != p->l_len || lay.sec_len[SEC_A] != p->a_len ||
-        lay.sec_len[SEC_B_G1] != p->b_g1_len || memcmp(vk, buf, vk_len) != 0) {
-        err = cz_fail(dg, CUZK_E_FORMAT,
-                      "the file changed: it no longer holds the parameters whose points were "
-                      "dropped");
-        goto done;
-    }
+    CZ_TRY(err, walk_same(&lay, p, buf, len, dg), done);
     CZ_TRY(err, alloc_vectors(p, dg), done);
     void *const dst[SEC_COUNT] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
     err = decode_sections(dst, buf, &lay, opts, pool, dg);
@@ -372,7 +421,6 @@ cuzk_err g16_params_restore_points(g16_params_t *p, const uint8_t *buf, size_t l
         g16_params_drop_points(p);
     }
 done:
-    cz_free(vk);
     return err;
 }
 
@@ -394,14 +442,21 @@ cuzk_err g16_params_from_bytes(g16_params_t **out, const uint8_t *buf, size_t le
         goto done;
     }
     CZ_TRY(err,
-           g16_params_alloc(p, lay.ic_len, lay.sec_len[SEC_H], lay.sec_len[SEC_L],
-                            lay.sec_len[SEC_A], lay.sec_len[SEC_B_G1], lay.sec_len[SEC_B_G2], dg),
+           alloc_counts(p, lay.ic_len, lay.sec_len[SEC_H], lay.sec_len[SEC_L], lay.sec_len[SEC_A],
+                        lay.sec_len[SEC_B_G1], lay.sec_len[SEC_B_G2], dg),
            done);
+    p->dropped = true; /* until the vectors exist */
     CZ_TRY(err, decode_vk_fixed(&p->vk, buf, dg), done);
     CZ_TRY(err,
-           decode_vector(p->vk.ic, buf, G16_VK_FIXED_NBYTES, lay.ic_len, false, true, false, "ic",
-                         pool, dg),
+           decode_vector(p->vk.ic, buf, G16_VK_FIXED_NBYTES, 0, lay.ic_len, false, true, false,
+                         "ic", pool, dg),
            done);
+    if (opts && opts->skip_points) {
+        *out = p; /* dropped: the five vectors are decoded later, or never on the host */
+        p = NULL;
+        goto done;
+    }
+    CZ_TRY(err, alloc_vectors(p, dg), done);
     dst[SEC_H] = p->h;
     dst[SEC_L] = p->l;
     dst[SEC_A] = p->a;
@@ -461,7 +516,7 @@ cuzk_err g16_vk_from_bytes(g16_vk_t **out, const uint8_t *buf, size_t len, cz_di
     vk->ic_len = lay.ic_len;
     CZ_TRY(err, decode_vk_fixed(vk, buf, dg), done);
     CZ_TRY(err,
-           decode_vector(vk->ic, buf, G16_VK_FIXED_NBYTES, lay.ic_len, false, true, false, "ic",
+           decode_vector(vk->ic, buf, G16_VK_FIXED_NBYTES, 0, lay.ic_len, false, true, false, "ic",
                          NULL, dg),
            done);
     *out = vk;

@@ -363,9 +363,20 @@ done:
 
 /* ---- creation ------------------------------------------------------------------------------- */
 
-/* Uploads count points of elem bytes each from src into bases (G1 or G2) through the ring's
- * slots: the pool copies into pinned memory, the device pulls at the pinned rate. */
-static cuzk_err upload_bases(gpu_params_impl *g, gpu_msm_bases *b, bool g2, const void *src,
+/* Where a vector of bases comes from: decoded host points, or section `sec` of a .params file
+ * (its first point at byte off), decoded into the pinned slots. */
+typedef struct point_src {
+    const void *points; /* or NULL: from the file */
+    const uint8_t *file;
+    size_t off;
+    unsigned sec;
+    const g16_load_opts_t *lo;
+} point_src;
+
+/* Uploads count points into bases (G1 or G2) through the ring's slots: the pool copies the host
+ * points (or decodes the file's) into pinned memory while the device pulls the previous slots
+ * at the pinned rate. */
+static cuzk_err upload_bases(gpu_params_impl *g, gpu_msm_bases *b, bool g2, const point_src *src,
                              size_t count, cz_pool *pool, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
@@ -380,7 +391,14 @@ static cuzk_err upload_bases(gpu_params_impl *g, gpu_msm_bases *b, bool g2, cons
 
         CZ_TRY(err, ring_slot(rg, &sl, dg), done);
         slot = rg->host + (size_t)sl * rg->slot_bytes;
-        pool_copy(slot, (const uint8_t *)src + first * elem, k * elem, pool);
+        if (src->points) {
+            pool_copy(slot, (const uint8_t *)src->points + first * elem, k * elem, pool);
+        } else {
+            CZ_TRY(err,
+                   g16_params_decode_range(slot, src->file, src->off, src->sec, first, k, src->lo,
+                                           pool, dg),
+                   done);
+        }
         if (g2) {
             CZ_TRY(
                 err,
@@ -411,7 +429,7 @@ static cuzk_err dev_buf(gpu_params_impl *g, gpu_buf **out, size_t len, const cha
     return err;
 }
 
-static cuzk_err dev_bases(gpu_params_impl *g, gpu_msm_bases **out, bool g2, const void *points,
+static cuzk_err dev_bases(gpu_params_impl *g, gpu_msm_bases **out, bool g2, const point_src *src,
                           size_t count, const char *what, cz_pool *pool, cz_diag *dg)
 {
     cuzk_err err = g2 ? gpu_msm_bases_new_g2(out, g->dev, count, dg)
@@ -423,7 +441,7 @@ static cuzk_err dev_bases(gpu_params_impl *g, gpu_msm_bases **out, bool g2, cons
         return err;
     }
     g->dev_bytes += count * (g2 ? sizeof(g2_aff_t) : sizeof(g1_aff_t));
-    return upload_bases(g, *out, g2, points, count, pool, dg);
+    return upload_bases(g, *out, g2, src, count, pool, dg);
 }
 
 static cuzk_err pinned(gpu_params_impl *g, void **out, size_t len, const char *what, cz_diag *dg)
@@ -449,12 +467,16 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
     unsigned lg = 0;
     void *ring_mem = NULL;
 
+    const g16_load_opts_t lo = {.release_input = opts && opts->release_file};
+    const bool from_file = !g16_params_has_points(p);
+    size_t off[G16_SEC_COUNT] = {0};
+
     CZ_CHECK(p != NULL && dev != NULL);
     *out = NULL;
-    if (!g16_params_has_points(p)) {
+    if (from_file && !(opts && opts->file)) {
         return cz_fail(dg, CUZK_E_INVAL,
                        "parameters without their points (dropped): restore "
-                       "them before making them resident");
+                       "them, or name their file, to make them resident");
     }
     if (slot_bytes == 0) {
         /* the default, or less for a small circuit: one slot holds its largest vector of Fr */
@@ -490,14 +512,27 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
     nz = g->ni + g->na;
     g->cmp_len = p->a_len > p->b_g1_len ? p->a_len : p->b_g1_len;
 
+    if (from_file) {
+        CZ_TRY(err, g16_params_file_sections(p, opts->file, opts->file_len, off, dg), done);
+    }
     CZ_TRY(err, ring_init(&g->ring, dev, slot_bytes, slots, dg), done);
     CZ_TRY(err, pinned(g, &ring_mem, slot_bytes * slots, "the staging ring", dg), done);
     g->ring.host = ring_mem;
-    CZ_TRY(err, dev_bases(g, &g->h, false, p->h, p->h_len, "h", pool, dg), done);
-    CZ_TRY(err, dev_bases(g, &g->l, false, p->l, p->l_len, "l", pool, dg), done);
-    CZ_TRY(err, dev_bases(g, &g->a, false, p->a, p->a_len, "a", pool, dg), done);
-    CZ_TRY(err, dev_bases(g, &g->b1, false, p->b_g1, p->b_g1_len, "b_g1", pool, dg), done);
-    CZ_TRY(err, dev_bases(g, &g->b2, true, p->b_g2, p->b_g2_len, "b_g2", pool, dg), done);
+    {
+        const void *host[G16_SEC_COUNT] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
+        const size_t len[G16_SEC_COUNT] = {p->h_len, p->l_len, p->a_len, p->b_g1_len, p->b_g2_len};
+        gpu_msm_bases **dst[G16_SEC_COUNT] = {&g->h, &g->l, &g->a, &g->b1, &g->b2};
+        static const char *const what[G16_SEC_COUNT] = {"h", "l", "a", "b_g1", "b_g2"};
+        for (unsigned s = 0; s < G16_SEC_COUNT; s++) {
+            point_src src = {.points = from_file ? NULL : host[s],
+                             .file = from_file ? opts->file : NULL,
+                             .off = off[s],
+                             .sec = s,
+                             .lo = &lo};
+            CZ_TRY(err, dev_bases(g, dst[s], s == G16_SEC_B_G2, &src, len[s], what[s], pool, dg),
+                   done);
+        }
+    }
 
     CZ_TRY(err, dev_buf(g, &g->da, n * sizeof(fr_t), "a", dg), done);
     CZ_TRY(err, dev_buf(g, &g->db, n * sizeof(fr_t), "b", dg), done);

@@ -207,9 +207,11 @@ TEST(gpu_auto_proves_and_reports)
      * alone and their a, b, c are computed on the device ("products" by the device thread). */
     CHECK(etu_count_lines("event=shape_resident", NULL) >= 1);
     CHECK(etu_count_lines("stage=products worker=cuzk-gpu", NULL) >= 1);
-    /* with every usable device holding a circuit's parameters, the host points go (each
-     * circuit once: no CPU proof needed them again) */
-    CHECK_EQ_U64(etu_count_lines("event=host_points_dropped", NULL), resident);
+    /* with a usable device, a load leaves the points in the file and the upload decodes them
+     * from it: the host never holds them (no CPU proof needed them) */
+    CHECK_EQ_U64(etu_count_lines("event=resident", "from=file"), resident);
+    CHECK_EQ_U64(etu_count_lines("event=resident", "from=host"), 0);
+    CHECK_EQ_U64(etu_count_lines("event=host_points_dropped", NULL), 0);
     CHECK_EQ_U64(etu_count_lines("event=host_points_restored", NULL), 0);
 }
 
@@ -229,6 +231,8 @@ TEST(gpu_keep_host_points)
     eng_free(eng);
     cz_log_set_sink(NULL, NULL);
     CHECK_EQ_U64(etu_count_lines("event=host_points_dropped", NULL), 0);
+    CHECK_EQ_U64(etu_count_lines("event=resident", "from=host"), 1);
+    CHECK_EQ_U64(etu_count_lines("event=resident", "from=file"), 0);
 }
 
 /* Under gpus.memory_limit a new circuit frees the least recently used copy; every partition
@@ -392,9 +396,10 @@ TEST(gpu_bad_public_input_is_not_the_devices_fault)
     eng_free(eng);
     cz_log_set_sink(NULL, NULL);
     CHECK_EQ_U64(etu_count_lines("event=invalid_proof backend=gpu action=retry_on_cpu", NULL), 4);
-    /* the points were dropped after the upload; the first CPU retry decoded them again from
-     * the file, and they stayed for the other retries */
-    CHECK_EQ_U64(etu_count_lines("event=host_points_dropped", NULL), 1);
+    /* the upload decoded the points from the file; the first CPU retry decoded them on the
+     * host, and they stayed for the other retries */
+    CHECK_EQ_U64(etu_count_lines("event=resident", "from=file"), 1);
+    CHECK_EQ_U64(etu_count_lines("event=host_points_dropped", NULL), 0);
     CHECK_EQ_U64(etu_count_lines("event=host_points_restored", NULL), 1);
 }
 
@@ -481,10 +486,11 @@ TEST(gpu_disabled_after_repeated_failures)
         etu_count_lines("job=injected k=0 gpu=0 event=gpu_error", "injected device failure"), 5);
     CHECK_EQ_U64(
         etu_count_lines("error gpu=0 event=disabled failures_in_row=3 action=cpu_only", NULL), 1);
-    /* dropped after each upload (f-0, f-1); restored for the upload of f-1 and for the CPU
-     * proofs once the device was disabled */
-    CHECK_EQ_U64(etu_count_lines("event=host_points_dropped", NULL), 2);
-    CHECK_EQ_U64(etu_count_lines("event=host_points_restored", NULL), 2);
+    /* both uploads (f-0, f-1) decode from the file; the CPU proofs once the device was
+     * disabled restore the host points (once: they stay, no device holds them) */
+    CHECK_EQ_U64(etu_count_lines("event=resident", "from=file"), 2);
+    CHECK_EQ_U64(etu_count_lines("event=host_points_dropped", NULL), 0);
+    CHECK_EQ_U64(etu_count_lines("event=host_points_restored", NULL), 1);
 }
 
 /* ---- 2 KiB Filecoin proofs ---- */

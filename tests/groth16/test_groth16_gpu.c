@@ -791,6 +791,91 @@ TEST(gpu_params_drop_and_restore)
     g16_params_free(q);
 }
 
+/* Parameters loaded without their points (skip_points) made resident straight from their file:
+ * the same proof as from decoded points; another file, a truncated one, no file, and a point
+ * off the curve (named with its section, index and offset) are refused, and the host still
+ * holds no points afterwards. Small staging slots: several slots per section. */
+TEST(gpu_params_from_file)
+{
+    gpu_dev *dev = gtu_need_dev();
+    static const gc_spec sp = {.name = "file", .ni = 3, .na = 700, .mode = GC_DARK, .seed = 73};
+    static const gc_spec other = {.name = "file2", .ni = 3, .na = 700, .mode = GC_DARK, .seed = 74};
+    g16_params_t *full = gc_setup(&sp), *q = gc_setup(&other), *p = NULL;
+    g16_gpu_params *gp = NULL;
+    cs_assignment_t asg;
+    g16_proof_t proof;
+    uint8_t want[G16_PROOF_NBYTES], got[G16_PROOF_NBYTES];
+    char path[64], path2[64];
+    g16_file_t f1, f2;
+    fr_t r, s;
+    cz_diag dg;
+
+    snprintf(path, sizeof(path), "/tmp/cuzk-file-%d.params", (int)getpid());
+    snprintf(path2, sizeof(path2), "/tmp/cuzk-file-%d-2.params", (int)getpid());
+    CHECK_OK(g16_params_write(full, path, NULL, NULL));
+    CHECK_OK(g16_params_write(q, path2, NULL, NULL));
+    CHECK_OK(g16_file_map(&f1, path, NULL));
+    CHECK_OK(g16_file_map(&f2, path2, NULL));
+    fixed_rs(&r, &s, 6);
+    (void)gc_assign(&asg, &sp, 11, false);
+    GPU_OK(g16_prove_ex(full, &proof, &asg, &r, &s, NULL, NULL, test_pool(), DG));
+    g16_proof_to_bytes(want, &proof);
+
+    g16_load_opts_t lo = {.skip_points = true};
+    GPU_OK(g16_params_from_bytes(&p, f1.data, f1.len, &lo, test_pool(), DG));
+    CHECK(!g16_params_has_points(p) && p->h == NULL && p->l_len == full->l_len);
+    CHECK_MEM_EQ(p->vk.ic, full->vk.ic, p->vk.ic_len * sizeof(g1_aff_t));
+    g16_gpu_opts_t go = {.stage_bytes = 4096, .stage_slots = 3};
+    CHECK_ERR(g16_gpu_params_new(&gp, p, dev, &go, test_pool(), NULL), CUZK_E_INVAL);
+    go.file = f2.data;
+    go.file_len = f2.len;
+    CHECK_ERR(g16_gpu_params_new(&gp, p, dev, &go, test_pool(), NULL), CUZK_E_FORMAT);
+    go.file = f1.data;
+    go.file_len = f1.len - 1;
+    CHECK_ERR(g16_gpu_params_new(&gp, p, dev, &go, test_pool(), NULL), CUZK_E_FORMAT);
+    CHECK(gp == NULL);
+    {
+        /* point 200 of l with y + 1: off the curve */
+        uint8_t *bad = xmalloc(f1.len);
+        size_t at = g16_vk_nbytes(&p->vk) + 4 + p->h_len * G1_UNCOMPRESSED_NBYTES + 4 +
+                    200 * G1_UNCOMPRESSED_NBYTES + G1_UNCOMPRESSED_NBYTES - 1;
+        char want_msg[96];
+        memcpy(bad, f1.data, f1.len);
+        bad[at] ^= 1;
+        go.file = bad;
+        go.file_len = f1.len;
+        cz_diag_init(&dg);
+        CHECK_ERR(g16_gpu_params_new(&gp, p, dev, &go, test_pool(), &dg), CUZK_E_NOT_IN_GROUP);
+        snprintf(want_msg, sizeof(want_msg), "section l: point 200 (byte offset %zu)",
+                 at + 1 - G1_UNCOMPRESSED_NBYTES);
+        CHECK_MSG(strstr(dg.msg, want_msg) != NULL, "%s", dg.msg);
+        cz_free(bad);
+    }
+    go.file = f1.data;
+    go.file_len = f1.len;
+    GPU_OK(g16_gpu_params_new(&gp, p, dev, &go, test_pool(), DG));
+    CHECK(!g16_params_has_points(p));
+    g16_prove_opts_t og = {.gpu = gp};
+    GPU_OK(g16_prove_ex(p, &proof, &asg, &r, &s, &og, NULL, test_pool(), DG));
+    g16_proof_to_bytes(got, &proof);
+    CHECK_MEM_EQ(got, want, sizeof(want));
+    /* the CPU path restores them from the same file and proves the same */
+    GPU_OK(g16_params_restore_points(p, f1.data, f1.len, NULL, test_pool(), DG));
+    GPU_OK(g16_prove_ex(p, &proof, &asg, &r, &s, NULL, NULL, test_pool(), DG));
+    g16_proof_to_bytes(got, &proof);
+    CHECK_MEM_EQ(got, want, sizeof(want));
+
+    remove(path);
+    remove(path2);
+    g16_file_unmap(&f1);
+    g16_file_unmap(&f2);
+    cs_assignment_clear(&asg);
+    g16_gpu_params_free(gp);
+    g16_params_free(p);
+    g16_params_free(full);
+    g16_params_free(q);
+}
+
 /* The same .params bytes and VK from both setups for the circuit of `sp`. */
 static void check_setup_twin(const gc_spec *sp)
 {
