@@ -288,6 +288,20 @@ bool eng_gpu_housekeep_locked(eng_t *eng, eng_gpu *g, eng_defer *d)
             return true;
         }
     }
+    eng_srs *srs = g->pre_srs;
+    if (srs) {
+        const g16_params_t *params = srs->params; /* HOT: the preload's reference keeps it */
+        unsigned *pending = g->pre_pending;
+        uint64_t ns;
+        g->pre_srs = NULL;
+        g->pre_pending = NULL;
+        pthread_mutex_unlock(&eng->mu);
+        (void)eng_gpu_resident(eng, g, NULL, 0, srs, params, 0, &ns); /* failures are logged */
+        pthread_mutex_lock(&eng->mu);
+        (*pending)--;
+        eng_srs_unref_locked(eng, srs); /* wakes the preload (work_cv) */
+        return true;
+    }
     return false;
 }
 
@@ -352,6 +366,12 @@ static uint64_t resident_bytes(eng_t *eng, const eng_gpu *g)
     return b;
 }
 
+/* A job's id as a log value; a device preload (no job) logs as "preload". */
+static const char *qid_of(const eng_job *job)
+{
+    return job ? job->qid : "preload";
+}
+
 /* Logs why partition k of job goes to the CPU instead of g's device. */
 static void log_cpu(const eng_gpu *g, const eng_job *job, size_t k, const eng_srs *srs,
                     const char *reason, uint64_t need, uint64_t room, uint64_t have)
@@ -359,7 +379,7 @@ static void log_cpu(const eng_gpu *g, const eng_job *job, size_t k, const eng_sr
     CZ_LOG(CZ_LOG_INFO,
            "job=%s k=%zu gpu=%u srs=%s event=cpu_fallback reason=%s need_bytes=%llu "
            "scratch_bytes=%llu available_bytes=%llu",
-           job->qid, k, g->ordinal, srs->id, reason, (unsigned long long)need,
+           qid_of(job), k, g->ordinal, srs->id, reason, (unsigned long long)need,
            (unsigned long long)room, (unsigned long long)have);
 }
 
@@ -461,7 +481,7 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
         } else {
             CZ_LOG(CZ_LOG_WARN,
                    "job=%s k=%zu gpu=%u srs=%s event=cpu_fallback reason=resident error=\"%s\"",
-                   job->qid, k, g->ordinal, srs->id, cz_diag_str(&dg, buf, sizeof(buf)));
+                   qid_of(job), k, g->ordinal, srs->id, cz_diag_str(&dg, buf, sizeof(buf)));
         }
         return NULL;
     }
@@ -476,7 +496,7 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     eng_gpu_res *r = cz_calloc(1, sizeof(*r));
     if (!r) {
         g16_gpu_params_free(gp);
-        CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=cpu_fallback reason=host_memory", job->qid,
+        CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=cpu_fallback reason=host_memory", qid_of(job),
                k, g->ordinal);
         return NULL;
     }
@@ -501,9 +521,9 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     CZ_LOG(CZ_LOG_INFO,
            "job=%s k=%zu gpu=%u srs=%s event=resident bytes=%llu pinned_bytes=%zu from=%s "
            "ms=%.1f",
-           job->qid, k, g->ordinal, srs->id, (unsigned long long)bytes,
+           qid_of(job), k, g->ordinal, srs->id, (unsigned long long)bytes,
            g16_gpu_params_pinned_bytes(gp), go.file ? "file" : "host", (double)(t1 - t0) / 1e6);
-    if (eng->cfg.timing) {
+    if (eng->cfg.timing && job) {
         eng_timing_stage(eng, job, k, "gpu_upload", NULL, t0, t1);
     }
     return gp;
@@ -517,7 +537,7 @@ void eng_gpu_proof_failed(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, 
     unsigned in_row;
     char buf[600];
 
-    CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=gpu_error error=\"%s\" action=cpu", job->qid, k,
+    CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=gpu_error error=\"%s\" action=cpu", qid_of(job), k,
            g->ordinal, cz_diag_str(dg, buf, sizeof(buf)));
     if (nomem) {
         /* The proof's scratch did not fit beside the copies: give the device back its memory. */

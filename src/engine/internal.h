@@ -320,6 +320,10 @@ typedef struct eng_gpu {
     unsigned errors_in_row; /* device failures since the last good device proof */
     bool usable;            /* false: too many failures in a row, the thread proves on the CPU */
     uint64_t proofs, cpu_fallbacks, errors, uploads, evictions;
+    /* A PreloadSRS asking this device to make pre_srs resident (a reference held for it) before
+     * its next proof; the device thread clears pre_srs and decrements *pre_pending when done. */
+    eng_srs *pre_srs;
+    unsigned *pre_pending;
     pthread_t thread;
     bool started;
 } eng_gpu;
@@ -332,11 +336,12 @@ void eng_gpu_close_all(eng_t *eng);
 /** The device thread's entry: eng_prover_run with its device. */
 void *eng_gpu_main(void *arg);
 /** Device housekeeping between proofs, called by the device's thread with mu held: frees one
- *  copy whose entry was demoted (dropping and retaking mu). Returns true if it did something
- *  (the caller then re-examines the state). */
+ *  copy whose entry was demoted, or makes a preloaded entry resident (g->pre_srs), dropping and
+ *  retaking mu. Returns true if it did something (the caller then re-examines the state). */
 bool eng_gpu_housekeep_locked(eng_t *eng, eng_gpu *g, eng_defer *d);
-/** The copy of srs's parameters (params, those of the partition being proved; the caller holds
- *  a reference on srs) on g's device, made resident first if needed: device memory is freed
+/** The copy of srs's parameters (params, those of the partition being proved, or of a preload:
+ *  job NULL; the caller holds a reference on srs) on g's device, made resident first if needed:
+ *  device memory is freed
  *  least recently used first to make room, for the copy and `extra` bytes that will join it
  *  (the circuit's recorded shape, eng_gpu_shape). NULL: prove on the CPU (the reason is logged).
  *  *upload_ns receives the time spent making the copy (0 when it existed). Called by the

@@ -17,11 +17,14 @@
  * eviction_min_idle), least recently used first; HOT/WARM -> COLD on EvictSRS. Loading (COLD or
  * WARM -> HOT) decodes the mapped file with the "cuzk-srs" pool, dropping the mapping's pages
  * from the process as it goes (they stay in the page cache).
- * Host points: once every usable device holds a copy of a HOT entry's parameters, the device
- * thread that made the last copy frees their point vectors (g16_params_drop_points), keeping
- * the VK and counts, unless srs.keep_host_points; a CPU proof or another upload that needs
- * them decodes them again from the mapping first (eng_srs_points_acquire; readers are counted
- * so that a drop never frees points in use). The budget keeps counting the file's size.
+ * Host points: unless srs.keep_host_points, a load with a usable device reads only the VK and
+ * counts (skip_points): the points stay in the mapping, and uploads decode them from it into
+ * their pinned staging (eng_srs_points_acquire hands them the mapping). A CPU proof decodes
+ * them on the host first (restore; readers are counted so that a drop never frees points in
+ * use); once every usable device holds a copy again, the device thread that made the last
+ * copy frees them (g16_params_drop_points). The budget keeps counting the file's size.
+ * PreloadSRS loads, then asks every usable device thread to make the copy (g->pre_srs) and
+ * waits for them, so that the first proof after a preload uploads nothing.
  *
  * DESIGN
  *  threads: none of its own. Loads run on a synthesis worker (the one whose partition needs
@@ -409,6 +412,43 @@ void eng_srs_preload(eng_t *eng, const char *circuit_id, eng_preload_fn cb, void
     pthread_mutex_unlock(&eng->mu);
 }
 
+/* Asks every usable device to make s's parameters (HOT) resident before its next proof and
+ * waits until they did (or failed: logged, the partitions then go to the CPU as usual); a
+ * device with another preload queued is skipped. Lock held on entry and on return. */
+static void preload_devices_locked(eng_t *eng, eng_srs *s)
+{
+    unsigned pending = 0;
+
+    for (unsigned i = 0; i < eng->n_gpus && s->tier == ENG_TIER_HOT; i++) {
+        eng_gpu *g = &eng->gpus[i];
+        if (g->usable && g->started && !g->pre_srs) {
+            g->pre_srs = s;
+            g->pre_pending = &pending;
+            s->refs++;
+            pending++;
+        }
+    }
+    if (pending) {
+        pthread_cond_broadcast(&eng->prove_cv);
+    }
+    while (pending) {
+        if (eng->stopping) { /* take back what no device thread has started */
+            for (unsigned i = 0; i < eng->n_gpus; i++) {
+                if (eng->gpus[i].pre_pending == &pending) {
+                    eng->gpus[i].pre_srs = NULL;
+                    eng->gpus[i].pre_pending = NULL;
+                    eng_srs_unref_locked(eng, s);
+                    pending--;
+                }
+            }
+            if (!pending) {
+                break;
+            }
+        }
+        eng_cond_wait_until(&eng->work_cv, &eng->mu, eng_now_ns() + 100000000u);
+    }
+}
+
 void eng_preload_run(eng_t *eng, eng_preload *p)
 {
     char path[1024], msg[2048];
@@ -446,9 +486,11 @@ void eng_preload_run(eng_t *eng, eng_preload *p)
             break;
         }
         if (s->tier == ENG_TIER_HOT) {
-            s->last_used_ns = eng_now_ns();
+            uint64_t t0 = eng_now_ns();
+            s->last_used_ns = t0;
+            preload_devices_locked(eng, s); /* nothing to do where the copies exist */
             pthread_mutex_unlock(&eng->mu);
-            p->cb(p->arg, CUZK_OK, "", true, 0);
+            p->cb(p->arg, CUZK_OK, "", true, (eng_now_ns() - t0) / 1000000u);
             cz_free(p);
             return;
         }
@@ -495,12 +537,18 @@ void eng_preload_run(eng_t *eng, eng_preload *p)
 
     pthread_mutex_lock(&eng->mu);
     eng_srs_load_finish_locked(eng, s, err, &ld, &d);
+    uint64_t t1 = eng_now_ns();
+    if (err == CUZK_OK) {
+        preload_devices_locked(eng, s);
+    }
+    uint64_t dev_ms = (eng_now_ns() - t1) / 1000000u;
     pthread_mutex_unlock(&eng->mu);
     eng_defer_run(eng, &d);
     if (err == CUZK_OK) {
-        CZ_LOG(CZ_LOG_INFO, "srs=%s event=preloaded bytes=%llu ms=%llu", p->id,
-               (unsigned long long)st.st_size, (unsigned long long)ms);
-        p->cb(p->arg, CUZK_OK, "", false, ms);
+        CZ_LOG(CZ_LOG_INFO, "srs=%s event=preloaded bytes=%llu ms=%llu devices_ms=%llu", p->id,
+               (unsigned long long)st.st_size, (unsigned long long)ms,
+               (unsigned long long)dev_ms);
+        p->cb(p->arg, CUZK_OK, "", false, ms + dev_ms);
     } else {
         char buf[600];
         snprintf(msg, sizeof(msg), "loading parameters of %s: %s", p->id,

@@ -278,3 +278,37 @@ const char *etu_log_text(void)
 {
     return g_logs.buf ? g_logs.buf : "";
 }
+
+typedef struct etu_preload_state {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool done, already;
+    cuzk_err err;
+} etu_preload_state;
+
+static void etu_preload_cb(void *arg, cuzk_err err, const char *msg, bool already, uint64_t ms)
+{
+    etu_preload_state *p = arg;
+    (void)msg;
+    (void)ms;
+    pthread_mutex_lock(&p->mu);
+    p->err = err;
+    p->already = already;
+    p->done = true;
+    pthread_cond_signal(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
+cuzk_err etu_preload(eng_t *eng, const char *circuit_id, bool *already)
+{
+    etu_preload_state p = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+    eng_srs_preload(eng, circuit_id, etu_preload_cb, &p);
+    pthread_mutex_lock(&p.mu);
+    while (!p.done) {
+        pthread_cond_wait(&p.cv, &p.mu);
+    }
+    pthread_mutex_unlock(&p.mu);
+    *already = p.already;
+    return p.err;
+}

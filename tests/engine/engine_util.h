@@ -27,6 +27,8 @@ void etu_reset(void);
 
 uint64_t etu_file_size(const char *path);
 void etu_sleep_ms(unsigned ms);
+/** PreloadSRS of circuit_id, waited for; *already receives the callback's flag. */
+cuzk_err etu_preload(eng_t *eng, const char *circuit_id, bool *already);
 
 /** Defaults with the parameter directory, a 64 MiB budget, two synthesis workers, one prover
  *  thread, no pools, four active jobs and a 100 ms batch wait. */

@@ -536,27 +536,6 @@ TEST(request_checks)
     eng_free(eng);
 }
 
-typedef struct preload_state {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int done;
-    cuzk_err err;
-    bool already;
-} preload_state;
-
-static void preload_cb(void *arg, cuzk_err err, const char *msg, bool already, uint64_t ms)
-{
-    preload_state *p = arg;
-    (void)msg;
-    (void)ms;
-    pthread_mutex_lock(&p->mu);
-    p->err = err;
-    p->already = already;
-    p->done = 1;
-    pthread_cond_signal(&p->cv);
-    pthread_mutex_unlock(&p->mu);
-}
-
 TEST(srs_tiers_and_lru)
 {
     uint64_t small = etu_file_size(tk_params_path(etu_tk(), false));
@@ -572,27 +551,15 @@ TEST(srs_tiers_and_lru)
     cz_diag dg;
     cz_diag_init(&dg);
 
-    /* Preload through a blocking wrapper. */
-    preload_state p = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
     for (int round = 0; round < 2; round++) {
-        p.done = 0;
-        eng_srs_preload(eng, "test-cubic", preload_cb, &p);
-        pthread_mutex_lock(&p.mu);
-        while (!p.done) {
-            pthread_cond_wait(&p.cv, &p.mu);
-        }
-        pthread_mutex_unlock(&p.mu);
-        CHECK_OK(p.err);
-        CHECK_EQ_U64(p.already, round == 1);
+        bool already;
+        CHECK_OK(etu_preload(eng, "test-cubic", &already));
+        CHECK_EQ_U64(already, round == 1);
     }
-    p.done = 0;
-    eng_srs_preload(eng, "no-such-circuit", preload_cb, &p);
-    pthread_mutex_lock(&p.mu);
-    while (!p.done) {
-        pthread_cond_wait(&p.cv, &p.mu);
+    {
+        bool already;
+        CHECK_ERR(etu_preload(eng, "no-such-circuit", &already), CUZK_E_INVAL);
     }
-    pthread_mutex_unlock(&p.mu);
-    CHECK_ERR(p.err, CUZK_E_INVAL);
 
     CHECK_OK(eng_get_status(eng, &st, NULL));
     CHECK_EQ_U64(st.n_srs, 1);

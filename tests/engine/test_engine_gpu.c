@@ -215,6 +215,41 @@ TEST(gpu_auto_proves_and_reports)
     CHECK_EQ_U64(etu_count_lines("event=host_points_restored", NULL), 0);
 }
 
+/* PreloadSRS makes the parameters resident on the device before any proof (decoded from the
+ * file: the host holds no points), so the first job uploads nothing; a second preload finds
+ * the copy there. */
+TEST(gpu_preload_makes_resident)
+{
+    need_gpu();
+    etu_tk();
+    eng_config_t cfg;
+    dev0_cfg(&cfg, 0);
+    cfg.timing = true;
+    etu_capture_start();
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    bool already = true;
+    CHECK_OK(etu_preload(eng, "test-cubic", &already));
+    CHECK(!already);
+    eng_gpu_info_t g = status0(eng);
+    CHECK_EQ_U64(g.n_resident, 1);
+    CHECK_EQ_U64(g.proofs, 0);
+    CHECK_OK(etu_preload(eng, "test-cubic", &already));
+    CHECK(already);
+    tk_req r = etu_req(0, 2, 81);
+    prove_ok(eng, ENG_KIND_POREP, "after-preload", &r);
+    g = status0(eng);
+    CHECK_EQ_U64(g.proofs, 2);
+    CHECK_EQ_U64(g.cpu_fallbacks, 0);
+    CHECK_EQ_U64(g.n_resident, 1);
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    CHECK_EQ_U64(etu_count_lines("job=preload k=0 gpu=0 srs=test-cubic event=resident", "from=file"),
+                 1);
+    CHECK_EQ_U64(etu_count_lines("event=resident ", NULL), 1);
+    CHECK_EQ_U64(etu_count_lines("stage=gpu_upload", NULL), 0);
+    CHECK_EQ_U64(etu_count_lines("event=host_points_restored", NULL), 0);
+}
+
 /* srs.keep_host_points: the host points stay beside the device copy. */
 TEST(gpu_keep_host_points)
 {
