@@ -227,6 +227,8 @@ TOML
         echo "cuzkd $(grep -E 'VmHWM|VmRSS' /proc/$PID/status | tr -s ' \n' ' ')"
         kill -TERM $PID; wait $PID
         echo "cuzkd exit rc=$?"
+        grep -E 'event=(resident|shape_resident|host_points_[a-z]*|recorded)|stage=srs_load' \
+            "$OUT/cuzkd.log" | cut -c1-220
         "$W/cuzk-bench" timeline --log "$OUT/cuzkd.log" --out "$OUT/timeline-32g.svg" \
             > "$OUT/timeline.log" 2>&1
         head -40 "$OUT/timeline.log"
@@ -246,7 +248,8 @@ TOML
         done
         echo "cuzkd (restart) $(grep -E 'VmHWM|VmRSS' /proc/$PID/status | tr -s ' \n' ' ')"
         kill -TERM $PID; wait $PID
-        grep -E 'event=(loaded|recorded|resident|shape_resident)' "$OUT/cuzkd2.log" | cut -c1-200
+        grep -E 'event=(loaded|recorded|resident|shape_resident|preloaded)' "$OUT/cuzkd2.log" |
+            cut -c1-220
         ;;
     engine)
         mkdir -p "$W/params-2k"
