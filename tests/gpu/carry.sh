@@ -22,6 +22,10 @@
 #                                       PoRep C1, cuzkd on the device with those parameters,
 #                                       one proof verified (cuzk-bench single --vk), then a
 #                                       batch; the daemon's log, timeline SVG and peak RSS
+#   bash BUILD/carry/device.sh e2e-snap-32g  (drops the other 32 GiB parameters: disk) 32 GiB
+#                                       SnapDeals parameters by setup --gpu, a synthetic 32 GiB
+#                                       SnapDeals input (16 partitions), cuzkd, proved cold and
+#                                       resident and verified with the .vk
 #   bash BUILD/carry/device.sh e2e-wpost-32g  (drops the PoRep parameters: disk) 32 GiB
 #                                       WindowPoSt parameters by setup --gpu, cuzkd, Curio's
 #                                       golden vanilla proof (vec/, from ../shared) proved cold
@@ -192,6 +196,36 @@ for step in "${@:-tests}"; do
         "$W/cuzk-bench" timeline --log "$OUT/cuzkd-wpost.log" --out "$OUT/timeline-wpost-32g.svg" \
             > "$OUT/timeline-wpost.log" 2>&1
         grep -A30 '^stage' "$OUT/timeline-wpost.log" | head -30
+        ;;
+    e2e-snap-32g)
+        # one 32 GiB kind's parameters on the disk at a time
+        rm -rf "$W/p32" "$W/pw32" "$W/shapes"
+        PS=$W/ps32 SOCK=$W/cuzkd.sock V=$W/snap32/snap.json
+        if ! ls "$PS"/*.cuzk-setup > /dev/null 2>&1; then
+            timeout 400 "$W/cuzk-bench" setup --gpu --proof snap --sector-size 32GiB \
+                --seed 5eed32 --out "$PS" > "$OUT/setup-snap32.log" 2>&1
+            echo "setup --gpu snap 32GiB rc=$? $(tail -1 "$OUT/setup-snap32.log" | grep -o -E '(check|setup|total)_ms=[0-9.]+|peak_rss_bytes=[0-9]+|params_bytes=[0-9]+' | tr '\n' ' ')"
+        fi
+        mkdir -p "$W/snap32"
+        [ -f "$V" ] || "$W/cuzk-bench" gen-vanilla snap --sector-size 32GiB --synthetic \
+            --seed 5eed32 --out "$V" > "$OUT/gen-snap32.log" 2>&1
+        tail -2 "$OUT/gen-snap32.log"
+        printf '[daemon]\nlisten = ["unix://%s"]\n[srs]\nparam_cache = "%s"\n[logging]\ntiming = true\n' \
+            "$SOCK" "$PS" > "$W/cuzkd-s.toml"
+        rm -f "$SOCK"
+        "$W/cuzkd" --config "$W/cuzkd-s.toml" > "$OUT/cuzkd-snap.log" 2>&1 &
+        PID=$!
+        for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.2; done
+        for run in cold resident; do
+            timeout 200 "$W/cuzk-bench" single --type snap --vanilla "$V" --addr "unix://$SOCK" \
+                --vk "$(ls "$PS"/*.vk)" > "$OUT/snap-$run.log" 2>&1
+            echo "single snap ($run) rc=$?"; grep -A12 '^stage' "$OUT/snap-$run.log"
+        done
+        echo "cuzkd $(grep -E 'VmHWM|VmRSS' /proc/$PID/status | tr -s ' \n' ' ')"
+        kill -TERM $PID; wait $PID
+        "$W/cuzk-bench" timeline --log "$OUT/cuzkd-snap.log" --out "$OUT/timeline-snap-32g.svg" \
+            > "$OUT/timeline-snap.log" 2>&1
+        grep -A30 '^stage' "$OUT/timeline-snap.log" | head -30
         ;;
     e2e-32g)
         bash "$0" setup32
