@@ -243,7 +243,7 @@ void eng_defer_run(eng_t *eng, eng_defer *d)
             break;
         }
         case DEFER_FREE_ASG:
-            cs_assignment_clear(&it->asg);
+            eng_reaper_free_asg(&eng->reaper, &it->asg);
             break;
         case DEFER_FREE_PARAMS:
             g16_params_free(it->params);
@@ -519,6 +519,7 @@ cuzk_err eng_new(eng_t **out, const eng_config_t *cfg, cz_diag *dg)
     pthread_cond_init(&eng->prove_cv, &ca);
     pthread_cond_init(&eng->done_cv, &ca);
     pthread_condattr_destroy(&ca);
+    eng_reaper_init(&eng->reaper);
     eng->accepting = true;
     eng->t_start = eng_now_ns();
     eng->next_seq = 1;
@@ -586,6 +587,7 @@ cuzk_err eng_start(eng_t *eng, cz_diag *dg)
     CZ_TRY(err, cz_pool_new(&eng->load_pool, eng->cfg.srs_load_threads, "cuzk-srs", dg), done);
     CZ_TRY(err, cz_pool_new(&eng->synth_pool, eng->cfg.synth_workers - 1, "cuzk-synp", dg), done);
     CZ_TRY(err, eng_gpu_open_all(eng, dg), done);
+    CZ_TRY(err, eng_reaper_start(&eng->reaper, dg), done);
     unsigned cpu_provers = eng->n_gpus ? 0 : eng->cfg.prover_threads;
     eng->workers = cz_calloc(eng->cfg.synth_workers, sizeof(pthread_t));
     eng->provers = cz_calloc(cpu_provers ? cpu_provers : 1, sizeof(pthread_t));
@@ -729,6 +731,7 @@ void eng_free(eng_t *eng)
     }
     pthread_mutex_unlock(&eng->mu);
     eng_defer_run(eng, &d);
+    eng_reaper_stop(&eng->reaper); /* every thread that hands it work has exited */
 
     eng_gpu_close_all(eng); /* device copies first: they retain host parameters */
     eng_srs_free_all(eng);
@@ -743,6 +746,7 @@ void eng_free(eng_t *eng)
     pthread_cond_destroy(&eng->work_cv);
     pthread_cond_destroy(&eng->prove_cv);
     pthread_cond_destroy(&eng->done_cv);
+    eng_reaper_destroy(&eng->reaper);
     cz_free(eng->param_cache);
     cz_free(eng->shape_cache);
     cz_free(eng);

@@ -496,8 +496,8 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     eng_gpu_res *r = cz_calloc(1, sizeof(*r));
     if (!r) {
         g16_gpu_params_free(gp);
-        CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=cpu_fallback reason=host_memory", qid_of(job),
-               k, g->ordinal);
+        CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=cpu_fallback reason=host_memory",
+               qid_of(job), k, g->ordinal);
         return NULL;
     }
     snprintf(r->id, sizeof(r->id), "%s", srs->id);
@@ -537,8 +537,8 @@ void eng_gpu_proof_failed(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, 
     unsigned in_row;
     char buf[600];
 
-    CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=gpu_error error=\"%s\" action=cpu", qid_of(job), k,
-           g->ordinal, cz_diag_str(dg, buf, sizeof(buf)));
+    CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=gpu_error error=\"%s\" action=cpu", qid_of(job),
+           k, g->ordinal, cz_diag_str(dg, buf, sizeof(buf)));
     if (nomem) {
         /* The proof's scratch did not fit beside the copies: give the device back its memory. */
         cuzk_err e2 = gpu_dev_trim(g->dev, NULL);

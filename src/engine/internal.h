@@ -277,6 +277,29 @@ typedef struct eng_defer {
     eng_defer_item *head, *tail;
 } eng_defer;
 
+/* The reaper (reap.c): a thread that frees partition assignments (munmap of gigabytes) off the
+ * prover threads' path. */
+typedef struct eng_reaper {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    eng_defer_item *head, *tail; /* DEFER_FREE_ASG items */
+    bool stop, started;
+    uint64_t reaped;
+    pthread_t thread;
+} eng_reaper;
+void eng_reaper_init(eng_reaper *r);
+CZ_MUST_USE cuzk_err eng_reaper_start(eng_reaper *r, cz_diag *dg);
+/** Hands asg (taken: *asg is left as it was, the caller forgets it) to the reaper thread, or
+ *  frees it here when the reaper is not running. */
+void eng_reaper_free_asg(eng_reaper *r, cs_assignment_t *asg);
+/** Assignments the reaper has freed so far. */
+uint64_t eng_reaper_count(eng_reaper *r);
+/** Frees what is queued, stops and joins the thread; later assignments are freed by their
+ *  callers. */
+void eng_reaper_stop(eng_reaper *r);
+/** After eng_reaper_stop, when nothing can call r any more. */
+void eng_reaper_destroy(eng_reaper *r);
+
 /* ---------------------------------------------------------------------------------------------
  * Devices (gpu.c)
  * ------------------------------------------------------------------------------------------- */
@@ -417,6 +440,7 @@ struct eng {
 
     /* Threads. */
     pthread_t sched_thread;
+    eng_reaper reaper;
     pthread_t *workers, *provers;
     unsigned n_workers, n_provers;
     eng_gpu *gpus; /* the devices in use (eng_gpu_open_all), each with its prover thread */

@@ -546,8 +546,7 @@ void eng_preload_run(eng_t *eng, eng_preload *p)
     eng_defer_run(eng, &d);
     if (err == CUZK_OK) {
         CZ_LOG(CZ_LOG_INFO, "srs=%s event=preloaded bytes=%llu ms=%llu devices_ms=%llu", p->id,
-               (unsigned long long)st.st_size, (unsigned long long)ms,
-               (unsigned long long)dev_ms);
+               (unsigned long long)st.st_size, (unsigned long long)ms, (unsigned long long)dev_ms);
         p->cb(p->arg, CUZK_OK, "", false, ms + dev_ms);
     } else {
         char buf[600];

@@ -82,6 +82,9 @@ TEST(prove_three_partitions)
 {
     eng_config_t cfg;
     test_cfg(&cfg);
+    cz_log_level was = cz_log_threshold;
+    cz_log_threshold = CZ_LOG_DEBUG;
+    etu_capture_start();
     eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
     tk_req r = etu_req(0, 3, 3);
     r.x[2] = 1000000007u;
@@ -116,6 +119,10 @@ TEST(prove_three_partitions)
     CHECK_EQ_U64(st.mem_used_bytes, st.srs[0].size_bytes);
     eng_status_clear(&st);
     eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    cz_log_threshold = was;
+    /* each partition's assignment was freed by the reaper thread, none twice */
+    CHECK_EQ_U64(etu_count_lines("event=reaped bytes=", NULL), 3);
 }
 
 /* A CRITICAL job submitted behind queued NORMAL jobs starts before them; HIGH before NORMAL

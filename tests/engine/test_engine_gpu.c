@@ -243,8 +243,8 @@ TEST(gpu_preload_makes_resident)
     CHECK_EQ_U64(g.n_resident, 1);
     eng_free(eng);
     cz_log_set_sink(NULL, NULL);
-    CHECK_EQ_U64(etu_count_lines("job=preload k=0 gpu=0 srs=test-cubic event=resident", "from=file"),
-                 1);
+    CHECK_EQ_U64(
+        etu_count_lines("job=preload k=0 gpu=0 srs=test-cubic event=resident", "from=file"), 1);
     CHECK_EQ_U64(etu_count_lines("event=resident ", NULL), 1);
     CHECK_EQ_U64(etu_count_lines("stage=gpu_upload", NULL), 0);
     CHECK_EQ_U64(etu_count_lines("event=host_points_restored", NULL), 0);
