@@ -491,8 +491,10 @@ void eng_prover_run(eng_t *eng, eng_gpu *g);
 eng_srs *eng_srs_find_locked(eng_t *eng, const char *id);
 /** Finds or creates the entry of id with path (st: the caller's fresh stat of path). The size
  *  of an entry that is neither HOT nor loading follows the file; a HOT entry whose file changed
- *  keeps its decoded parameters (logged once). */
-eng_srs *eng_srs_get_locked(eng_t *eng, const char *id, const char *path, const struct stat *st);
+ *  keeps its decoded parameters (logged once), unless its points are not on the host: then,
+ *  when unused, it is demoted (frees go to d) and the caller loads the new file. */
+eng_srs *eng_srs_get_locked(eng_t *eng, const char *id, const char *path, const struct stat *st,
+                            eng_defer *d);
 /** Resolves a circuit id to a parameter path through the registered kinds (no lock needed:
  *  the kind table is immutable after eng_start). */
 bool eng_srs_resolve(eng_t *eng, const char *id, char *path, size_t cap);

@@ -126,7 +126,7 @@ static void run_prepare(eng_t *eng, eng_job *job, eng_defer *d)
     job->ns[ENG_STAGE_SYNTHESIS] += t1 - t0;
     eng_srs *srs = NULL;
     if (err == CUZK_OK && !atomic_load(&job->cancel)) {
-        srs = eng_srs_get_locked(eng, plan.circuit_id, path, &st);
+        srs = eng_srs_get_locked(eng, plan.circuit_id, path, &st, d);
         if (!srs) {
             err = CUZK_E_NOMEM;
             snprintf(msg, sizeof(msg), "out of memory");

@@ -4,7 +4,9 @@
  * budget at the file's size; WARM = decoded points freed but the file stays mapped (its pages
  * live in the page cache, reclaimable by the kernel, not charged); COLD = known, not mapped.
  * Only a load reads a mapping: HOT proves from the points decoded out of it, so a HOT entry is
- * unaffected when its file changes on disk (it keeps those points until it leaves HOT).
+ * unaffected when its file changes on disk (it keeps those points until it leaves HOT) -- except
+ * an entry whose points are in the file only (see Host points below), which a lookup that finds
+ * the file changed demotes once unused, so that the job loads the new file.
  * Files that change: a mapping records the file's device, inode, size and modification time
  * (eng_file_id) and is reused by a load only while a fresh stat() of the path still matches;
  * otherwise the load maps the file again and the stale mapping is dropped. Touching the pages
@@ -84,21 +86,37 @@ static bool file_unchanged(const char *path, const eng_file_id *id)
     return eng_file_id_eq(&now, id);
 }
 
-/* Logs, once per load, that a HOT entry's file changed on disk: it keeps proving with the
- * parameters it decoded; the file is read again when the entry is next loaded. */
-static void note_hot_change_locked(eng_srs *s, const struct stat *st)
+static void demote_locked(eng_t *eng, eng_srs *s, eng_defer *d);
+
+/* A HOT entry's file changed on disk. With its points decoded on the host, it keeps proving
+ * with them (logged once per load; the file is read again when the entry is next loaded).
+ * With its points left in the file (skip_points) or dropped, the old file is gone for the
+ * uploads and CPU proofs that would read them: unused, the entry is demoted now, so that this
+ * job loads the new file; in use, it is demoted by the first lookup that finds it unused. */
+static void note_hot_change_locked(eng_t *eng, eng_srs *s, const struct stat *st, eng_defer *d)
 {
     eng_file_id now;
 
     eng_file_id_of(&now, st);
-    if (s->change_noted || !s->map || eng_file_id_eq(&now, &s->map_id)) {
+    if (!s->map || eng_file_id_eq(&now, &s->map_id)) {
+        return;
+    }
+    if (s->points_dropped && !s->refs && !s->points_busy && !s->point_readers) {
+        CZ_LOG(CZ_LOG_WARN,
+               "srs=%s event=file_changed tier=hot path=%s bytes=%llu action=load_again", s->id,
+               s->path, (unsigned long long)now.size);
+        demote_locked(eng, s, d);
+        return;
+    }
+    if (s->change_noted) {
         return;
     }
     s->change_noted = true;
     CZ_LOG(CZ_LOG_WARN,
-           "srs=%s event=file_changed tier=hot path=%s bytes=%llu action=keep_decoded "
+           "srs=%s event=file_changed tier=hot path=%s bytes=%llu action=%s "
            "hint=\"EvictSRS makes the next job load the new file\"",
-           s->id, s->path, (unsigned long long)now.size);
+           s->id, s->path, (unsigned long long)now.size,
+           s->points_dropped ? "load_again_when_unused" : "keep_decoded");
 }
 
 eng_srs *eng_srs_find_locked(eng_t *eng, const char *id)
@@ -111,7 +129,8 @@ eng_srs *eng_srs_find_locked(eng_t *eng, const char *id)
     return NULL;
 }
 
-eng_srs *eng_srs_get_locked(eng_t *eng, const char *id, const char *path, const struct stat *st)
+eng_srs *eng_srs_get_locked(eng_t *eng, const char *id, const char *path, const struct stat *st,
+                            eng_defer *d)
 {
     uint64_t file_bytes = (uint64_t)st->st_size;
     eng_srs *s = eng_srs_find_locked(eng, id);
@@ -127,7 +146,10 @@ eng_srs *eng_srs_get_locked(eng_t *eng, const char *id, const char *path, const 
         if (s->tier != ENG_TIER_HOT && !s->loading) {
             s->file_bytes = file_bytes; /* the file may have been replaced; not charged now */
         } else if (s->tier == ENG_TIER_HOT) {
-            note_hot_change_locked(s, st);
+            note_hot_change_locked(eng, s, st, d);
+            if (s->tier != ENG_TIER_HOT) {
+                s->file_bytes = file_bytes;
+            }
         }
         return s;
     }
@@ -472,7 +494,7 @@ void eng_preload_run(eng_t *eng, eng_preload *p)
     }
 
     pthread_mutex_lock(&eng->mu);
-    eng_srs *s = eng_srs_get_locked(eng, p->id, path, &st);
+    eng_srs *s = eng_srs_get_locked(eng, p->id, path, &st, &d);
     cuzk_err err = CUZK_OK;
     for (;;) {
         if (!s) {

@@ -27,6 +27,11 @@ void etu_reset(void);
 
 uint64_t etu_file_size(const char *path);
 void etu_sleep_ms(unsigned ms);
+/** Rewrites the file at path in place (same inode) with len bytes of buf, with a new
+ *  modification time. */
+void etu_rewrite_in_place(const char *path, const uint8_t *buf, size_t len);
+/** The whole file at path (malloc'd; *len its size). */
+uint8_t *etu_read_all(const char *path, size_t *len);
 /** PreloadSRS of circuit_id, waited for; *already receives the callback's flag. */
 cuzk_err etu_preload(eng_t *eng, const char *circuit_id, bool *already);
 

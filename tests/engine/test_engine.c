@@ -709,15 +709,6 @@ static eng_tier srs_tier_of(eng_t *eng, const char *id)
 }
 
 /* Rewrites path in place (same inode: truncated, then written) with len bytes of buf. */
-static void rewrite_in_place(const char *path, const uint8_t *buf, size_t len)
-{
-    etu_sleep_ms(20); /* a new modification time even with coarse file timestamps */
-    FILE *f = fopen(path, "wb");
-    CHECK(f != NULL);
-    CHECK(fwrite(buf, 1, len, f) == len);
-    CHECK(fclose(f) == 0);
-}
-
 /* Proves one partition of the small (or big) test circuit as job `id`; returns its status and
  * copies its error message. A COMPLETED proof is checked. */
 static eng_status prove_one(eng_t *eng, const char *id, bool big, uint64_t x, char *err, size_t cap)
@@ -746,15 +737,9 @@ TEST(srs_file_changed_on_disk)
     uint64_t small = etu_file_size(path);
     uint64_t big = etu_file_size(tk_params_path(etu_tk(), true));
     size_t len = 0;
-    uint8_t *good = NULL;
+    uint8_t *good = etu_read_all(path, &len);
     char err[1024];
-    FILE *f = fopen(path, "rb");
 
-    CHECK(f != NULL);
-    good = malloc(small);
-    CHECK(good != NULL);
-    len = fread(good, 1, small, f);
-    fclose(f);
     CHECK_EQ_U64(len, small);
     CHECK_MSG(small > 4096, "the test needs a file of more than one page (%llu bytes)",
               (unsigned long long)small);
@@ -776,7 +761,7 @@ TEST(srs_file_changed_on_disk)
     CHECK_EQ_U64(srs_tier_of(eng, "test-cubic"), ENG_TIER_COLD); /* the stale mapping is gone */
 
     /* Restored in place: proved again from the good file. */
-    rewrite_in_place(path, good, small);
+    etu_rewrite_in_place(path, good, small);
     CHECK_EQ_U64(prove_one(eng, "s3", false, 6, err, sizeof(err)), ENG_STATUS_COMPLETED);
     CHECK_EQ_U64(srs_tier_of(eng, "test-cubic"), ENG_TIER_HOT);
 
@@ -789,7 +774,7 @@ TEST(srs_file_changed_on_disk)
      * good bytes: loaded from a fresh mapping of the new file. */
     CHECK_EQ_U64(prove_one(eng, "b2", true, 9, err, sizeof(err)), ENG_STATUS_COMPLETED);
     CHECK_EQ_U64(srs_tier_of(eng, "test-cubic"), ENG_TIER_WARM);
-    rewrite_in_place(path, good, small);
+    etu_rewrite_in_place(path, good, small);
     CHECK_EQ_U64(prove_one(eng, "s6", false, 10, err, sizeof(err)), ENG_STATUS_COMPLETED);
     CHECK_EQ_U64(etu_count_lines("event=file_changed tier=warm", path), 2);
 

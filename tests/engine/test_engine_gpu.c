@@ -250,6 +250,41 @@ TEST(gpu_preload_makes_resident)
     CHECK_EQ_U64(etu_count_lines("event=host_points_restored", NULL), 0);
 }
 
+/* Points left in the file (a usable device): when the file changes on disk, the unused HOT
+ * entry is demoted at the next lookup and the job loads the new file (a truncated one fails
+ * the job with its name; the good bytes back, proofs go on), instead of failing every upload
+ * or CPU proof that would read the old file. */
+TEST(gpu_points_in_changed_file_load_again)
+{
+    need_gpu();
+    const char *path = tk_params_path(etu_tk(), false);
+    size_t len = 0;
+    uint8_t *good = etu_read_all(path, &len);
+    eng_config_t cfg;
+    dev0_cfg(&cfg, 0);
+    etu_capture_start();
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req r1 = etu_req(0, 1, 91), r2 = etu_req(0, 1, 92), r3 = etu_req(0, 1, 93);
+    prove_ok(eng, ENG_KIND_POREP, "before", &r1);
+    etu_rewrite_in_place(path, good, len);
+    prove_ok(eng, ENG_KIND_POREP, "rewritten", &r2);
+    CHECK(truncate(path, 4096) == 0);
+    eng_result_copy_t res;
+    prove(eng, ENG_KIND_POREP, "truncated", &r3, &res);
+    CHECK_EQ_U64(res.r.status, ENG_STATUS_FAILED);
+    CHECK_MSG(strstr(res.r.error, path) != NULL, "error does not name %s: %s", path, res.r.error);
+    eng_result_copy_clear(&res);
+    etu_rewrite_in_place(path, good, len);
+    prove_ok(eng, ENG_KIND_POREP, "restored", &r3);
+    CHECK_EQ_U64(status0(eng).cpu_fallbacks, 0);
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    free(good);
+    CHECK_EQ_U64(etu_count_lines("event=file_changed tier=hot", "action=load_again"), 2);
+    CHECK_EQ_U64(etu_count_lines("event=resident", "from=file"), 3);
+    CHECK_EQ_U64(etu_count_lines("event=host_points_restored", NULL), 0);
+}
+
 /* srs.keep_host_points: the host points stay beside the device copy. */
 TEST(gpu_keep_host_points)
 {
