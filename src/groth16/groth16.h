@@ -177,6 +177,9 @@ size_t g16_vk_nbytes(const g16_vk_t *vk);
 /** Writes the .vk encoding into out (g16_vk_nbytes(vk) bytes). */
 void g16_vk_to_bytes(uint8_t *out, const g16_vk_t *vk);
 
+/** True iff a and b are the same verifying key (every point and the ic count). */
+bool g16_vk_eq(const g16_vk_t *a, const g16_vk_t *b);
+
 /** Writes the .vk file. Errors: CUZK_E_IO, CUZK_E_NOMEM. */
 CZ_MUST_USE cuzk_err g16_vk_write(const g16_vk_t *vk, const char *path, cz_diag *dg);
 

@@ -574,6 +574,22 @@ cuzk_err g16_vk_dup(g16_vk_t **out, const g16_vk_t *vk, cz_diag *dg)
 
 /* ---- writing ------------------------------------------------------------------------------------ */
 
+bool g16_vk_eq(const g16_vk_t *a, const g16_vk_t *b)
+{
+    if (a->ic_len != b->ic_len || !g1_aff_eq(&a->alpha_g1, &b->alpha_g1) ||
+        !g1_aff_eq(&a->beta_g1, &b->beta_g1) || !g2_aff_eq(&a->beta_g2, &b->beta_g2) ||
+        !g2_aff_eq(&a->gamma_g2, &b->gamma_g2) || !g1_aff_eq(&a->delta_g1, &b->delta_g1) ||
+        !g2_aff_eq(&a->delta_g2, &b->delta_g2)) {
+        return false;
+    }
+    for (size_t i = 0; i < a->ic_len; i++) {
+        if (!g1_aff_eq(&a->ic[i], &b->ic[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
 size_t g16_vk_nbytes(const g16_vk_t *vk)
 {
     return G16_VK_FIXED_NBYTES + vk->ic_len * G1_NB;

@@ -1127,6 +1127,21 @@ TEST(params_write_load_round_trip)
     CHECK_EQ_U64(vk->ic_len, f.p->vk.ic_len);
     CHECK(memcmp(vk->ic, f.p->vk.ic, vk->ic_len * sizeof(g1_aff_t)) == 0);
     CHECK(g2_aff_eq(&vk->delta_g2, &f.p->vk.delta_g2));
+    CHECK(g16_vk_eq(vk, &f.p->vk) && g16_vk_eq(&f.p->vk, vk));
+    {
+        /* any one point or the count differing: another key */
+        g16_vk_t other = *vk;
+        other.gamma_g2 = vk->beta_g2;
+        CHECK(!g16_vk_eq(&other, vk));
+        other = *vk;
+        other.ic_len--;
+        CHECK(!g16_vk_eq(&other, vk));
+        g1_aff_t save = vk->ic[vk->ic_len - 1];
+        vk->ic[vk->ic_len - 1] = vk->alpha_g1;
+        CHECK(!g16_vk_eq(&f.p->vk, vk));
+        vk->ic[vk->ic_len - 1] = save;
+        CHECK(g16_vk_eq(&f.p->vk, vk));
+    }
     /* a proof made with loaded parameters verifies with the loaded key */
     {
         g16_params_t *lp = NULL;

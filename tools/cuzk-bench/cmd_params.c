@@ -52,18 +52,10 @@ static bool same_vk(const char *cmd, const char *vk_path, const g16_params_t *p)
         cli_error_diag(cmd, err, &dg);
         return false;
     }
-    size_t n = g16_vk_nbytes(vk);
-    uint8_t *a = cz_malloc(n), *b = cz_malloc(n);
-    if (a && b && g16_vk_nbytes(&p->vk) == n) {
-        g16_vk_to_bytes(a, vk);
-        g16_vk_to_bytes(b, &p->vk);
-        same = memcmp(a, b, n) == 0;
-    }
+    same = g16_vk_eq(vk, &p->vk);
     if (!same) {
         cli_error(cmd, "%s: another verifying key than the parameters'", vk_path);
     }
-    cz_free(a);
-    cz_free(b);
     g16_vk_free(vk);
     return same;
 }

@@ -24,6 +24,7 @@
  */
 #include "gpu/cuda/curve.cuh"
 #include "gpu/cuda/dev.cuh"
+#include "gpu/cuda/scalar.cuh"
 
 namespace czg
 {
@@ -112,20 +113,6 @@ template <class F> CZ_DEV void aff_store_be(uint32_t *out, const aff_t<F> &p, bo
 
 /* ---- the multiplication ---- */
 
-/** Bits [bit, bit + w) of the 256-bit little-endian scalar (zero past the top). */
-CZ_DEV uint32_t fb_scalar_bits(const uint32_t *k, unsigned bit, unsigned w)
-{
-    const unsigned q = bit / 32, s = bit % 32;
-    if (q >= 8) {
-        return 0;
-    }
-    uint64_t v = k[q];
-    if (q + 1 < 8) {
-        v |= (uint64_t)k[q + 1] << 32;
-    }
-    return (uint32_t)(v >> s) & ((1u << w) - 1);
-}
-
 /** [k] G in XYZZ from the table (signed digits, see the file comment). */
 template <class F> CZ_DEV xyzz_t<F> fb_point(const aff_t<F> *tab, unsigned w, const uint32_t *k)
 {
@@ -135,7 +122,7 @@ template <class F> CZ_DEV xyzz_t<F> fb_point(const aff_t<F> *tab, unsigned w, co
     uint32_t carry = 0;
 
     for (unsigned i = 0; i < nwin; i++) {
-        const uint32_t v = fb_scalar_bits(k, i * w, w) + carry;
+        const uint32_t v = scalar_bits(k, i * w, w) + carry;
         if (v == 0) {
             continue;
         }

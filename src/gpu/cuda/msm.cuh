@@ -35,6 +35,7 @@
 
 #include "gpu/cuda/curve.cuh"
 #include "gpu/cuda/dev.cuh"
+#include "gpu/cuda/scalar.cuh"
 
 #include <string.h>
 
@@ -79,25 +80,6 @@ CZ_DEV void load_scalar(const uint4 *sc, size_t i, uint32_t s[8])
     s[5] = b.y;
     s[6] = b.z;
     s[7] = b.w;
-}
-
-/** Word i of a 256-bit scalar, 0 past the end (selects, no local-memory indexing). */
-CZ_DEV uint32_t scalar_word(const uint32_t s[8], unsigned i)
-{
-    uint32_t r = 0;
-    CZ_UNROLL
-    for (unsigned k = 0; k < 8; k++) {
-        r = i == k ? s[k] : r;
-    }
-    return r;
-}
-
-/** Bits [pos, pos + len) of the scalar, len <= 25. */
-CZ_DEV uint32_t scalar_bits(const uint32_t s[8], unsigned pos, unsigned len)
-{
-    unsigned wi = pos >> 5, sh = pos & 31;
-    uint64_t two = (uint64_t)scalar_word(s, wi) | ((uint64_t)scalar_word(s, wi + 1) << 32);
-    return (uint32_t)(two >> sh) & ((1u << len) - 1);
 }
 
 /** Booth digit of window w: d = v + b - 2^c t with v = bits [wc, wc + c), b = bit wc - 1 and
