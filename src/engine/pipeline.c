@@ -574,7 +574,7 @@ static void prove_partition(eng_t *eng, eng_gpu *g, eng_job *job, size_t k, eng_
             }
         }
         bool valid = false;
-        o->err = g16_verify(pvk, &valid, &o->proof, x, n, &o->dg);
+        o->err = g16_verify_ex(pvk, &valid, &o->proof, x, n, eng->prove_pool, &o->dg);
         uint64_t t2 = eng_now_ns();
         o->verify_ns += t2 - t1;
         if (eng->cfg.timing) {

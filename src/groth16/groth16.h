@@ -405,6 +405,11 @@ void g16_pvk_init(g16_pvk_t *pvk, const g16_vk_t *vk);
 CZ_MUST_USE cuzk_err g16_verify(const g16_pvk_t *pvk, bool *valid, const g16_proof_t *proof,
                                 const fr_t *x, size_t n, cz_diag *dg);
 
+/** g16_verify with the input accumulator (n scalar multiplications) spread over `pool` (NULL:
+ *  the calling thread). Same result. */
+CZ_MUST_USE cuzk_err g16_verify_ex(const g16_pvk_t *pvk, bool *valid, const g16_proof_t *proof,
+                                   const fr_t *x, size_t n, cz_pool *pool, cz_diag *dg);
+
 /** Verifies `nproofs` proofs together with random 128-bit weights z_j from the OS CSPRNG
  *  (spec 4.9, bellperson verify_proofs_batch); fewer than 2 proofs use g16_verify.
  *  In:  x  nproofs rows of n public inputs (ONE excluded), row j for proof j (borrowed).

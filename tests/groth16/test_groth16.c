@@ -873,6 +873,44 @@ TEST(tampered_public_inputs_are_rejected)
     fixture_free(&f);
 }
 
+/* The pooled input accumulator (g16_verify_ex): several chunks of inputs, the same verdicts as
+ * g16_verify for the right inputs and for each of a few tampered ones (first, middle, last
+ * chunk), whatever the pool. */
+TEST(verify_with_a_pool_agrees)
+{
+    rc_spec sp = {.ni = 600, .na = 40, .ncons = 60, .seed = test_seed()};
+    const size_t n = sp.ni;
+    fixture f;
+    g16_proof_t proof;
+    cz_pool *pool = NULL;
+    fr_t *x = cz_malloc(n * sizeof(fr_t));
+
+    CHECK(x != NULL);
+    CHECK_OK(cz_pool_new(&pool, 3, "t-verify", NULL));
+    fixture_make(&f, &sp, 23, NULL);
+    CHECK_OK(g16_prove_random(f.p, &proof, &f.asg, NULL, NULL));
+    const size_t at[] = {SIZE_MAX, 0, 300, n - 1};
+    for (size_t t = 0; t < sizeof(at) / sizeof(at[0]); t++) {
+        bool v0 = false, v1 = true, v2 = true;
+        memcpy(x, f.asg.inputs + 1, n * sizeof(fr_t));
+        if (at[t] != SIZE_MAX) {
+            fr_add(&x[at[t]], &x[at[t]], &FR_ONE);
+        }
+        CHECK_OK(g16_verify(&f.pvk, &v0, &proof, x, n, NULL));
+        CHECK_OK(g16_verify_ex(&f.pvk, &v1, &proof, x, n, pool, NULL));
+        CHECK_OK(g16_verify_ex(&f.pvk, &v2, &proof, x, n, NULL, NULL));
+        CHECK_EQ_U64(v0, at[t] == SIZE_MAX);
+        CHECK_EQ_U64(v1, v0);
+        CHECK_EQ_U64(v2, v0);
+    }
+    bool v = true;
+    CHECK_ERR(g16_verify_ex(&f.pvk, &v, &proof, x, n - 1, pool, NULL), CUZK_E_INVAL);
+    CHECK(!v);
+    fixture_free(&f);
+    cz_pool_free(pool);
+    cz_free(x);
+}
+
 TEST(tampered_witness_is_rejected)
 {
     rc_spec sp = {.ni = 2, .na = 16, .ncons = 20, .seed = test_seed()};
