@@ -152,10 +152,16 @@ void eng_srs_points_drop(eng_t *eng, eng_srs *srs);
  *  from eng->cfg.shape_cache) when no one has; NULL when the prover backend must be used
  *  (mode PROVER, a recording in progress elsewhere in mode AUTO, or a failed recording).
  *  *t_end: when this call recorded or loaded the shape, the end of that timing stage
- *  (eng_now_ns), else 0. Called without the lock; the shape lives until eng_free. */
+ *  (eng_now_ns), else 0. Called without the lock; the shape lives until eng_free, or until an
+ *  EvictSRS of its circuit once no partition of it is in flight. */
 const cs_shape_t *eng_shape_get(eng_t *eng, eng_job *job, size_t k, uint64_t *t_end);
 /** Frees every shape (eng_free). */
 void eng_shapes_free(eng_t *eng);
+/** EvictSRS (lock held; no partition of the circuit in flight): unlinks the circuit's shape
+ *  entry, READY (its budget charge released) or FAILED, and returns it for eng_shape_free
+ *  after the lock; NULL when there is none or it is being recorded. */
+eng_shape *eng_shape_take_locked(eng_t *eng, const char *id);
+void eng_shape_free(eng_shape *s);
 
 typedef struct eng_waiter {
     eng_await_fn cb;

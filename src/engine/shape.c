@@ -7,7 +7,10 @@
  *           keeps the others from recording it too. In mode AUTO they synthesize with the
  *           prover backend meanwhile; in mode PCE they wait on work_cv.
  *  lock:    eng->mu guards the list and each entry's state; a READY entry's shape is read-only
- *           and read without the lock (entries are freed only by eng_free).
+ *           and read without the lock. Entries are freed by eng_free, and by EvictSRS of their
+ *           circuit (eng_shape_take_locked) when no partition of it is in flight: partitions
+ *           that read a shape hold a reference on their circuit's parameters from admission
+ *           to release, so the parameters' refs == 0 means the shape has no reader.
  *  budget:  a READY shape is charged to eng->mem_used at cs_shape_bytes (demoting idle
  *           parameters if needed, as a partition reservation does); a shape that does not fit
  *           is not kept and its circuit is synthesized with the prover backend.
@@ -206,6 +209,34 @@ const cs_shape_t *eng_shape_get(eng_t *eng, eng_job *job, size_t k, uint64_t *t_
     eng->shapes = s;
     pthread_mutex_unlock(&eng->mu);
     return fill(eng, s, job, k, t_end);
+}
+
+eng_shape *eng_shape_take_locked(eng_t *eng, const char *id)
+{
+    for (eng_shape **pp = &eng->shapes; *pp; pp = &(*pp)->next) {
+        eng_shape *s = *pp;
+        if (strcmp(s->id, id) != 0) {
+            continue;
+        }
+        if (s->state == SHAPE_RECORDING) {
+            return NULL;
+        }
+        *pp = s->next;
+        s->next = NULL;
+        if (s->state == SHAPE_READY) {
+            eng_mem_release_locked(eng, s->bytes);
+        }
+        return s;
+    }
+    return NULL;
+}
+
+void eng_shape_free(eng_shape *s)
+{
+    if (s) {
+        cs_shape_clear(&s->shape);
+        cz_free(s);
+    }
 }
 
 void eng_shapes_free(eng_t *eng)

@@ -597,12 +597,20 @@ cuzk_err eng_srs_evict(eng_t *eng, const char *circuit_id, bool *was_loaded, uin
         return CUZK_OK; /* known, never loaded */
     }
     *was_loaded = s->tier != ENG_TIER_COLD || s->loading;
+    eng_shape *shape = NULL;
     if (s->refs == 0 && !s->loading) {
         if (s->tier == ENG_TIER_HOT) {
             *freed_bytes = s->file_bytes;
             demote_locked(eng, s, &d);
-            pthread_cond_broadcast(&eng->work_cv);
         }
+        /* the recorded shape goes too (recorded or loaded again by the next job) */
+        shape = eng_shape_take_locked(eng, circuit_id);
+        if (shape) {
+            *freed_bytes += shape->bytes;
+            CZ_LOG(CZ_LOG_INFO, "shape=%s event=evicted bytes=%llu", shape->id,
+                   (unsigned long long)shape->bytes);
+        }
+        pthread_cond_broadcast(&eng->work_cv);
         if (s->map) {
             eng_defer_item it = {.kind = DEFER_UNMAP, .ptr = s->map, .len = s->map_len};
             eng_defer_add(&d, &it);
@@ -618,6 +626,7 @@ cuzk_err eng_srs_evict(eng_t *eng, const char *circuit_id, bool *was_loaded, uin
     }
     pthread_mutex_unlock(&eng->mu);
     eng_defer_run(eng, &d);
+    eng_shape_free(shape);
     return CUZK_OK;
 }
 

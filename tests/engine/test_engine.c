@@ -844,6 +844,35 @@ TEST(synthesis_modes_and_shape_cache)
     CHECK_EQ_U64(metric_of(eng, "cuzk_shapes_total{how=\"recorded\"}"), 1);
     eng_free(eng);
     CHECK(etu_file_size(file) > 0);
+    /* EvictSRS drops the recorded shape with the parameters (its bytes are in freed_bytes
+     * and leave the budget); the next job records it again. */
+    eng = prove_with_mode(ENG_SYNTH_PCE, NULL, "evict");
+    {
+        eng_status_info_t st;
+        bool was_loaded = false;
+        uint64_t freed = 0, small = etu_file_size(tk_params_path(etu_tk(), false));
+        CHECK_OK(eng_get_status(eng, &st, NULL));
+        uint64_t shape_bytes = st.mem_used_bytes - small;
+        eng_status_clear(&st);
+        CHECK(shape_bytes > 0);
+        CHECK_OK(eng_srs_evict(eng, "test-cubic", &was_loaded, &freed, NULL));
+        CHECK(was_loaded);
+        CHECK_EQ_U64(freed, small + shape_bytes);
+        CHECK_OK(eng_get_status(eng, &st, NULL));
+        CHECK_EQ_U64(st.mem_used_bytes, 0);
+        eng_status_clear(&st);
+        tk_req r = etu_req(0, 3, 77);
+        eng_result_copy_t res;
+        etu_submit(eng, ENG_KIND_POREP, 0, "evict-again", &r, NULL);
+        etu_wait(eng, "evict-again", &res, 30);
+        etu_check_proofs(&res, &r);
+        eng_result_copy_clear(&res);
+        CHECK_EQ_U64(metric_of(eng, "cuzk_shapes_total{how=\"recorded\"}"), 2);
+        CHECK_OK(eng_get_status(eng, &st, NULL));
+        CHECK_EQ_U64(st.mem_used_bytes, small + shape_bytes);
+        eng_status_clear(&st);
+    }
+    eng_free(eng);
     /* A restart loads it instead of recording. */
     eng = prove_with_mode(ENG_SYNTH_AUTO, dir, "auto");
     CHECK_EQ_U64(metric_of(eng, "cuzk_shapes_total{how=\"loaded\"}"), 1);
