@@ -4,6 +4,8 @@
  * (cz_rss_peak; cases run from small to large).
  *   post_window_2kib_<bk>   WindowPoSt 2 KiB partition (2 sectors x 10 challenges)
  *   post_window_32gib_count WindowPoSt 32 GiB partition (2349 sectors), counter, 1 thread / pool
+ *   post_window_32gib_witness_mt  the same partition with the witness backend on the pool (4 GB
+ *                           of values: only when named exactly)
  *   porep_<size>_<bk>       PoRep partition (2 KiB, 8 MiB: 2 challenges), one thread
  *   porep_<size>_<bk>_mt    the same with the challenges on the pool (all CPUs; cs_fork children
  *                           joined in order), the challenge counts cached as an engine would
@@ -649,12 +651,19 @@ int main(int argc, char **argv)
         cz_free(b.s);
     }
 
-    if (bench_selected(argc, argv, "post_window_32gib_count")) {
+    if (bench_selected(argc, argv, "post_window_32gib_count") ||
+        (pool && named(argc, argv, "post_window_32gib_witness_mt"))) {
         post_bench pb;
         post_bench_init(&pb, UINT64_C(32) << 30, &g);
-        bench_run("post_window_32gib_count_1t", BK_COUNTER, post_synth, &pb, NULL, 1);
-        if (pool) {
-            bench_run("post_window_32gib_count_mt", BK_COUNTER, post_synth, &pb, pool, 1);
+        if (bench_selected(argc, argv, "post_window_32gib_count")) {
+            bench_run("post_window_32gib_count_1t", BK_COUNTER, post_synth, &pb, NULL, 1);
+            if (pool) {
+                bench_run("post_window_32gib_count_mt", BK_COUNTER, post_synth, &pb, pool, 1);
+            }
+        }
+        if (pool && named(argc, argv, "post_window_32gib_witness_mt")) {
+            printf("# post_window_32gib_witness_mt threads=%u\n", cz_pool_width(pool));
+            bench_run("post_window_32gib_witness_mt", BK_WITNESS, post_synth, &pb, pool, 1);
         }
         post_bench_free(&pb);
     }

@@ -256,9 +256,9 @@ typedef struct circ_post_sector {
 /** Synthesizes one partition (FallbackPoStCircuit): sectors[0 .. cfg->sector_count), the
  *  caller having padded short partitions by repeating the last sector (Winning: the one sector
  *  66 times with one challenge each). sectors NULL: blank. With a pool and a backend that can
- *  be extended (all but digest), chunks of sectors synthesize on the pool's threads into
- *  separate children concatenated in order (bellperson synthesize_extendable): the result is
- *  identical to sequential synthesis. */
+ *  be extended (all but digest), chunks of sectors synthesize on the pool's threads into fork
+ *  children of exact size that write into their place in cs, joined in order (bellperson
+ *  synthesize_extendable): the result is identical to sequential synthesis. */
 void circ_post_synth(cs_t *cs, const circ_post_cfg_t *cfg, const circ_post_sector_t *sectors,
                      cz_pool *pool);
 

@@ -6,7 +6,8 @@
  * comm_r, equal(comm_r, Poseidon2(comm_c, comm_r_last)), then per challenge a PoR whose leaf is
  * allocated (Root::Val) and whose root is comm_r_last (one public input: the leaf index).
  * Sectors reference nothing but ONE, so chunks of sectors can synthesize independently and be
- * concatenated (cs_extend), as bellperson's synthesize_extendable does.
+ * concatenated, as bellperson's synthesize_extendable does; here they are cs_fork children of
+ * known size, which write in place (the 4 GB of a 32 GiB partition's values are never copied).
  */
 #include "circuits/circuits.h"
 
@@ -108,15 +109,14 @@ static void post_range(cs_t *cs, const circ_post_cfg_t *cfg, const circ_post_sec
     }
 }
 
-/* Parallel synthesis: chunk c covers sectors [c * per, min((c + 1) * per, S)). */
+/* Parallel synthesis: chunk c covers sectors [c * per, min((c + 1) * per, S)) in fork child c,
+ * which knows its exact counts, so that it writes its values (and a prover's a, b, c) straight
+ * into their place in the parent and cs_join copies nothing. */
 typedef struct post_job {
     const circ_post_cfg_t *cfg;
     const circ_post_sector_t *sectors;
-    const cs_t *proto;
     cs_t **children;
-    cs_counts_t hint; /* per chunk */
     size_t per;
-    cuzk_err *errs;
 } post_job;
 
 static void post_chunk_task(void *ctx, size_t begin, size_t end, unsigned worker)
@@ -127,25 +127,32 @@ static void post_chunk_task(void *ctx, size_t begin, size_t end, unsigned worker
     for (size_t c = begin; c < end; c++) {
         size_t lo = c * job->per;
         size_t hi = lo + job->per < job->cfg->sector_count ? lo + job->per : job->cfg->sector_count;
-        job->errs[c] = cs_new_like(&job->children[c], job->proto, &job->hint, NULL);
-        if (job->errs[c] == CUZK_OK) {
-            post_range(job->children[c], job->cfg, job->sectors, lo, hi);
-        }
+        post_range(job->children[c], job->cfg, job->sectors, lo, hi);
     }
 }
 
-/* The counts of one blank sector (a capacity hint for the children). */
-static void sector_counts(const circ_post_cfg_t *cfg, cs_counts_t *out)
+/* What one sector adds to a circuit (a blank one: the shape does not depend on the values). */
+static cuzk_err sector_counts(const circ_post_cfg_t *cfg, cs_counts_t *out)
 {
     cs_t *cs = NULL;
+    cs_counts_t before, after;
+    cuzk_err err = cs_new_counter(&cs, NULL);
 
     memset(out, 0, sizeof(*out));
-    if (cs_new_counter(&cs, NULL) != CUZK_OK) {
-        return;
+    if (err != CUZK_OK) {
+        return err;
     }
+    cs_get_counts(cs, &before);
     post_sector(cs, cfg, NULL);
-    cs_get_counts(cs, out);
+    cs_get_counts(cs, &after);
+    err = cs_finish(cs, NULL);
     cs_free(cs);
+    if (err == CUZK_OK) {
+        out->num_inputs = after.num_inputs - before.num_inputs;
+        out->num_aux = after.num_aux - before.num_aux;
+        out->num_constraints = after.num_constraints - before.num_constraints;
+    }
+    return err;
 }
 
 static bool check_sectors(cs_t *cs, const circ_post_cfg_t *cfg, const circ_post_sector_t *sectors)
@@ -168,7 +175,10 @@ void circ_post_synth(cs_t *cs, const circ_post_cfg_t *cfg, const circ_post_secto
     const size_t S = cfg->sector_count;
     unsigned width = cz_pool_width(pool);
     post_job job;
+    cs_counts_t each;
+    cs_counts_t *sizes = NULL;
     size_t chunks;
+    cuzk_err err;
 
     CZ_CHECK(cfg);
     if (sectors && !check_sectors(cs, cfg, sectors)) {
@@ -183,33 +193,40 @@ void circ_post_synth(cs_t *cs, const circ_post_cfg_t *cfg, const circ_post_secto
     chunks = (size_t)width * 4 < S ? (size_t)width * 4 : S;
     job.cfg = cfg;
     job.sectors = sectors;
-    job.proto = cs;
     job.per = (S + chunks - 1) / chunks;
     chunks = (S + job.per - 1) / job.per;
-    sector_counts(cfg, &job.hint);
-    job.hint.num_inputs *= job.per;
-    job.hint.num_aux *= job.per;
-    job.hint.num_constraints *= job.per;
+    if ((err = sector_counts(cfg, &each)) != CUZK_OK) {
+        (void)cs_fail(cs, err, "PoSt: cannot count a sector");
+        return;
+    }
+    sizes = cz_malloc(chunks * sizeof(*sizes));
     job.children = cz_calloc(chunks, sizeof(*job.children));
-    job.errs = cz_calloc(chunks, sizeof(*job.errs));
-    if (!job.children || !job.errs) {
+    if (!sizes || !job.children) {
+        cz_free(sizes);
         cz_free(job.children);
-        cz_free(job.errs);
         (void)cs_fail(cs, CUZK_E_NOMEM, "PoSt: parallel synthesis bookkeeping");
+        return;
+    }
+    for (size_t c = 0; c < chunks; c++) {
+        size_t lo = c * job.per, n = lo + job.per < S ? job.per : S - lo;
+        sizes[c].num_inputs = n * each.num_inputs;
+        sizes[c].num_aux = n * each.num_aux;
+        sizes[c].num_constraints = n * each.num_constraints;
+    }
+    err = cs_fork(cs, job.children, chunks, sizes, NULL);
+    cz_free(sizes);
+    if (err != CUZK_OK) {
+        cz_free(job.children);
+        (void)cs_fail(cs, err, "PoSt: cannot fork %zu chunks of sectors", chunks);
         return;
     }
     cz_pool_for(pool, chunks, 1, post_chunk_task, &job);
     for (size_t c = 0; c < chunks; c++) {
-        if (job.errs[c] != CUZK_OK) {
-            (void)cs_fail(cs, job.errs[c], "PoSt: cannot create the synthesis child %zu", c);
-        } else if (cs_status(cs) == CUZK_OK) {
-            cuzk_err err = cs_extend(cs, job.children[c], NULL);
-            (void)err; /* a failure is sticky in cs and reported by cs_finish */
-        }
+        err = cs_join(cs, job.children[c], NULL);
+        (void)err; /* a failure is sticky in cs and reported by cs_finish */
         cs_free(job.children[c]);
     }
     cz_free(job.children);
-    cz_free(job.errs);
 }
 
 uint64_t circ_post_leaf_challenge(const uint8_t randomness[32], uint64_t sector_id,
