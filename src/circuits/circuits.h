@@ -331,6 +331,13 @@ typedef struct circ_update_witness {
 /** Synthesizes EmptySectorUpdateCircuit (standard or Poseidon per cfg). w NULL: blank. */
 void circ_update_synth(cs_t *cs, const circ_update_cfg_t *cfg, const circ_update_witness_t *w);
 
+/** circ_update_synth with the challenges on `pool` (NULL: sequential): after the preamble and
+ *  challenge 0, chunks of challenges synthesize in fork children of exact size (cs_fork) that
+ *  read the preamble's variables and write in place; the result is identical to sequential
+ *  synthesis. Backends that cannot fork (digest) synthesize sequentially. */
+void circ_update_synth_pool(cs_t *cs, const circ_update_cfg_t *cfg, const circ_update_witness_t *w,
+                            cz_pool *pool);
+
 /** h_select = 1 << (index of h in cfg->hs); false when h is not allowed. */
 bool circ_update_h_select(const circ_update_cfg_t *cfg, uint32_t h, uint64_t *h_select);
 /** Public inputs (4, after ONE): [k | h_select << partition_bits (Poseidon: h_select),

@@ -436,17 +436,142 @@ static void commitments(cs_t *cs, const circ_update_witness_t *w, upd_common *u)
     alloc_private(cs, &u->root_r_new, w ? &w->root_r_new : &FR_ZERO, "root_r_new");
 }
 
+/* What every challenge reads from the preamble (both variants). */
+typedef struct upd_chal {
+    const circ_update_cfg_t *cfg;
+    const circ_update_witness_t *w;
+    const circ_update_challenge_t *blank;
+    const upd_common *u;
+    const gad_bool_t *gen;     /* the challenges' bits, gbits each */
+    size_t gbits;              /* standard: challenge_bits - partition_bits; Poseidon: all */
+    const gad_bool_t *kh_bits; /* standard: the partition bits, then h_select's */
+    const gad_bool_t *hs_bits; /* h_select's bits */
+    const gad_num_t *apex;     /* standard: the apex leaves */
+} upd_chal;
+
+/* Challenge c of the partition. */
+static void upd_challenge(cs_t *cs, const upd_chal *x, size_t c)
+{
+    const circ_update_cfg_t *cfg = x->cfg;
+    const circ_update_challenge_t *ch = x->w ? &x->w->challenges[c] : x->blank;
+    bool lab = cs_wants_labels(cs);
+    gad_num_t leaf_d_new, apex_leaf,
+        path[CIRC_MAX_SIBLINGS > MAX_CHBITS ? CIRC_MAX_SIBLINGS : MAX_CHBITS];
+    gad_bool_t c_bits[MAX_CHBITS];
+
+    CIRC_NS_PUSHF(cs, lab, "c_index=%zu", c);
+    if (cfg->poseidon) {
+        const gad_bool_t *bits = &x->gen[c * x->gbits];
+        size_t nsib = gad_tree_shape_siblings(&cfg->tree_r);
+        challenge_r(cs, cfg, x->u, ch, bits, x->hs_bits, &leaf_d_new);
+        alloc_siblings(cs, path, ch->path_d_new, nsib, "path_d_new");
+        CIRC_NS_PUSH(cs, lab, "por tree_d_new");
+        gad_por_no_challenge_input(cs, GAD_HASHER_POSEIDON, &cfg->tree_r, bits, x->gbits,
+                                   &leaf_d_new, path, &x->u->comm_d_new);
+        CIRC_NS_POP(cs, lab);
+    } else {
+        const size_t pbits = cfg->partition_bits, rbits = x->gbits;
+        const size_t start = cfg->challenge_bits - pbits - cfg->apex_bits;
+        gad_tree_shape_t to_apex;
+        CZ_CHECK(gad_tree_shape_init(&to_apex, UINT64_C(1) << start, 2, 0, 0));
+        memcpy(c_bits, &x->gen[c * rbits], rbits * sizeof(gad_bool_t));
+        memcpy(c_bits + rbits, x->kh_bits, pbits * sizeof(gad_bool_t));
+        challenge_r(cs, cfg, x->u, ch, c_bits, x->hs_bits, &leaf_d_new);
+
+        CIRC_NS_PUSH(cs, lab, "select_apex_leaf");
+        gad_select(cs, &apex_leaf, x->apex, c_bits + start, cfg->apex_bits);
+        CIRC_NS_POP(cs, lab);
+        alloc_siblings(cs, path, ch->path_d_new, start, "path_to_apex_leaf");
+        CIRC_NS_PUSH(cs, lab, "por to_apex_leaf");
+        gad_por_no_challenge_input(cs, GAD_HASHER_SHA256, &to_apex, c_bits, start, &leaf_d_new,
+                                   path, &apex_leaf);
+        CIRC_NS_POP(cs, lab);
+    }
+    CIRC_NS_POP(cs, lab);
+}
+
+typedef struct upd_job {
+    const upd_chal *x;
+    cs_t **children;
+    size_t per; /* challenges per child, from challenge 1 */
+} upd_job;
+
+static void upd_chunk_task(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    const upd_job *job = ctx;
+    const size_t n = job->x->cfg->challenges;
+
+    (void)worker;
+    for (size_t k = begin; k < end; k++) {
+        size_t lo = 1 + k * job->per, hi = lo + job->per < n ? lo + job->per : n;
+        for (size_t c = lo; c < hi; c++) {
+            upd_challenge(job->children[k], job->x, c);
+        }
+    }
+}
+
+/* Every challenge in order. With a pool: challenge 0 in cs (its counts, the same for every
+ * challenge, size the others), then chunks of challenges 1.. in fork children of exact size,
+ * which read the preamble's variables and write in place; the result is the sequential one. */
+static void upd_challenges(cs_t *cs, const upd_chal *x, cz_pool *pool)
+{
+    const size_t n = x->cfg->challenges;
+    unsigned width = cz_pool_width(pool);
+    cs_counts_t before, after, *sizes = NULL;
+    upd_job job = {.x = x, .children = NULL, .per = 1};
+    size_t chunks;
+
+    if (!pool || width < 2 || n < 3 || !cs_can_extend(cs) || cs_status(cs) != CUZK_OK) {
+        for (size_t c = 0; c < n; c++) {
+            upd_challenge(cs, x, c);
+        }
+        return;
+    }
+    cs_get_counts(cs, &before);
+    upd_challenge(cs, x, 0);
+    cs_get_counts(cs, &after);
+    chunks = (size_t)width * 4 < n - 1 ? (size_t)width * 4 : n - 1;
+    job.per = (n - 1 + chunks - 1) / chunks;
+    chunks = (n - 1 + job.per - 1) / job.per;
+    sizes = cz_malloc(chunks * sizeof(*sizes));
+    job.children = cz_calloc(chunks, sizeof(*job.children));
+    if (!sizes || !job.children) {
+        cz_free(sizes);
+        cz_free(job.children);
+        (void)cs_fail(cs, CUZK_E_NOMEM, "SnapDeals: parallel synthesis bookkeeping");
+        return;
+    }
+    for (size_t k = 0; k < chunks; k++) {
+        size_t lo = 1 + k * job.per, m = lo + job.per < n ? job.per : n - lo;
+        sizes[k].num_inputs = m * (after.num_inputs - before.num_inputs);
+        sizes[k].num_aux = m * (after.num_aux - before.num_aux);
+        sizes[k].num_constraints = m * (after.num_constraints - before.num_constraints);
+    }
+    cuzk_err err = cs_fork(cs, job.children, chunks, sizes, NULL);
+    cz_free(sizes);
+    if (err != CUZK_OK) {
+        cz_free(job.children);
+        (void)cs_fail(cs, err, "SnapDeals: cannot fork %zu chunks of challenges", chunks);
+        return;
+    }
+    cz_pool_for(pool, chunks, 1, upd_chunk_task, &job);
+    for (size_t k = 0; k < chunks; k++) {
+        err = cs_join(cs, job.children[k], NULL);
+        (void)err; /* a failure is sticky in cs and reported by cs_finish */
+        cs_free(job.children[k]);
+    }
+    cz_free(job.children);
+}
+
 static void update_standard(cs_t *cs, const circ_update_cfg_t *cfg, const circ_update_witness_t *w,
-                            uint64_t kh_value, const circ_update_challenge_t *blank)
+                            uint64_t kh_value, const circ_update_challenge_t *blank, cz_pool *pool)
 {
     bool lab = cs_wants_labels(cs);
     const size_t pbits = cfg->partition_bits, cbits = cfg->challenge_bits;
-    const size_t rbits = cbits - pbits, start = cbits - pbits - cfg->apex_bits;
-    gad_num_t kh, partition, apex[MAX_APEX], ppath[MAX_CHBITS], apex_leaf, leaf_d_new;
-    gad_num_t path[MAX_CHBITS];
-    gad_bool_t kh_bits[MAX_CHBITS + CIRC_UPDATE_HS], c_bits[MAX_CHBITS];
+    const size_t rbits = cbits - pbits;
+    gad_num_t kh, partition, apex[MAX_APEX], ppath[MAX_CHBITS];
+    gad_bool_t kh_bits[MAX_CHBITS + CIRC_UPDATE_HS];
     gad_bool_t *gen = NULL;
-    gad_tree_shape_t to_apex;
     upd_common u;
     fr_t v;
 
@@ -455,8 +580,6 @@ static void update_standard(cs_t *cs, const circ_update_cfg_t *cfg, const circ_u
         (void)cs_fail(cs, CUZK_E_NOMEM, "SnapDeals: challenge bits");
         return;
     }
-    CZ_CHECK(gad_tree_shape_init(&to_apex, UINT64_C(1) << start, 2, 0, 0));
-
     fr_from_u64(&v, kh_value);
     alloc_public(cs, &kh, &v, "k_and_h_select");
     for (size_t i = 0; i < pbits + CIRC_UPDATE_HS; i++) {
@@ -497,34 +620,25 @@ static void update_standard(cs_t *cs, const circ_update_cfg_t *cfg, const circ_u
     circ_update_gen_challenge_bits(cs, gen, &u.comm_r_new, &partition, cfg->challenges, rbits);
     CIRC_NS_POP(cs, lab);
 
-    for (size_t c = 0; c < cfg->challenges; c++) {
-        const circ_update_challenge_t *ch = w ? &w->challenges[c] : blank;
-
-        CIRC_NS_PUSHF(cs, lab, "c_index=%zu", c);
-        memcpy(c_bits, &gen[c * rbits], rbits * sizeof(gad_bool_t));
-        memcpy(c_bits + rbits, kh_bits, pbits * sizeof(gad_bool_t));
-        challenge_r(cs, cfg, &u, ch, c_bits, kh_bits + pbits, &leaf_d_new);
-
-        CIRC_NS_PUSH(cs, lab, "select_apex_leaf");
-        gad_select(cs, &apex_leaf, apex, c_bits + start, cfg->apex_bits);
-        CIRC_NS_POP(cs, lab);
-        alloc_siblings(cs, path, ch->path_d_new, start, "path_to_apex_leaf");
-        CIRC_NS_PUSH(cs, lab, "por to_apex_leaf");
-        gad_por_no_challenge_input(cs, GAD_HASHER_SHA256, &to_apex, c_bits, start, &leaf_d_new,
-                                   path, &apex_leaf);
-        CIRC_NS_POP(cs, lab);
-        CIRC_NS_POP(cs, lab);
-    }
+    upd_chal x = {.cfg = cfg,
+                  .w = w,
+                  .blank = blank,
+                  .u = &u,
+                  .gen = gen,
+                  .gbits = rbits,
+                  .kh_bits = kh_bits,
+                  .hs_bits = kh_bits + pbits,
+                  .apex = apex};
+    upd_challenges(cs, &x, pool);
     cz_free(gen);
 }
 
 static void update_poseidon(cs_t *cs, const circ_update_cfg_t *cfg, const circ_update_witness_t *w,
-                            uint64_t h_select, const circ_update_challenge_t *blank)
+                            uint64_t h_select, const circ_update_challenge_t *blank, cz_pool *pool)
 {
     bool lab = cs_wants_labels(cs);
     const size_t cbits = cfg->challenge_bits;
-    size_t nsib = gad_tree_shape_siblings(&cfg->tree_r);
-    gad_num_t hs_num, partition, leaf_d_new, path[CIRC_MAX_SIBLINGS];
+    gad_num_t hs_num, partition;
     gad_bool_t hs_bits[CIRC_UPDATE_HS];
     gad_bool_t *gen;
     upd_common u;
@@ -559,23 +673,26 @@ static void update_poseidon(cs_t *cs, const circ_update_cfg_t *cfg, const circ_u
     circ_update_gen_challenge_bits(cs, gen, &u.comm_r_new, &partition, cfg->challenges, cbits);
     CIRC_NS_POP(cs, lab);
 
-    for (size_t c = 0; c < cfg->challenges; c++) {
-        const circ_update_challenge_t *ch = w ? &w->challenges[c] : blank;
-        const gad_bool_t *c_bits = &gen[c * cbits];
-
-        CIRC_NS_PUSHF(cs, lab, "c_index=%zu", c);
-        challenge_r(cs, cfg, &u, ch, c_bits, hs_bits, &leaf_d_new);
-        alloc_siblings(cs, path, ch->path_d_new, nsib, "path_d_new");
-        CIRC_NS_PUSH(cs, lab, "por tree_d_new");
-        gad_por_no_challenge_input(cs, GAD_HASHER_POSEIDON, &cfg->tree_r, c_bits, cbits,
-                                   &leaf_d_new, path, &u.comm_d_new);
-        CIRC_NS_POP(cs, lab);
-        CIRC_NS_POP(cs, lab);
-    }
+    upd_chal x = {.cfg = cfg,
+                  .w = w,
+                  .blank = blank,
+                  .u = &u,
+                  .gen = gen,
+                  .gbits = cbits,
+                  .kh_bits = NULL,
+                  .hs_bits = hs_bits,
+                  .apex = NULL};
+    upd_challenges(cs, &x, pool);
     cz_free(gen);
 }
 
 void circ_update_synth(cs_t *cs, const circ_update_cfg_t *cfg, const circ_update_witness_t *w)
+{
+    circ_update_synth_pool(cs, cfg, w, NULL);
+}
+
+void circ_update_synth_pool(cs_t *cs, const circ_update_cfg_t *cfg, const circ_update_witness_t *w,
+                            cz_pool *pool)
 {
     circ_update_challenge_t blank = {FR_ZERO, FR_ZERO, CIRC_ZERO_FR, CIRC_ZERO_FR, CIRC_ZERO_FR};
     uint64_t first;
@@ -594,8 +711,8 @@ void circ_update_synth(cs_t *cs, const circ_update_cfg_t *cfg, const circ_update
         }
     }
     if (cfg->poseidon) {
-        update_poseidon(cs, cfg, w, first, &blank);
+        update_poseidon(cs, cfg, w, first, &blank, pool);
     } else {
-        update_standard(cs, cfg, w, first, &blank);
+        update_standard(cs, cfg, w, first, &blank, pool);
     }
 }

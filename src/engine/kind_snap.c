@@ -126,7 +126,7 @@ static cuzk_err snap_synthesize(void *ctx, const eng_plan_t *plan, size_t k, cs_
     err = circ_update_from_vanilla(v, &st->uc, &st->parts[k], (uint32_t)k, st->comm_r_old,
                                    st->comm_d_new, st->comm_r_new, dg);
     if (err == CUZK_OK) {
-        circ_update_synth(cs, &v->cfg, &v->w);
+        circ_update_synth_pool(cs, &v->cfg, &v->w, plan->pool);
         circ_update_vanilla_clear(v);
         err = cs_status(cs);
     }

@@ -71,6 +71,49 @@ void cu_digest_hex(char out[65], cu_synth_fn fn, void *ctx)
     cs_free(cs);
 }
 
+static void prover_assignment(cs_assignment_t *out, cu_synth_fn fn, void *ctx)
+{
+    cs_t *cs = NULL;
+
+    CHECK_OK(cs_new_prover(&cs, NULL, NULL));
+    fn(cs, ctx);
+    CHECK_OK(cs_finish(cs, NULL));
+    CHECK_OK(cs_take_assignment(cs, out, NULL));
+    cs_free(cs);
+}
+
+static void check_same_bits(const cs_bitvec_t *a, const cs_bitvec_t *b)
+{
+    CHECK_EQ_U64(a->len, b->len);
+    CHECK_EQ_U64(a->popcount, b->popcount);
+    CHECK_MEM_EQ(a->words, b->words, (a->len + 63) / 64 * sizeof(uint64_t));
+}
+
+void cu_check_same(cu_synth_fn fn1, void *ctx1, cu_synth_fn fn2, void *ctx2)
+{
+    cs_assignment_t x, y;
+    cs_counts_t n1, n2;
+
+    cu_counts(&n1, fn1, ctx1);
+    cu_counts(&n2, fn2, ctx2);
+    CHECK(memcmp(&n1, &n2, sizeof(n1)) == 0);
+    prover_assignment(&x, fn1, ctx1);
+    prover_assignment(&y, fn2, ctx2);
+    CHECK_EQ_U64(x.m, y.m);
+    CHECK_EQ_U64(x.num_inputs, y.num_inputs);
+    CHECK_EQ_U64(x.num_aux, y.num_aux);
+    CHECK_MEM_EQ(x.a, y.a, x.m * sizeof(fr_t));
+    CHECK_MEM_EQ(x.b, y.b, x.m * sizeof(fr_t));
+    CHECK_MEM_EQ(x.c, y.c, x.m * sizeof(fr_t));
+    CHECK_MEM_EQ(x.inputs, y.inputs, x.num_inputs * sizeof(fr_t));
+    CHECK_MEM_EQ(x.aux, y.aux, x.num_aux * sizeof(fr_t));
+    check_same_bits(&x.a_aux_density, &y.a_aux_density);
+    check_same_bits(&x.b_input_density, &y.b_input_density);
+    check_same_bits(&x.b_aux_density, &y.b_aux_density);
+    cs_assignment_clear(&x);
+    cs_assignment_clear(&y);
+}
+
 void cu_rand_fr(fr_t *out, cz_prng *g)
 {
     uint64_t l[4];

@@ -21,6 +21,9 @@ cuzk_err cu_check(cu_synth_fn fn, void *ctx, const char **path);
 fr_t *cu_inputs(cu_synth_fn fn, void *ctx, size_t *n);
 /** bellpepper shape digest (streamed, with the counter's counts as expectation). */
 void cu_digest_hex(char out[65], cu_synth_fn fn, void *ctx);
+/** Two syntheses give the same circuit: the prover's assignments (a, b, c, inputs, aux and the
+ *  densities) and the counter's counts are identical between fn1(ctx1) and fn2(ctx2). */
+void cu_check_same(cu_synth_fn fn1, void *ctx1, cu_synth_fn fn2, void *ctx2);
 
 /** A random field element / one below 2^254 (a SHA-256-trimmed node). */
 void cu_rand_fr(fr_t *out, cz_prng *g);

@@ -381,32 +381,12 @@ TEST(post_tamper)
 }
 
 /* Parallel synthesis over a pool equals sequential synthesis, for every extendable backend. */
-static void prove(cs_assignment_t *out, post_ctx *c)
-{
-    cs_t *cs = NULL;
-
-    CHECK_OK(cs_new_prover(&cs, NULL, NULL));
-    post_synth(cs, c);
-    CHECK_OK(cs_finish(cs, NULL));
-    CHECK_OK(cs_take_assignment(cs, out, NULL));
-    cs_free(cs);
-}
-
-static void check_same_bits(const cs_bitvec_t *a, const cs_bitvec_t *b)
-{
-    CHECK_EQ_U64(a->len, b->len);
-    CHECK_EQ_U64(a->popcount, b->popcount);
-    CHECK_MEM_EQ(a->words, b->words, (a->len + 63) / 64 * sizeof(uint64_t));
-}
-
 TEST(post_parallel_equals_sequential)
 {
     static toy_sector ts[5];
     static toy_proof tp[5];
     circ_post_sector_t sec[5];
     post_ctx c;
-    cs_assignment_t seq, par;
-    cs_counts_t n1, n2;
     uint8_t rnd[32];
     cz_pool *pool = NULL;
     cz_prng *g = test_prng();
@@ -419,26 +399,10 @@ TEST(post_parallel_equals_sequential)
         toy_prove(&tp[i], &sec[i], &ts[i], &c.cfg, rnd, 3 * i, 3);
     }
     c.sectors = sec;
-    c.pool = NULL;
-    prove(&seq, &c);
-    cu_counts(&n1, post_synth, &c);
+    post_ctx cseq = c;
+    cseq.pool = NULL;
     c.pool = pool;
-    prove(&par, &c);
-    cu_counts(&n2, post_synth, &c);
-    CHECK(memcmp(&n1, &n2, sizeof(n1)) == 0);
-    CHECK_EQ_U64(seq.m, par.m);
-    CHECK_EQ_U64(seq.num_inputs, par.num_inputs);
-    CHECK_EQ_U64(seq.num_aux, par.num_aux);
-    CHECK_MEM_EQ(seq.a, par.a, seq.m * sizeof(fr_t));
-    CHECK_MEM_EQ(seq.b, par.b, seq.m * sizeof(fr_t));
-    CHECK_MEM_EQ(seq.c, par.c, seq.m * sizeof(fr_t));
-    CHECK_MEM_EQ(seq.inputs, par.inputs, seq.num_inputs * sizeof(fr_t));
-    CHECK_MEM_EQ(seq.aux, par.aux, seq.num_aux * sizeof(fr_t));
-    check_same_bits(&seq.a_aux_density, &par.a_aux_density);
-    check_same_bits(&seq.b_input_density, &par.b_input_density);
-    check_same_bits(&seq.b_aux_density, &par.b_aux_density);
-    cs_assignment_clear(&seq);
-    cs_assignment_clear(&par);
+    cu_check_same(post_synth, &cseq, post_synth, &c);
 
     /* the checker finds a fault in a later chunk through the pool too */
     CHECK_OK(cu_check(post_synth, &c, NULL));
