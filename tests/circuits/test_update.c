@@ -134,14 +134,6 @@ static void upd_synth(cs_t *cs, void *ctx)
     circ_update_synth(cs, &u->cfg, &u->w);
 }
 
-/* The same with the challenges on a pool (circ_update_synth_pool). */
-static cz_pool *g_pool;
-static void upd_synth_par(cs_t *cs, void *ctx)
-{
-    upd *u = ctx;
-    circ_update_synth_pool(cs, &u->cfg, &u->w, g_pool);
-}
-
 static void check_honest(upd *u)
 {
     fr_t expect[4], *got;
@@ -218,6 +210,14 @@ TEST(update_poseidon_honest_and_tamper)
     expect_unsat(&u, &u.sib[6 * 384 + 128 + 3]); /* path_d_new */
     expect_unsat(&u, &u.sib[1 * 384 + 256 + 0]); /* path_r_new */
     upd_free(&u);
+}
+
+/* The same with the challenges on a pool (circ_update_synth_pool). */
+static cz_pool *g_pool;
+static void upd_synth_par(cs_t *cs, void *ctx)
+{
+    upd *u = ctx;
+    circ_update_synth_pool(cs, &u->cfg, &u->w, g_pool);
 }
 
 /* Challenges on a pool (fork children of exact size after challenge 0) give exactly the
