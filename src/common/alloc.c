@@ -4,6 +4,7 @@
 #include "common/alloc.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,23 @@ static void count_add(size_t n)
     }
 }
 
+/* Blocks from this size on (mapped by malloc on their own) ask for transparent huge pages on
+ * their whole 2 MiB-aligned inside: a 4 GB witness then faults in 2,000 times instead of a
+ * million, and returns to the system as fast. Without THP (or with THP "always") the advice
+ * changes nothing. */
+#define HUGE_FROM ((size_t)32 << 20)
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+
+static void advise_huge(unsigned char *p, size_t n)
+{
+    uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    uintptr_t hi = ((uintptr_t)p + n) & ~(HUGE_PAGE - 1);
+
+    if (n >= HUGE_FROM && hi > lo) {
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* advice only: errors are harmless */
+    }
+}
+
 void *cz_malloc(size_t n)
 {
     if (n > SIZE_MAX - HDR) {
@@ -35,6 +53,7 @@ void *cz_malloc(size_t n)
     }
     memcpy(p, &n, sizeof(n));
     count_add(n);
+    advise_huge(p, n + HDR);
     return p + HDR;
 }
 
@@ -68,6 +87,7 @@ void *cz_realloc(void *p, size_t n)
     memcpy(q, &n, sizeof(n));
     atomic_fetch_sub(&alloc_live, old);
     count_add(n);
+    advise_huge(q, n + HDR);
     return q + HDR;
 }
 

@@ -8,7 +8,8 @@
 
 #include "common/common.h"
 
-/** malloc that counts; NULL on failure (never aborts). cz_malloc(0) returns a valid pointer. */
+/** malloc that counts; NULL on failure (never aborts). cz_malloc(0) returns a valid pointer.
+ *  Blocks of 32 MiB or more are advised to use transparent huge pages (fewer page faults). */
 void *cz_malloc(size_t n);
 void *cz_calloc(size_t count, size_t size);
 /** Like realloc; on failure returns NULL and leaves `p` untouched. */
