@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/base64.h"
 
 void vp_c1_clear(vp_c1 *c1)
 {
@@ -654,13 +655,15 @@ cuzk_err vp_c1_from_curio_json(vp_c1 *out, uint64_t *sector_num, const char *jso
     bool first = true, end;
     unsigned seen = 0;
     char key[32], *b64 = NULL;
-    size_t b64len = 0, bad_at;
+    size_t b64len = 0;
+    cz_diag sub;
     uint64_t num = 0, size = 0;
     uint8_t *inner = NULL;
     size_t inner_len = 0;
     cuzk_err err;
 
     memset(out, 0, sizeof(*out));
+    cz_diag_init(&sub);
     vp_jr_init(&r, "C1 wrapper JSON", json, len, dg);
     CZ_TRY(err, vp_jr_object(&r), done);
     for (;;) {
@@ -689,15 +692,9 @@ cuzk_err vp_c1_from_curio_json(vp_c1 *out, uint64_t *sector_num, const char *jso
     }
     CZ_TRY(err, jr_missing(&r, seen, f, 3), done);
     CZ_TRY(err, vp_jr_end(&r), done);
-    err = vp_base64_decode(&inner, &inner_len, b64, b64len, &bad_at);
-    if (err == CUZK_E_NOMEM) {
-        err = cz_fail(dg, err, "C1 wrapper JSON: Phase1Out of %zu bytes", b64len);
-        goto done;
-    }
+    err = cz_base64_decode(&inner, &inner_len, b64, b64len, NULL, &sub);
     if (err != CUZK_OK) {
-        err = cz_fail(dg, CUZK_E_FORMAT,
-                      "C1 wrapper JSON: Phase1Out: invalid base64 at offset %zu of %zu", bad_at,
-                      b64len);
+        err = cz_fail(dg, err, "C1 wrapper JSON: Phase1Out: %s (of %zu)", sub.msg, b64len);
         goto done;
     }
     CZ_TRY(err, vp_c1_from_json(out, (const char *)inner, inner_len, dg), done);
@@ -721,27 +718,20 @@ done:
 cuzk_err vp_c1_to_curio_json(const vp_c1 *c1, uint64_t sector_num, char **out, size_t *len,
                              cz_diag *dg)
 {
-    char *inner = NULL, *b64;
+    char *inner = NULL;
     size_t ilen;
     vp_buf b = {0};
     cuzk_err err;
 
     *out = NULL;
     CZ_TRY(err, vp_c1_to_json(c1, &inner, &ilen, dg), done);
-    b64 = cz_malloc(vp_base64_len(ilen) + 1);
-    if (!b64) {
-        err = cz_fail(dg, CUZK_E_NOMEM, "C1 wrapper of %zu bytes", ilen);
-        goto done;
-    }
-    vp_base64_encode(b64, (const uint8_t *)inner, ilen);
     vp_buf_str(&b, "{\"SectorNum\":");
     vp_buf_dec(&b, sector_num);
-    vp_buf_str(&b, ",\"Phase1Out\":\"");
-    vp_buf_str(&b, b64);
-    vp_buf_str(&b, "\",\"SectorSize\":");
+    vp_buf_str(&b, ",\"Phase1Out\":");
+    vp_buf_b64(&b, (const uint8_t *)inner, ilen);
+    vp_buf_str(&b, ",\"SectorSize\":");
     vp_buf_dec(&b, c1->cfg.shape.sector_size);
     vp_buf_str(&b, "}");
-    cz_free(b64);
     err = vp_buf_finish(&b, out, len, dg);
 done:
     cz_free(inner);

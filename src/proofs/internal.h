@@ -1,6 +1,6 @@
 /* internal.h - proofs/'s private codecs: a streaming JSON reader that tracks where it is (for
- * error messages), a JSON writer into a growing buffer, bincode reader/writer, base64, and the
- * Merkle-proof codecs shared by the C1, PoSt and SnapDeals formats.
+ * error messages), a JSON writer into a growing buffer (with base64 strings), bincode
+ * reader/writer, and the Merkle-proof codecs shared by the C1, PoSt and SnapDeals formats.
  */
 #ifndef CUZK_PROOFS_INTERNAL_H
 #define CUZK_PROOFS_INTERNAL_H
@@ -71,6 +71,8 @@ void vp_buf_u64le(vp_buf *b, uint64_t v);
 void vp_buf_dec(vp_buf *b, uint64_t v);
 /** JSON array of 32 integers. */
 void vp_buf_json_node(vp_buf *b, const uint8_t n[32]);
+/** A JSON string holding the base64 (common/base64.h) of bin[0..n). */
+void vp_buf_b64(vp_buf *b, const uint8_t *bin, size_t n);
 /** Finishes: NUL-terminates, hands the buffer to *out (owned) or fails with E_NOMEM. */
 CZ_MUST_USE cuzk_err vp_buf_finish(vp_buf *b, char **out, size_t *len, cz_diag *dg);
 void vp_buf_free(vp_buf *b);
@@ -94,14 +96,6 @@ CZ_MUST_USE cuzk_err vp_br_node(vp_br *r, uint8_t out[32]);
 CZ_MUST_USE cuzk_err vp_br_len(vp_br *r, uint64_t *n, size_t min_elem);
 /** No bytes may remain. */
 CZ_MUST_USE cuzk_err vp_br_end(vp_br *r);
-
-/* ---- base64 (RFC 4648 standard alphabet with '=' padding, as Go encodes []byte) -------- */
-
-size_t vp_base64_len(size_t n);
-void vp_base64_encode(char *out, const uint8_t *in, size_t n);
-/** Strict decoding into an owned buffer; *bad_at receives the offending offset. */
-CZ_MUST_USE cuzk_err vp_base64_decode(uint8_t **out, size_t *outlen, const char *in, size_t n,
-                                      size_t *bad_at);
 
 /* ---- Merkle proofs ------------------------------------------------------------------------ */
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/base64.h"
 #include "hash/sha256.h"
 
 void vp_snap_clear(vp_snap_proof *p)
@@ -280,17 +281,10 @@ cuzk_err vp_snap_list_to_json(const vp_snap_proof *parts, size_t n, char **out, 
             vp_buf_free(&b);
             return err;
         }
-        char *s = cz_malloc(vp_base64_len(blen) + 1);
-        if (!s) {
-            cz_free(bin);
-            vp_buf_free(&b);
-            return cz_fail(dg, CUZK_E_NOMEM, "SnapDeals JSON");
+        if (i) {
+            vp_buf_str(&b, ",");
         }
-        vp_base64_encode(s, bin, blen);
-        vp_buf_str(&b, i ? ",\"" : "\"");
-        vp_buf_str(&b, s);
-        vp_buf_str(&b, "\"");
-        cz_free(s);
+        vp_buf_b64(&b, bin, blen);
         cz_free(bin);
     }
     vp_buf_str(&b, "]");
@@ -312,8 +306,9 @@ cuzk_err vp_snap_list_from_json(vp_snap_proof **out, size_t *n, uint64_t sector_
     CZ_TRY(err, vp_jr_array(&r), fail);
     for (;;) {
         char *s = NULL;
-        size_t slen, bad_at, blen;
+        size_t slen, blen;
         uint8_t *bin = NULL;
+        cz_diag sub;
         CZ_TRY(err, vp_jr_next(&r, &first, &end), fail);
         if (end) {
             break;
@@ -330,11 +325,12 @@ cuzk_err vp_snap_list_from_json(vp_snap_proof **out, size_t *n, uint64_t sector_
         }
         size_t m = vp_path_push(&r.path, "[partition %zu]", count);
         CZ_TRY(err, vp_jr_string(&r, &s, &slen), fail);
-        err = vp_base64_decode(&bin, &blen, s, slen, &bad_at);
+        cz_diag_init(&sub);
+        err = cz_base64_decode(&bin, &blen, s, slen, NULL, &sub);
         cz_free(s);
         if (err != CUZK_OK) {
-            err = err == CUZK_E_NOMEM ? cz_fail(dg, err, "SnapDeals JSON")
-                                      : vp_jr_fail(&r, "invalid base64 at offset %zu", bad_at);
+            err = err == CUZK_E_NOMEM ? cz_fail(dg, err, "SnapDeals JSON: %s", sub.msg)
+                                      : vp_jr_fail(&r, "%s", sub.msg);
             goto fail;
         }
         err = vp_snap_from_bincode(&parts[count], sector_size, bin, blen, dg);

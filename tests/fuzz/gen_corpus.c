@@ -100,6 +100,18 @@ static void be_inc(uint8_t *b, size_t n)
     }
 }
 
+/* ---- common ----------------------------------------------------------------------------------- */
+
+static void gen_base64(out *o)
+{
+    emit_str(o, "base64", "ok-foobar.txt", "Zm9vYmFy"); /* RFC 4648 section 10 */
+    emit_str(o, "base64", "ok-padded.txt", "Zm9vYg==");
+    emit_str(o, "base64", "ok-alphabet.txt", "+/+/");
+    emit_str(o, "base64", "bad-non-canonical.txt", "Zh==");
+    emit_str(o, "base64", "bad-padding.txt", "Z===");
+    emit_str(o, "base64", "bad-length.txt", "Zm9vY");
+}
+
 /* ---- field ----------------------------------------------------------------------------------- */
 
 static void gen_field(out *o)
@@ -775,6 +787,7 @@ int main(int argc, char **argv)
     o.root = argv[2];
     o.check = strcmp(argv[1], "check") == 0;
     o.large = strcmp(argv[1], "write-all") == 0;
+    gen_base64(&o);
     gen_field(&o);
     gen_g1(&o);
     gen_g2(&o);

@@ -26,6 +26,7 @@
 
 #include "cli.h"
 #include "common/alloc.h"
+#include "common/base64.h"
 #include "common/bytes.h"
 
 #define DEFAULT_ADDR "127.0.0.1:9820"
@@ -285,9 +286,11 @@ static bool template_init(const char *cmd, req_template *t, const cli_vreq *r, i
             m->vanilla_proof.data = (uint8_t *)c1; /* already Curio's wrapper */
             m->vanilla_proof.len = len;
         } else {
-            size_t bl, cap;
-            char *b64 = cli_base64_encode(c1, len, &bl);
-            cap = bl + 128;
+            size_t bl = cz_base64_encoded_len(len), cap = bl + 128;
+            char *b64 = cz_malloc(bl + 1);
+            if (b64) {
+                cz_base64_encode(b64, c1, len);
+            }
             t->wrapper = b64 ? cz_malloc(cap) : NULL;
             if (!t->wrapper) {
                 cz_free(b64);

@@ -36,6 +36,7 @@
 #include "cli.h"
 #include "progress.h"
 #include "common/alloc.h"
+#include "common/base64.h"
 #include "common/bytes.h"
 #include "common/rand.h"
 #include "field/fr.h"
@@ -131,88 +132,6 @@ bool cli_write_file(const char *cmd, const char *path, const void *buf, size_t l
     return ok;
 }
 
-static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-char *cli_base64_encode(const uint8_t *in, size_t len, size_t *out_len)
-{
-    size_t n = 4 * ((len + 2) / 3), o = 0;
-    char *out = cz_malloc(n + 1);
-
-    if (!out) {
-        return NULL;
-    }
-    for (size_t i = 0; i < len; i += 3) {
-        uint32_t v = (uint32_t)in[i] << 16;
-        size_t rem = len - i;
-        if (rem > 1) {
-            v |= (uint32_t)in[i + 1] << 8;
-        }
-        if (rem > 2) {
-            v |= in[i + 2];
-        }
-        out[o++] = B64[(v >> 18) & 63];
-        out[o++] = B64[(v >> 12) & 63];
-        out[o++] = rem > 1 ? B64[(v >> 6) & 63] : '=';
-        out[o++] = rem > 2 ? B64[v & 63] : '=';
-    }
-    out[o] = '\0';
-    if (out_len) {
-        *out_len = o;
-    }
-    return out;
-}
-
-static int b64_value(char c)
-{
-    const char *p = c ? strchr(B64, c) : NULL;
-    return p ? (int)(p - B64) : -1;
-}
-
-/* Strict standard base64 (padding required, no whitespace). Returns false with a message. */
-static bool b64_decode(const char *in, size_t len, uint8_t **out, size_t *out_len, char *err,
-                       size_t cap)
-{
-    size_t pad = 0, n, o = 0;
-    uint8_t *buf;
-
-    *out = NULL;
-    if (len % 4 != 0) {
-        snprintf(err, cap, "base64 length %zu is not a multiple of 4", len);
-        return false;
-    }
-    while (pad < 2 && pad < len && in[len - 1 - pad] == '=') {
-        pad++;
-    }
-    n = len / 4 * 3 - pad;
-    buf = cz_malloc(n ? n : 1);
-    if (!buf) {
-        snprintf(err, cap, "out of memory");
-        return false;
-    }
-    for (size_t i = 0; i < len; i += 4) {
-        uint32_t v = 0;
-        for (size_t j = 0; j < 4; j++) {
-            int d = b64_value(in[i + j]);
-            if (d < 0) {
-                if (in[i + j] == '=' && i + j >= len - pad) {
-                    d = 0;
-                } else {
-                    snprintf(err, cap, "bad base64 character at offset %zu", i + j);
-                    cz_free(buf);
-                    return false;
-                }
-            }
-            v = v << 6 | (uint32_t)d;
-        }
-        for (size_t j = 0; j < 3 && o < n; j++) {
-            buf[o++] = (uint8_t)(v >> (16 - 8 * j));
-        }
-    }
-    *out = buf;
-    *out_len = n;
-    return true;
-}
-
 void cli_blobs_clear(cli_blobs *b)
 {
     for (size_t i = 0; i < b->n; i++) {
@@ -282,7 +201,7 @@ static int json_b64_list(const uint8_t *buf, size_t len, const char *path, cli_b
         size_t start;
         uint8_t *dec;
         size_t dlen;
-        char e2[96];
+        cz_diag dg;
 
         while (i < len && is_space(buf[i])) {
             i++;
@@ -303,8 +222,10 @@ static int json_b64_list(const uint8_t *buf, size_t len, const char *path, cli_b
             snprintf(err, cap, "unterminated string at offset %zu", start - 1);
             return -1;
         }
-        if (!b64_decode((const char *)buf + start, i - start, &dec, &dlen, e2, sizeof(e2))) {
-            snprintf(err, cap, "entry %zu: %s", count, e2);
+        cz_diag_init(&dg);
+        if (cz_base64_decode(&dec, &dlen, (const char *)buf + start, i - start, NULL, &dg) !=
+            CUZK_OK) {
+            snprintf(err, cap, "entry %zu: %s", count, dg.msg);
             return -1;
         }
         snprintf(name, sizeof(name), "%s[%zu]", path, count);
@@ -1732,21 +1653,13 @@ static bool write_bincode_set(const char *cmd, const char *path, uint8_t *const 
     }
     json[len++] = '[';
     for (size_t i = 0; i < n; i++) {
-        size_t bl;
-        char *b = cli_base64_encode(bins[i], lens[i], &bl);
-        if (!b) {
-            cz_free(json);
-            cli_error(cmd, "out of memory");
-            return false;
-        }
         if (i) {
             json[len++] = ',';
         }
         json[len++] = '"';
-        memcpy(json + len, b, bl);
-        len += bl;
+        cz_base64_encode(json + len, bins[i], lens[i]);
+        len += cz_base64_encoded_len(lens[i]);
         json[len++] = '"';
-        cz_free(b);
     }
     json[len++] = ']';
     ok = cli_write_file(cmd, path, json, len);
