@@ -178,6 +178,19 @@ CZ_MUST_USE cuzk_err vp_post_public_inputs(fr_t *out, const seal_post_config *cf
                                            const uint8_t randomness[32], const uint64_t *sector_ids,
                                            const seal_node *comm_rs, size_t n, uint32_t partition,
                                            cz_diag *dg);
+/** The same with each sector's id and comm_r taken from its proof (proofs[0..n) in partition
+ *  order). */
+CZ_MUST_USE cuzk_err vp_post_public_inputs_of(fr_t *out, const seal_post_config *cfg,
+                                              const uint8_t randomness[32],
+                                              const vp_post_proof *proofs, size_t n,
+                                              uint32_t partition, cz_diag *dg);
+/** vp_post_verify of the n sector proofs of partition `partition`, in order (proof i is at
+ *  sector_index partition * sector_count + i); stops at the first failure, its position in
+ *  *bad (may be NULL). */
+CZ_MUST_USE cuzk_err vp_post_verify_partition(const vp_post_proof *proofs, size_t n,
+                                              const seal_post_config *cfg,
+                                              const uint8_t randomness[32], uint32_t partition,
+                                              size_t *bad, cz_diag *dg);
 
 /* ============================================================================================
  * SnapDeals (vanilla-proofs.md 3)
@@ -211,9 +224,13 @@ CZ_MUST_USE cuzk_err vp_snap_verify(const vp_snap_proof *p, const seal_update_co
                                     const uint8_t comm_d_new[32], const uint8_t comm_r_new[32],
                                     cz_diag *dg);
 
+/** Number of SnapDeals public inputs per partition (without ONE). */
+#define VP_SNAP_NUM_INPUTS 4
+
 /** The 4 public inputs of partition k: [k | h_select << partition_bits, comm_r_old,
  *  comm_d_new, comm_r_new]. */
-CZ_MUST_USE cuzk_err vp_snap_public_inputs(fr_t out[4], const seal_update_config *cfg, uint32_t k,
+CZ_MUST_USE cuzk_err vp_snap_public_inputs(fr_t out[VP_SNAP_NUM_INPUTS],
+                                           const seal_update_config *cfg, uint32_t k,
                                            const uint8_t comm_r_old[32],
                                            const uint8_t comm_d_new[32],
                                            const uint8_t comm_r_new[32], cz_diag *dg);

@@ -248,9 +248,10 @@ cuzk_err vp_snap_verify(const vp_snap_proof *p, const seal_update_config *cfg, u
     return CUZK_OK;
 }
 
-cuzk_err vp_snap_public_inputs(fr_t out[4], const seal_update_config *cfg, uint32_t k,
-                               const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
-                               const uint8_t comm_r_new[32], cz_diag *dg)
+cuzk_err vp_snap_public_inputs(fr_t out[VP_SNAP_NUM_INPUTS], const seal_update_config *cfg,
+                               uint32_t k, const uint8_t comm_r_old[32],
+                               const uint8_t comm_d_new[32], const uint8_t comm_r_new[32],
+                               cz_diag *dg)
 {
     if (k >= cfg->partitions) {
         return cz_fail(dg, CUZK_E_INVAL, "SnapDeals: partition %u of %u", k, cfg->partitions);
