@@ -715,50 +715,63 @@ done:
     return err;
 }
 
+cuzk_err vp_c1_json_to_curio(const char *c1_json, size_t len, uint64_t sector_num,
+                             uint64_t sector_size, char **out, size_t *outlen, cz_diag *dg)
+{
+    vp_buf b = {0};
+
+    *out = NULL;
+    vp_buf_str(&b, "{\"SectorNum\":");
+    vp_buf_dec(&b, sector_num);
+    vp_buf_str(&b, ",\"Phase1Out\":");
+    vp_buf_b64(&b, (const uint8_t *)c1_json, len);
+    vp_buf_str(&b, ",\"SectorSize\":");
+    vp_buf_dec(&b, sector_size);
+    vp_buf_str(&b, "}");
+    return vp_buf_finish(&b, out, outlen, dg);
+}
+
 cuzk_err vp_c1_to_curio_json(const vp_c1 *c1, uint64_t sector_num, char **out, size_t *len,
                              cz_diag *dg)
 {
     char *inner = NULL;
     size_t ilen;
-    vp_buf b = {0};
     cuzk_err err;
 
     *out = NULL;
     CZ_TRY(err, vp_c1_to_json(c1, &inner, &ilen, dg), done);
-    vp_buf_str(&b, "{\"SectorNum\":");
-    vp_buf_dec(&b, sector_num);
-    vp_buf_str(&b, ",\"Phase1Out\":");
-    vp_buf_b64(&b, (const uint8_t *)inner, ilen);
-    vp_buf_str(&b, ",\"SectorSize\":");
-    vp_buf_dec(&b, c1->cfg.shape.sector_size);
-    vp_buf_str(&b, "}");
-    err = vp_buf_finish(&b, out, len, dg);
+    err = vp_c1_json_to_curio(inner, ilen, sector_num, c1->cfg.shape.sector_size, out, len, dg);
 done:
     cz_free(inner);
     return err;
 }
 
-cuzk_err vp_c1_parse(vp_c1 *out, const char *json, size_t len, cz_diag *dg)
+bool vp_c1_json_is_curio(const char *json, size_t len)
 {
-    /* Look for a top-level "Phase1Out" key without building anything. */
+    /* a top-level "Phase1Out" key, found without building anything */
     vp_jr r;
-    bool first = true, end, wrapped = false;
+    bool first = true, end;
     char key[32];
 
     vp_jr_init(&r, "C1 JSON", json, len, NULL);
-    if (vp_jr_object(&r) == CUZK_OK) {
-        while (vp_jr_key(&r, &first, key, sizeof(key), &end) == CUZK_OK && !end) {
-            if (strcmp(key, "Phase1Out") == 0) {
-                wrapped = true;
-                break;
-            }
-            if (vp_jr_skip(&r) != CUZK_OK) {
-                break;
-            }
+    if (vp_jr_object(&r) != CUZK_OK) {
+        return false;
+    }
+    while (vp_jr_key(&r, &first, key, sizeof(key), &end) == CUZK_OK && !end) {
+        if (strcmp(key, "Phase1Out") == 0) {
+            return true;
+        }
+        if (vp_jr_skip(&r) != CUZK_OK) {
+            return false;
         }
     }
-    return wrapped ? vp_c1_from_curio_json(out, NULL, json, len, dg)
-                   : vp_c1_from_json(out, json, len, dg);
+    return false;
+}
+
+cuzk_err vp_c1_parse(vp_c1 *out, const char *json, size_t len, cz_diag *dg)
+{
+    return vp_c1_json_is_curio(json, len) ? vp_c1_from_curio_json(out, NULL, json, len, dg)
+                                          : vp_c1_from_json(out, json, len, dg);
 }
 
 /* ---- bincode ------------------------------------------------------------------------------ */

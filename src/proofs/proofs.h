@@ -104,7 +104,15 @@ CZ_MUST_USE cuzk_err vp_c1_from_curio_json(vp_c1 *out, uint64_t *sector_num, con
                                            size_t len, cz_diag *dg);
 CZ_MUST_USE cuzk_err vp_c1_to_curio_json(const vp_c1 *c1, uint64_t sector_num, char **out,
                                          size_t *len, cz_diag *dg);
-/** Accepts either form (a top-level "Phase1Out" key selects the wrapper). */
+/** Wraps C1 JSON text as it is (not parsed) in Curio's wrapper, as vp_c1_to_curio_json lays it
+ *  out; sector_size should be the C1's. Returns an owned NUL-terminated buffer. */
+CZ_MUST_USE cuzk_err vp_c1_json_to_curio(const char *c1_json, size_t len, uint64_t sector_num,
+                                         uint64_t sector_size, char **out, size_t *outlen,
+                                         cz_diag *dg);
+/** True when the JSON is Curio's wrapper: an object with a top-level "Phase1Out" key (looked for
+ *  up to the first syntax error, without building anything). */
+bool vp_c1_json_is_curio(const char *json, size_t len);
+/** Accepts either form (vp_c1_json_is_curio selects the wrapper). */
 CZ_MUST_USE cuzk_err vp_c1_parse(vp_c1 *out, const char *json, size_t len, cz_diag *dg);
 
 /** bincode of filecoin-proofs SealCommitPhase1Output<Tree> (no registered_proof, no variant

@@ -612,6 +612,26 @@ TEST(c1_curio_wrapper)
     CHECK_OK(vp_c1_parse(&back, raw, len, NULL));
     check_c1_equal(&c1, &back);
     vp_c1_clear(&back);
+    /* wrapping the JSON text as it is gives the same bytes as wrapping the parsed C1 */
+    char *w2;
+    size_t len2;
+    CHECK_OK(vp_c1_json_to_curio(raw, len, 4242, 2048, &w2, &len2, NULL));
+    CHECK_EQ_U64(len2, strlen(w));
+    CHECK_STR_EQ(w2, w);
+    CHECK(vp_c1_json_is_curio(w2, len2));
+    CHECK(!vp_c1_json_is_curio(raw, len));
+    static const char *const probes[][2] = {
+        {"{\"SectorNum\":1, \"Phase1Out\": 7", "y"}, /* the key decides, up to an error */
+        {"{\"a\":{\"Phase1Out\":1}}", "n"},          /* not at the top */
+        {"[\"Phase1Out\"]", "n"},
+        {"", "n"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(probes); i++) {
+        CHECK_MSG(vp_c1_json_is_curio(probes[i][0], strlen(probes[i][0])) ==
+                      (probes[i][1][0] == 'y'),
+                  "%s", probes[i][0]);
+    }
+    cz_free(w2);
     cz_free(raw);
 
     /* bad base64: a character outside the alphabet, a bad length, bad padding */
