@@ -87,24 +87,6 @@ static cuzk_err jr_missing(vp_jr *r, unsigned seen, const char *const *names, un
     return CUZK_OK;
 }
 
-/* Index of key in names, or -1; fails on a duplicate. */
-static int jr_field(vp_jr *r, const char *key, const char *const *names, unsigned n, unsigned *seen,
-                    cuzk_err *err)
-{
-    *err = CUZK_OK;
-    for (unsigned i = 0; i < n; i++) {
-        if (strcmp(key, names[i]) == 0) {
-            if (*seen & (1u << i)) {
-                *err = vp_jr_fail(r, "duplicate field \"%s\"", key);
-                return -1;
-            }
-            *seen |= 1u << i;
-            return (int)i;
-        }
-    }
-    return -1;
-}
-
 static cuzk_err jr_column_proof(vp_jr *r, vp_column_proof *cp, const c1_ctx *x)
 {
     static const char *const f[] = {"column", "inclusion_proof"};
@@ -124,7 +106,7 @@ static cuzk_err jr_column_proof(vp_jr *r, vp_column_proof *cp, const c1_ctx *x)
         if (end) {
             break;
         }
-        int i = jr_field(r, key, f, 2, &seen, &err);
+        int i = vp_jr_field(r, key, f, 2, &seen, &err);
         if (err != CUZK_OK) {
             return err;
         }
@@ -142,7 +124,7 @@ static cuzk_err jr_column_proof(vp_jr *r, vp_column_proof *cp, const c1_ctx *x)
                 if (cend) {
                     break;
                 }
-                int ci = jr_field(r, key, cf, 2, &cseen, &err);
+                int ci = vp_jr_field(r, key, cf, 2, &cseen, &err);
                 if (err != CUZK_OK) {
                     return err;
                 }
@@ -196,7 +178,7 @@ static cuzk_err jr_labeling(vp_jr *r, vp_labeling_proof *lp)
         if (end) {
             break;
         }
-        int i = jr_field(r, key, f, 3, &seen, &err);
+        int i = vp_jr_field(r, key, f, 3, &seen, &err);
         if (err != CUZK_OK) {
             return err;
         }
@@ -272,7 +254,7 @@ static cuzk_err jr_porep_proof(vp_jr *r, vp_porep_proof *p, const c1_ctx *x)
         if (end) {
             break;
         }
-        int i = jr_field(r, key, f, 5, &seen, &err);
+        int i = vp_jr_field(r, key, f, 5, &seen, &err);
         if (err != CUZK_OK) {
             return err;
         }
@@ -297,7 +279,7 @@ static cuzk_err jr_porep_proof(vp_jr *r, vp_porep_proof *p, const c1_ctx *x)
                 if (rend) {
                     break;
                 }
-                int ri = jr_field(r, key, rf, 3, &rseen, &err);
+                int ri = vp_jr_field(r, key, rf, 3, &rseen, &err);
                 if (err != CUZK_OK) {
                     return err;
                 }
@@ -475,7 +457,7 @@ cuzk_err vp_c1_from_json(vp_c1 *out, const char *json, size_t len, cz_diag *dg)
         if (end) {
             break;
         }
-        int i = jr_field(&r, key, f, 7, &seen, &err);
+        int i = vp_jr_field(&r, key, f, 7, &seen, &err);
         if (err != CUZK_OK) {
             goto fail;
         }
@@ -671,7 +653,7 @@ cuzk_err vp_c1_from_curio_json(vp_c1 *out, uint64_t *sector_num, const char *jso
         if (end) {
             break;
         }
-        int i = jr_field(&r, key, f, 3, &seen, &err);
+        int i = vp_jr_field(&r, key, f, 3, &seen, &err);
         if (err != CUZK_OK) {
             goto done;
         }

@@ -1,6 +1,6 @@
 /* codec.c - the building blocks of proofs/'s formats: location paths for messages, a
  * streaming JSON reader (RFC 8259; integers only where the formats have integers), a growing
- * output buffer (with base64 strings), a bincode 1.x reader (little-endian
+ * output buffer (with base64 and escaped JSON strings), a bincode 1.x reader (little-endian
  * fixed-width integers, u64 lengths), and the Merkle-proof codecs in both encodings
  * (vanilla-proofs.md 1.4, 2.2).
  *
@@ -534,6 +534,23 @@ cuzk_err vp_jr_skip(vp_jr *r)
     }
 }
 
+int vp_jr_field(vp_jr *r, const char *key, const char *const *names, unsigned n, unsigned *seen,
+                cuzk_err *err)
+{
+    *err = CUZK_OK;
+    for (unsigned i = 0; i < n; i++) {
+        if (strcmp(key, names[i]) == 0) {
+            if (*seen & (1u << i)) {
+                *err = vp_jr_fail(r, "duplicate field \"%s\"", key);
+                return -1;
+            }
+            *seen |= 1u << i;
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
 cuzk_err vp_jr_end(vp_jr *r)
 {
     char c = vp_jr_peek(r);
@@ -630,6 +647,25 @@ void vp_buf_b64(vp_buf *b, const uint8_t *bin, size_t n)
     if (buf_reserve(b, m)) { /* room for the NUL the encoder writes, which len leaves out */
         cz_base64_encode((char *)b->p + b->len, bin, n);
         b->len += m;
+    }
+    vp_buf_put(b, "\"", 1);
+}
+
+void vp_buf_json_str(vp_buf *b, const char *s)
+{
+    vp_buf_put(b, "\"", 1);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        char esc[8];
+        if (*p == '"' || *p == '\\') {
+            esc[0] = '\\';
+            esc[1] = (char)*p;
+            vp_buf_put(b, esc, 2);
+        } else if (*p < 0x20) {
+            snprintf(esc, sizeof(esc), "\\u%04x", *p);
+            vp_buf_put(b, esc, 6);
+        } else {
+            vp_buf_put(b, p, 1);
+        }
     }
     vp_buf_put(b, "\"", 1);
 }
