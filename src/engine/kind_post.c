@@ -26,8 +26,6 @@ typedef struct post_state {
     uint32_t partition;
     size_t n;
     vp_post_proof *proofs; /* n */
-    uint64_t *ids;         /* n sector ids */
-    seal_node *comm_rs;    /* n */
 } post_state;
 
 static void post_state_free(post_state *st)
@@ -39,8 +37,6 @@ static void post_state_free(post_state *st)
         vp_post_clear(&st->proofs[i]);
     }
     cz_free(st->proofs);
-    cz_free(st->ids);
-    cz_free(st->comm_rs);
     cz_free(st);
 }
 
@@ -87,9 +83,7 @@ static cuzk_err post_parse(seal_post_type type, const eng_request_t *req, eng_pl
     st->partition = type == SEAL_POST_WINDOW ? req->partition_index : 0;
     st->n = req->n_vanilla_proofs;
     st->proofs = cz_calloc(st->n, sizeof(*st->proofs));
-    st->ids = cz_calloc(st->n, sizeof(*st->ids));
-    st->comm_rs = cz_calloc(st->n, sizeof(*st->comm_rs));
-    if (!st->proofs || !st->ids || !st->comm_rs) {
+    if (!st->proofs) {
         err = cz_fail(dg, CUZK_E_NOMEM, "post plan");
         goto fail;
     }
@@ -107,8 +101,6 @@ static cuzk_err post_parse(seal_post_type type, const eng_request_t *req, eng_pl
                           sub.msg[0] ? sub.msg : cuzk_strerror(err));
             goto fail;
         }
-        st->ids[i] = st->proofs[i].sector_id;
-        memcpy(st->comm_rs[i].b, st->proofs[i].comm_r, 32);
     }
     err = eng_fil_plan_circuit(
         plan, type == SEAL_POST_WINNING ? CIRC_WINNING_POST : CIRC_WINDOW_POST, size, dg);
@@ -168,8 +160,8 @@ static cuzk_err post_public_inputs(void *ctx, const eng_plan_t *plan, size_t k, 
                        "the parameters of %s take %zu public inputs, the %s circuit has %zu",
                        plan->circuit_id, n, st->pc.name, want);
     }
-    return vp_post_public_inputs(out, &st->pc, st->randomness, st->ids, st->comm_rs, st->n,
-                                 st->partition, dg);
+    return vp_post_public_inputs_of(out, &st->pc, st->randomness, st->proofs, st->n, st->partition,
+                                    dg);
 }
 
 static void post_plan_free(void *ctx, eng_plan_t *plan)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/base64.h"
 
 void vp_c1_clear(vp_c1 *c1)
 {
@@ -86,24 +87,6 @@ static cuzk_err jr_missing(vp_jr *r, unsigned seen, const char *const *names, un
     return CUZK_OK;
 }
 
-/* Index of key in names, or -1; fails on a duplicate. */
-static int jr_field(vp_jr *r, const char *key, const char *const *names, unsigned n, unsigned *seen,
-                    cuzk_err *err)
-{
-    *err = CUZK_OK;
-    for (unsigned i = 0; i < n; i++) {
-        if (strcmp(key, names[i]) == 0) {
-            if (*seen & (1u << i)) {
-                *err = vp_jr_fail(r, "duplicate field \"%s\"", key);
-                return -1;
-            }
-            *seen |= 1u << i;
-            return (int)i;
-        }
-    }
-    return -1;
-}
-
 static cuzk_err jr_column_proof(vp_jr *r, vp_column_proof *cp, const c1_ctx *x)
 {
     static const char *const f[] = {"column", "inclusion_proof"};
@@ -123,7 +106,7 @@ static cuzk_err jr_column_proof(vp_jr *r, vp_column_proof *cp, const c1_ctx *x)
         if (end) {
             break;
         }
-        int i = jr_field(r, key, f, 2, &seen, &err);
+        int i = vp_jr_field(r, key, f, 2, &seen, &err);
         if (err != CUZK_OK) {
             return err;
         }
@@ -141,7 +124,7 @@ static cuzk_err jr_column_proof(vp_jr *r, vp_column_proof *cp, const c1_ctx *x)
                 if (cend) {
                     break;
                 }
-                int ci = jr_field(r, key, cf, 2, &cseen, &err);
+                int ci = vp_jr_field(r, key, cf, 2, &cseen, &err);
                 if (err != CUZK_OK) {
                     return err;
                 }
@@ -195,7 +178,7 @@ static cuzk_err jr_labeling(vp_jr *r, vp_labeling_proof *lp)
         if (end) {
             break;
         }
-        int i = jr_field(r, key, f, 3, &seen, &err);
+        int i = vp_jr_field(r, key, f, 3, &seen, &err);
         if (err != CUZK_OK) {
             return err;
         }
@@ -271,7 +254,7 @@ static cuzk_err jr_porep_proof(vp_jr *r, vp_porep_proof *p, const c1_ctx *x)
         if (end) {
             break;
         }
-        int i = jr_field(r, key, f, 5, &seen, &err);
+        int i = vp_jr_field(r, key, f, 5, &seen, &err);
         if (err != CUZK_OK) {
             return err;
         }
@@ -296,7 +279,7 @@ static cuzk_err jr_porep_proof(vp_jr *r, vp_porep_proof *p, const c1_ctx *x)
                 if (rend) {
                     break;
                 }
-                int ri = jr_field(r, key, rf, 3, &rseen, &err);
+                int ri = vp_jr_field(r, key, rf, 3, &rseen, &err);
                 if (err != CUZK_OK) {
                     return err;
                 }
@@ -474,7 +457,7 @@ cuzk_err vp_c1_from_json(vp_c1 *out, const char *json, size_t len, cz_diag *dg)
         if (end) {
             break;
         }
-        int i = jr_field(&r, key, f, 7, &seen, &err);
+        int i = vp_jr_field(&r, key, f, 7, &seen, &err);
         if (err != CUZK_OK) {
             goto fail;
         }
@@ -654,13 +637,15 @@ cuzk_err vp_c1_from_curio_json(vp_c1 *out, uint64_t *sector_num, const char *jso
     bool first = true, end;
     unsigned seen = 0;
     char key[32], *b64 = NULL;
-    size_t b64len = 0, bad_at;
+    size_t b64len = 0;
+    cz_diag sub;
     uint64_t num = 0, size = 0;
     uint8_t *inner = NULL;
     size_t inner_len = 0;
     cuzk_err err;
 
     memset(out, 0, sizeof(*out));
+    cz_diag_init(&sub);
     vp_jr_init(&r, "C1 wrapper JSON", json, len, dg);
     CZ_TRY(err, vp_jr_object(&r), done);
     for (;;) {
@@ -668,7 +653,7 @@ cuzk_err vp_c1_from_curio_json(vp_c1 *out, uint64_t *sector_num, const char *jso
         if (end) {
             break;
         }
-        int i = jr_field(&r, key, f, 3, &seen, &err);
+        int i = vp_jr_field(&r, key, f, 3, &seen, &err);
         if (err != CUZK_OK) {
             goto done;
         }
@@ -689,15 +674,9 @@ cuzk_err vp_c1_from_curio_json(vp_c1 *out, uint64_t *sector_num, const char *jso
     }
     CZ_TRY(err, jr_missing(&r, seen, f, 3), done);
     CZ_TRY(err, vp_jr_end(&r), done);
-    err = vp_base64_decode(&inner, &inner_len, b64, b64len, &bad_at);
-    if (err == CUZK_E_NOMEM) {
-        err = cz_fail(dg, err, "C1 wrapper JSON: Phase1Out of %zu bytes", b64len);
-        goto done;
-    }
+    err = cz_base64_decode(&inner, &inner_len, b64, b64len, NULL, &sub);
     if (err != CUZK_OK) {
-        err = cz_fail(dg, CUZK_E_FORMAT,
-                      "C1 wrapper JSON: Phase1Out: invalid base64 at offset %zu of %zu", bad_at,
-                      b64len);
+        err = cz_fail(dg, err, "C1 wrapper JSON: Phase1Out: %s (of %zu)", sub.msg, b64len);
         goto done;
     }
     CZ_TRY(err, vp_c1_from_json(out, (const char *)inner, inner_len, dg), done);
@@ -718,57 +697,63 @@ done:
     return err;
 }
 
+cuzk_err vp_c1_json_to_curio(const char *c1_json, size_t len, uint64_t sector_num,
+                             uint64_t sector_size, char **out, size_t *outlen, cz_diag *dg)
+{
+    vp_buf b = {0};
+
+    *out = NULL;
+    vp_buf_str(&b, "{\"SectorNum\":");
+    vp_buf_dec(&b, sector_num);
+    vp_buf_str(&b, ",\"Phase1Out\":");
+    vp_buf_b64(&b, (const uint8_t *)c1_json, len);
+    vp_buf_str(&b, ",\"SectorSize\":");
+    vp_buf_dec(&b, sector_size);
+    vp_buf_str(&b, "}");
+    return vp_buf_finish(&b, out, outlen, dg);
+}
+
 cuzk_err vp_c1_to_curio_json(const vp_c1 *c1, uint64_t sector_num, char **out, size_t *len,
                              cz_diag *dg)
 {
-    char *inner = NULL, *b64;
+    char *inner = NULL;
     size_t ilen;
-    vp_buf b = {0};
     cuzk_err err;
 
     *out = NULL;
     CZ_TRY(err, vp_c1_to_json(c1, &inner, &ilen, dg), done);
-    b64 = cz_malloc(vp_base64_len(ilen) + 1);
-    if (!b64) {
-        err = cz_fail(dg, CUZK_E_NOMEM, "C1 wrapper of %zu bytes", ilen);
-        goto done;
-    }
-    vp_base64_encode(b64, (const uint8_t *)inner, ilen);
-    vp_buf_str(&b, "{\"SectorNum\":");
-    vp_buf_dec(&b, sector_num);
-    vp_buf_str(&b, ",\"Phase1Out\":\"");
-    vp_buf_str(&b, b64);
-    vp_buf_str(&b, "\",\"SectorSize\":");
-    vp_buf_dec(&b, c1->cfg.shape.sector_size);
-    vp_buf_str(&b, "}");
-    cz_free(b64);
-    err = vp_buf_finish(&b, out, len, dg);
+    err = vp_c1_json_to_curio(inner, ilen, sector_num, c1->cfg.shape.sector_size, out, len, dg);
 done:
     cz_free(inner);
     return err;
 }
 
-cuzk_err vp_c1_parse(vp_c1 *out, const char *json, size_t len, cz_diag *dg)
+bool vp_c1_json_is_curio(const char *json, size_t len)
 {
-    /* Look for a top-level "Phase1Out" key without building anything. */
+    /* a top-level "Phase1Out" key, found without building anything */
     vp_jr r;
-    bool first = true, end, wrapped = false;
+    bool first = true, end;
     char key[32];
 
     vp_jr_init(&r, "C1 JSON", json, len, NULL);
-    if (vp_jr_object(&r) == CUZK_OK) {
-        while (vp_jr_key(&r, &first, key, sizeof(key), &end) == CUZK_OK && !end) {
-            if (strcmp(key, "Phase1Out") == 0) {
-                wrapped = true;
-                break;
-            }
-            if (vp_jr_skip(&r) != CUZK_OK) {
-                break;
-            }
+    if (vp_jr_object(&r) != CUZK_OK) {
+        return false;
+    }
+    while (vp_jr_key(&r, &first, key, sizeof(key), &end) == CUZK_OK && !end) {
+        if (strcmp(key, "Phase1Out") == 0) {
+            return true;
+        }
+        if (vp_jr_skip(&r) != CUZK_OK) {
+            return false;
         }
     }
-    return wrapped ? vp_c1_from_curio_json(out, NULL, json, len, dg)
-                   : vp_c1_from_json(out, json, len, dg);
+    return false;
+}
+
+cuzk_err vp_c1_parse(vp_c1 *out, const char *json, size_t len, cz_diag *dg)
+{
+    return vp_c1_json_is_curio(json, len) ? vp_c1_from_curio_json(out, NULL, json, len, dg)
+                                          : vp_c1_from_json(out, json, len, dg);
 }
 
 /* ---- bincode ------------------------------------------------------------------------------ */

@@ -1,7 +1,8 @@
 /* codec.c - the building blocks of proofs/'s formats: location paths for messages, a
  * streaming JSON reader (RFC 8259; integers only where the formats have integers), a growing
- * output buffer, a bincode 1.x reader (little-endian fixed-width integers, u64 lengths), strict
- * base64, and the Merkle-proof codecs in both encodings (vanilla-proofs.md 1.4, 2.2).
+ * output buffer (with base64 and escaped JSON strings), a bincode 1.x reader (little-endian
+ * fixed-width integers, u64 lengths), and the Merkle-proof codecs in both encodings
+ * (vanilla-proofs.md 1.4, 2.2).
  *
  * The JSON reader builds no document: callers walk objects key by key, so a 50 MB C1 output
  * costs its parsed structures and nothing more. Nesting is limited to 64 levels.
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/base64.h"
 #include "common/bytes.h"
 
 #define JSON_MAX_DEPTH 64
@@ -532,6 +534,23 @@ cuzk_err vp_jr_skip(vp_jr *r)
     }
 }
 
+int vp_jr_field(vp_jr *r, const char *key, const char *const *names, unsigned n, unsigned *seen,
+                cuzk_err *err)
+{
+    *err = CUZK_OK;
+    for (unsigned i = 0; i < n; i++) {
+        if (strcmp(key, names[i]) == 0) {
+            if (*seen & (1u << i)) {
+                *err = vp_jr_fail(r, "duplicate field \"%s\"", key);
+                return -1;
+            }
+            *seen |= 1u << i;
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
 cuzk_err vp_jr_end(vp_jr *r)
 {
     char c = vp_jr_peek(r);
@@ -618,6 +637,37 @@ void vp_buf_json_node(vp_buf *b, const uint8_t n[32])
         t[k++] = i == 31 ? ']' : ',';
     }
     vp_buf_put(b, t, k);
+}
+
+void vp_buf_b64(vp_buf *b, const uint8_t *bin, size_t n)
+{
+    size_t m = cz_base64_encoded_len(n);
+
+    vp_buf_put(b, "\"", 1);
+    if (buf_reserve(b, m)) { /* room for the NUL the encoder writes, which len leaves out */
+        cz_base64_encode((char *)b->p + b->len, bin, n);
+        b->len += m;
+    }
+    vp_buf_put(b, "\"", 1);
+}
+
+void vp_buf_json_str(vp_buf *b, const char *s)
+{
+    vp_buf_put(b, "\"", 1);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        char esc[8];
+        if (*p == '"' || *p == '\\') {
+            esc[0] = '\\';
+            esc[1] = (char)*p;
+            vp_buf_put(b, esc, 2);
+        } else if (*p < 0x20) {
+            snprintf(esc, sizeof(esc), "\\u%04x", *p);
+            vp_buf_put(b, esc, 6);
+        } else {
+            vp_buf_put(b, p, 1);
+        }
+    }
+    vp_buf_put(b, "\"", 1);
 }
 
 cuzk_err vp_buf_finish(vp_buf *b, char **out, size_t *len, cz_diag *dg)
@@ -723,106 +773,6 @@ cuzk_err vp_br_end(vp_br *r)
     if (r->pos != r->len) {
         return vp_br_fail(r, "%zu trailing bytes", r->len - r->pos);
     }
-    return CUZK_OK;
-}
-
-/* ---- base64 ------------------------------------------------------------------------------- */
-
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-size_t vp_base64_len(size_t n)
-{
-    return (n + 2) / 3 * 4;
-}
-
-void vp_base64_encode(char *out, const uint8_t *in, size_t n)
-{
-    size_t i = 0, o = 0;
-
-    for (; i + 3 <= n; i += 3) {
-        uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 | in[i + 2];
-        out[o++] = b64[v >> 18];
-        out[o++] = b64[(v >> 12) & 63];
-        out[o++] = b64[(v >> 6) & 63];
-        out[o++] = b64[v & 63];
-    }
-    if (n - i == 1) {
-        uint32_t v = (uint32_t)in[i] << 16;
-        out[o++] = b64[v >> 18];
-        out[o++] = b64[(v >> 12) & 63];
-        out[o++] = '=';
-        out[o++] = '=';
-    } else if (n - i == 2) {
-        uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8;
-        out[o++] = b64[v >> 18];
-        out[o++] = b64[(v >> 12) & 63];
-        out[o++] = b64[(v >> 6) & 63];
-        out[o++] = '=';
-    }
-    out[o] = '\0';
-}
-
-static int b64_val(char c)
-{
-    if (c >= 'A' && c <= 'Z') {
-        return c - 'A';
-    }
-    if (c >= 'a' && c <= 'z') {
-        return c - 'a' + 26;
-    }
-    if (c >= '0' && c <= '9') {
-        return c - '0' + 52;
-    }
-    return c == '+' ? 62 : c == '/' ? 63 : -1;
-}
-
-cuzk_err vp_base64_decode(uint8_t **out, size_t *outlen, const char *in, size_t n, size_t *bad_at)
-{
-    size_t pad = 0, o = 0;
-    uint8_t *buf;
-
-    *out = NULL;
-    *bad_at = 0;
-    if (n % 4 != 0) {
-        *bad_at = n;
-        return CUZK_E_FORMAT;
-    }
-    if (n >= 1 && in[n - 1] == '=') {
-        pad++;
-    }
-    if (n >= 2 && in[n - 2] == '=') {
-        pad++;
-    }
-    buf = cz_malloc(n / 4 * 3 + 1);
-    if (!buf) {
-        return CUZK_E_NOMEM;
-    }
-    for (size_t i = 0; i < n; i += 4) {
-        int v[4];
-        for (int k = 0; k < 4; k++) {
-            bool is_pad = i + (size_t)k >= n - pad;
-            v[k] = is_pad ? 0 : b64_val(in[i + (size_t)k]);
-            if (v[k] < 0 || (is_pad && in[i + (size_t)k] != '=')) {
-                *bad_at = i + (size_t)k;
-                cz_free(buf);
-                return CUZK_E_FORMAT;
-            }
-        }
-        uint32_t w =
-            (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
-        size_t take = i + 4 == n ? 3 - pad : 3;
-        /* non-canonical: bits below the last data byte must be zero */
-        if (i + 4 == n && pad && (w & (pad == 1 ? 0xffu : 0xffffu)) != 0) {
-            *bad_at = n - pad - 1;
-            cz_free(buf);
-            return CUZK_E_FORMAT;
-        }
-        for (size_t k = 0; k < take; k++) {
-            buf[o++] = (uint8_t)(w >> (16 - 8 * k));
-        }
-    }
-    *out = buf;
-    *outlen = o;
     return CUZK_OK;
 }
 

@@ -1,6 +1,6 @@
 /* internal.h - proofs/'s private codecs: a streaming JSON reader that tracks where it is (for
- * error messages), a JSON writer into a growing buffer, bincode reader/writer, base64, and the
- * Merkle-proof codecs shared by the C1, PoSt and SnapDeals formats.
+ * error messages), a JSON writer into a growing buffer, bincode reader/writer, JSON lists of
+ * base64 strings, and the Merkle-proof codecs shared by the C1, PoSt and SnapDeals formats.
  */
 #ifndef CUZK_PROOFS_INTERNAL_H
 #define CUZK_PROOFS_INTERNAL_H
@@ -55,6 +55,10 @@ CZ_MUST_USE cuzk_err vp_jr_string(vp_jr *r, char **out, size_t *len);
 CZ_MUST_USE cuzk_err vp_jr_skip(vp_jr *r);
 /** Only whitespace may follow. */
 CZ_MUST_USE cuzk_err vp_jr_end(vp_jr *r);
+/** The index of key among the n (at most 32) names, or -1 for another key; a name already in
+ *  *seen (bit i) fails with "duplicate field" in *err. */
+int vp_jr_field(vp_jr *r, const char *key, const char *const *names, unsigned n, unsigned *seen,
+                cuzk_err *err);
 
 /* ---- growing output buffer (JSON and bincode writers) ----------------------------------- */
 
@@ -71,6 +75,10 @@ void vp_buf_u64le(vp_buf *b, uint64_t v);
 void vp_buf_dec(vp_buf *b, uint64_t v);
 /** JSON array of 32 integers. */
 void vp_buf_json_node(vp_buf *b, const uint8_t n[32]);
+/** A JSON string holding the base64 (common/base64.h) of bin[0..n). */
+void vp_buf_b64(vp_buf *b, const uint8_t *bin, size_t n);
+/** s as a JSON string: quoted, with '"', '\\' and control characters escaped. */
+void vp_buf_json_str(vp_buf *b, const char *s);
 /** Finishes: NUL-terminates, hands the buffer to *out (owned) or fails with E_NOMEM. */
 CZ_MUST_USE cuzk_err vp_buf_finish(vp_buf *b, char **out, size_t *len, cz_diag *dg);
 void vp_buf_free(vp_buf *b);
@@ -95,13 +103,18 @@ CZ_MUST_USE cuzk_err vp_br_len(vp_br *r, uint64_t *n, size_t min_elem);
 /** No bytes may remain. */
 CZ_MUST_USE cuzk_err vp_br_end(vp_br *r);
 
-/* ---- base64 (RFC 4648 standard alphabet with '=' padding, as Go encodes []byte) -------- */
+/* ---- JSON lists of base64 byte strings (files.c) ------------------------------------------ */
 
-size_t vp_base64_len(size_t n);
-void vp_base64_encode(char *out, const uint8_t *in, size_t n);
-/** Strict decoding into an owned buffer; *bad_at receives the offending offset. */
-CZ_MUST_USE cuzk_err vp_base64_decode(uint8_t **out, size_t *outlen, const char *in, size_t n,
-                                      size_t *bad_at);
+/** Takes entry i of a list, decoded (owned: the callee keeps or frees it, also on failure);
+ *  reports failures through r (vp_jr_fail, or r->dg). */
+typedef cuzk_err (*vp_b64_entry_fn)(void *ctx, vp_jr *r, size_t i, uint8_t *bin, size_t len);
+
+/** Reads a JSON array of base64 strings (common/base64.h, strict) and hands each entry to fn
+ *  in order, with r->path naming it "[<entry> i]" ("[i]" when entry is NULL) meanwhile. Bad
+ *  base64 is CUZK_E_FORMAT at that entry. *count: the entries fn took. The caller checks what
+ *  follows the array (vp_jr_end). */
+CZ_MUST_USE cuzk_err vp_jr_b64_list(vp_jr *r, const char *entry, vp_b64_entry_fn fn, void *ctx,
+                                    size_t *count);
 
 /* ---- Merkle proofs ------------------------------------------------------------------------ */
 

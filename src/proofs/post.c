@@ -176,12 +176,10 @@ size_t vp_post_num_inputs(const seal_post_config *cfg)
     return (size_t)cfg->sector_count * (1 + cfg->challenge_count);
 }
 
-cuzk_err vp_post_public_inputs(fr_t *out, const seal_post_config *cfg, const uint8_t randomness[32],
-                               const uint64_t *sector_ids, const seal_node *comm_rs, size_t n,
-                               uint32_t partition, cz_diag *dg)
+/* Refuses what no partition can have. */
+static cuzk_err post_inputs_check(const seal_post_config *cfg, const uint8_t randomness[32],
+                                  size_t n, cz_diag *dg)
 {
-    size_t o = 0;
-
     if (n == 0 || n > cfg->sector_count) {
         return cz_fail(dg, CUZK_E_INVAL, "PoSt public inputs: %zu sectors, %s takes 1..%u", n,
                        cfg->name, cfg->sector_count);
@@ -189,38 +187,101 @@ cuzk_err vp_post_public_inputs(fr_t *out, const seal_post_config *cfg, const uin
     if (!is_fr(randomness)) {
         return cz_fail(dg, CUZK_E_FORMAT, "PoSt public inputs: randomness is not a valid Fr");
     }
-    for (size_t i = 0; i < n; i++) {
-        fr_t c;
-        if (fr_from_bytes(&c, comm_rs[i].b) != CUZK_OK) {
-            return cz_fail(dg, CUZK_E_FORMAT,
-                           "PoSt public inputs: comm_r of sector %llu is "
-                           "not a valid Fr",
-                           (unsigned long long)sector_ids[i]);
-        }
-        uint64_t sector_index = (uint64_t)partition * cfg->sector_count + i;
-        if (cfg->type == SEAL_POST_WINNING) {
-            /* the circuit unrolls the 66 challenges into 66 one-challenge sectors */
-            for (uint32_t k = 0; k < cfg->challenge_count; k++) {
-                uint64_t idx = seal_post_challenge_index(cfg, sector_index, k);
-                out[o++] = c;
-                fr_from_u64(&out[o++], seal_post_leaf_challenge(randomness, sector_ids[i], idx,
-                                                                cfg->shape.nodes));
-            }
-            continue;
-        }
-        out[o++] = c;
+    return CUZK_OK;
+}
+
+/* Appends at out[*o] the inputs of the sector at `sector_index` (partition * sector_count +
+ * position): comm_r, then its leaf challenges. */
+static cuzk_err post_sector_inputs(fr_t *out, size_t *o, const seal_post_config *cfg,
+                                   const uint8_t randomness[32], uint64_t sector_id,
+                                   const uint8_t comm_r[32], uint64_t sector_index, cz_diag *dg)
+{
+    fr_t c;
+
+    if (fr_from_bytes(&c, comm_r) != CUZK_OK) {
+        return cz_fail(dg, CUZK_E_FORMAT,
+                       "PoSt public inputs: comm_r of sector %llu is "
+                       "not a valid Fr",
+                       (unsigned long long)sector_id);
+    }
+    if (cfg->type == SEAL_POST_WINNING) {
+        /* the circuit unrolls the 66 challenges into 66 one-challenge sectors */
         for (uint32_t k = 0; k < cfg->challenge_count; k++) {
             uint64_t idx = seal_post_challenge_index(cfg, sector_index, k);
-            fr_from_u64(&out[o++],
-                        seal_post_leaf_challenge(randomness, sector_ids[i], idx, cfg->shape.nodes));
+            out[(*o)++] = c;
+            fr_from_u64(&out[(*o)++],
+                        seal_post_leaf_challenge(randomness, sector_id, idx, cfg->shape.nodes));
         }
+        return CUZK_OK;
     }
-    /* window: repeat the last sector's block until sector_count sectors */
+    out[(*o)++] = c;
+    for (uint32_t k = 0; k < cfg->challenge_count; k++) {
+        uint64_t idx = seal_post_challenge_index(cfg, sector_index, k);
+        fr_from_u64(&out[(*o)++],
+                    seal_post_leaf_challenge(randomness, sector_id, idx, cfg->shape.nodes));
+    }
+    return CUZK_OK;
+}
+
+/* Window: repeats the last sector's block until sector_count sectors. */
+static void post_inputs_pad(fr_t *out, size_t o, const seal_post_config *cfg)
+{
     size_t block = (size_t)1 + cfg->challenge_count;
+
     while (o < vp_post_num_inputs(cfg)) {
         memcpy(&out[o], &out[o - block], block * sizeof(fr_t));
         o += block;
     }
     CZ_CHECK(o == vp_post_num_inputs(cfg));
+}
+
+cuzk_err vp_post_public_inputs(fr_t *out, const seal_post_config *cfg, const uint8_t randomness[32],
+                               const uint64_t *sector_ids, const seal_node *comm_rs, size_t n,
+                               uint32_t partition, cz_diag *dg)
+{
+    size_t o = 0;
+    cuzk_err err = post_inputs_check(cfg, randomness, n, dg);
+
+    for (size_t i = 0; err == CUZK_OK && i < n; i++) {
+        err = post_sector_inputs(out, &o, cfg, randomness, sector_ids[i], comm_rs[i].b,
+                                 (uint64_t)partition * cfg->sector_count + i, dg);
+    }
+    if (err == CUZK_OK) {
+        post_inputs_pad(out, o, cfg);
+    }
+    return err;
+}
+
+cuzk_err vp_post_public_inputs_of(fr_t *out, const seal_post_config *cfg,
+                                  const uint8_t randomness[32], const vp_post_proof *proofs,
+                                  size_t n, uint32_t partition, cz_diag *dg)
+{
+    size_t o = 0;
+    cuzk_err err = post_inputs_check(cfg, randomness, n, dg);
+
+    for (size_t i = 0; err == CUZK_OK && i < n; i++) {
+        err = post_sector_inputs(out, &o, cfg, randomness, proofs[i].sector_id, proofs[i].comm_r,
+                                 (uint64_t)partition * cfg->sector_count + i, dg);
+    }
+    if (err == CUZK_OK) {
+        post_inputs_pad(out, o, cfg);
+    }
+    return err;
+}
+
+cuzk_err vp_post_verify_partition(const vp_post_proof *proofs, size_t n,
+                                  const seal_post_config *cfg, const uint8_t randomness[32],
+                                  uint32_t partition, size_t *bad, cz_diag *dg)
+{
+    for (size_t i = 0; i < n; i++) {
+        cuzk_err err = vp_post_verify(&proofs[i], cfg, randomness,
+                                      (uint64_t)partition * cfg->sector_count + i, dg);
+        if (err != CUZK_OK) {
+            if (bad) {
+                *bad = i;
+            }
+            return err;
+        }
+    }
     return CUZK_OK;
 }

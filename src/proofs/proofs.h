@@ -104,7 +104,15 @@ CZ_MUST_USE cuzk_err vp_c1_from_curio_json(vp_c1 *out, uint64_t *sector_num, con
                                            size_t len, cz_diag *dg);
 CZ_MUST_USE cuzk_err vp_c1_to_curio_json(const vp_c1 *c1, uint64_t sector_num, char **out,
                                          size_t *len, cz_diag *dg);
-/** Accepts either form (a top-level "Phase1Out" key selects the wrapper). */
+/** Wraps C1 JSON text as it is (not parsed) in Curio's wrapper, as vp_c1_to_curio_json lays it
+ *  out; sector_size should be the C1's. Returns an owned NUL-terminated buffer. */
+CZ_MUST_USE cuzk_err vp_c1_json_to_curio(const char *c1_json, size_t len, uint64_t sector_num,
+                                         uint64_t sector_size, char **out, size_t *outlen,
+                                         cz_diag *dg);
+/** True when the JSON is Curio's wrapper: an object with a top-level "Phase1Out" key (looked for
+ *  up to the first syntax error, without building anything). */
+bool vp_c1_json_is_curio(const char *json, size_t len);
+/** Accepts either form (vp_c1_json_is_curio selects the wrapper). */
 CZ_MUST_USE cuzk_err vp_c1_parse(vp_c1 *out, const char *json, size_t len, cz_diag *dg);
 
 /** bincode of filecoin-proofs SealCommitPhase1Output<Tree> (no registered_proof, no variant
@@ -178,6 +186,19 @@ CZ_MUST_USE cuzk_err vp_post_public_inputs(fr_t *out, const seal_post_config *cf
                                            const uint8_t randomness[32], const uint64_t *sector_ids,
                                            const seal_node *comm_rs, size_t n, uint32_t partition,
                                            cz_diag *dg);
+/** The same with each sector's id and comm_r taken from its proof (proofs[0..n) in partition
+ *  order). */
+CZ_MUST_USE cuzk_err vp_post_public_inputs_of(fr_t *out, const seal_post_config *cfg,
+                                              const uint8_t randomness[32],
+                                              const vp_post_proof *proofs, size_t n,
+                                              uint32_t partition, cz_diag *dg);
+/** vp_post_verify of the n sector proofs of partition `partition`, in order (proof i is at
+ *  sector_index partition * sector_count + i); stops at the first failure, its position in
+ *  *bad (may be NULL). */
+CZ_MUST_USE cuzk_err vp_post_verify_partition(const vp_post_proof *proofs, size_t n,
+                                              const seal_post_config *cfg,
+                                              const uint8_t randomness[32], uint32_t partition,
+                                              size_t *bad, cz_diag *dg);
 
 /* ============================================================================================
  * SnapDeals (vanilla-proofs.md 3)
@@ -211,9 +232,13 @@ CZ_MUST_USE cuzk_err vp_snap_verify(const vp_snap_proof *p, const seal_update_co
                                     const uint8_t comm_d_new[32], const uint8_t comm_r_new[32],
                                     cz_diag *dg);
 
+/** Number of SnapDeals public inputs per partition (without ONE). */
+#define VP_SNAP_NUM_INPUTS 4
+
 /** The 4 public inputs of partition k: [k | h_select << partition_bits, comm_r_old,
  *  comm_d_new, comm_r_new]. */
-CZ_MUST_USE cuzk_err vp_snap_public_inputs(fr_t out[4], const seal_update_config *cfg, uint32_t k,
+CZ_MUST_USE cuzk_err vp_snap_public_inputs(fr_t out[VP_SNAP_NUM_INPUTS],
+                                           const seal_update_config *cfg, uint32_t k,
                                            const uint8_t comm_r_old[32],
                                            const uint8_t comm_d_new[32],
                                            const uint8_t comm_r_new[32], cz_diag *dg);
@@ -225,6 +250,85 @@ CZ_MUST_USE cuzk_err vp_snap_list_to_json(const vp_snap_proof *parts, size_t n, 
  *  the array with cz_free). */
 CZ_MUST_USE cuzk_err vp_snap_list_from_json(vp_snap_proof **out, size_t *n, uint64_t sector_size,
                                             const char *json, size_t len, cz_diag *dg);
+
+/* ============================================================================================
+ * Vanilla-proof files: several bincode proofs in one file (files.c)
+ * ========================================================================================== */
+
+/** Owned byte strings, e.g. the bincode proofs of one file. A zeroed vp_blobs is empty. */
+typedef struct vp_blobs {
+    size_t n;
+    uint8_t **data; /* n buffers, each cz_malloc'ed */
+    size_t *len;
+} vp_blobs;
+
+/** Frees every buffer and zeroes *b. */
+void vp_blobs_clear(vp_blobs *b);
+/** Appends `data` of `len` bytes; takes it (freed here on failure too). */
+CZ_MUST_USE cuzk_err vp_blobs_push(vp_blobs *b, uint8_t *data, size_t len, cz_diag *dg);
+
+/** The layout of Curio's snap-vproof.json for any byte strings: a compact JSON array of their
+ *  base64 encodings (common/base64.h), ["...","..."]. Returns an owned NUL-terminated buffer. */
+CZ_MUST_USE cuzk_err vp_blobs_to_json(const vp_blobs *b, char **out, size_t *len, cz_diag *dg);
+/** Parses such an array (any JSON whitespace and string escapes; strict base64) and appends its
+ *  entries to *out; [] appends none. CUZK_E_FORMAT names the entry and the byte: "JSON list:
+ *  [1]: invalid base64: character '*' at offset 3 (at byte 17)". On failure *out is as before. */
+CZ_MUST_USE cuzk_err vp_blobs_from_json(vp_blobs *out, const char *json, size_t len, cz_diag *dg);
+
+/** A vanilla-proof file (cuzk-bench --vanilla FILE, Curio's files) holds ONE raw bincode proof
+ *  (a FallbackPoStSectorProof, a SnapDeals PartitionProof) or a JSON list of base64 strings, one
+ *  bincode proof each. Appends the file's proofs to *out as owned copies; *encoding (may be
+ *  NULL) says which form it was: "bincode" or "base64-list". A file whose first non-blank byte
+ *  is '[' is read as a list; when that fails, or the list is empty, and the file is printable
+ *  text, it is CUZK_E_FORMAT "not a JSON list of base64 proofs: ..." (raw bincode is never all
+ *  text); otherwise the file is one raw proof. An empty file is CUZK_E_FORMAT "empty file".
+ *  On failure *out is as before. */
+CZ_MUST_USE cuzk_err vp_proof_file_parse(vp_blobs *out, const char **encoding, const uint8_t *buf,
+                                         size_t len, cz_diag *dg);
+/** The bytes of such a file for b->n >= 1 proofs: the proof itself when there is one
+ *  (*encoding = "bincode"), else the JSON list ("base64-list"). Returns owned bytes (for the
+ *  list NUL-terminated, the NUL not counted). */
+CZ_MUST_USE cuzk_err vp_proof_file_encode(const vp_blobs *b, uint8_t **out, size_t *len,
+                                          const char **encoding, cz_diag *dg);
+
+/* ============================================================================================
+ * The request sidecar (vanilla-proofs.md 4.4; files.c)
+ * ========================================================================================== */
+
+#define VP_SIDECAR_FORMAT "cuzk-bench-vanilla/1"
+
+/** FILE.json beside a vanilla-proof file: a flat JSON object with what a proof request needs
+ *  besides the proofs and cannot read from them. cuzk-bench gen-vanilla writes it; the commands
+ *  that make requests read it under their flags.
+ *  Request keys: "kind", "sector_size", "registered_proof", "miner_id", "sector_number",
+ *  "partition_index" (integers), "randomness", "comm_r_old", "comm_r_new", "comm_d_new" (32-byte
+ *  values as 64 hex digits, byte 0 first; the reader also takes a 0x prefix).
+ *  Keys for people, written and skipped when read: "format" (VP_SIDECAR_FORMAT), "vanilla",
+ *  "encoding", "proofs", "seed_hex", "comm_r", and for porep "comm_d", "replica_id", "seed",
+ *  "ticket". Any other key is skipped too; a request key given twice is an error.
+ *  Each value is written only when set (has_*, non-NULL, non-zero). */
+typedef struct vp_sidecar {
+    char kind[16]; /* "porep", "snap", "window-post", "winning-post"; "" when absent */
+    uint64_t sector_size, registered_proof, miner_id, sector_number;
+    uint32_t partition_index;
+    uint8_t randomness[32], comm_r_old[32], comm_r_new[32], comm_d_new[32];
+    bool has_sector_size, has_registered_proof, has_miner_id, has_sector_number;
+    bool has_partition_index, has_randomness, has_comm_r_old, has_comm_r_new, has_comm_d_new;
+    /* for people only */
+    const char *vanilla, *encoding, *seed_hex; /* borrowed */
+    size_t proofs;
+    uint8_t comm_r[32], comm_d[32], replica_id[32], seed[32], ticket[32];
+    bool has_comm_r, has_c1_values; /* c1 values: comm_d, replica_id, seed, ticket */
+} vp_sidecar;
+
+/** Writes the object, one key a line, in the order listed above. Returns an owned
+ *  NUL-terminated buffer. */
+CZ_MUST_USE cuzk_err vp_sidecar_to_json(const vp_sidecar *sc, char **out, size_t *len, cz_diag *dg);
+/** Reads the request keys (the pointers for people stay NULL). CUZK_E_FORMAT names the key:
+ *  "sidecar: miner_id: expected a non-negative integer, found a string (at byte 40)". On
+ *  failure *out is zeroed. */
+CZ_MUST_USE cuzk_err vp_sidecar_from_json(vp_sidecar *out, const char *json, size_t len,
+                                          cz_diag *dg);
 
 /* ============================================================================================
  * Generation from sealed sectors (seal/)

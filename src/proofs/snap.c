@@ -247,9 +247,10 @@ cuzk_err vp_snap_verify(const vp_snap_proof *p, const seal_update_config *cfg, u
     return CUZK_OK;
 }
 
-cuzk_err vp_snap_public_inputs(fr_t out[4], const seal_update_config *cfg, uint32_t k,
-                               const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
-                               const uint8_t comm_r_new[32], cz_diag *dg)
+cuzk_err vp_snap_public_inputs(fr_t out[VP_SNAP_NUM_INPUTS], const seal_update_config *cfg,
+                               uint32_t k, const uint8_t comm_r_old[32],
+                               const uint8_t comm_d_new[32], const uint8_t comm_r_new[32],
+                               cz_diag *dg)
 {
     if (k >= cfg->partitions) {
         return cz_fail(dg, CUZK_E_INVAL, "SnapDeals: partition %u of %u", k, cfg->partitions);
@@ -280,84 +281,72 @@ cuzk_err vp_snap_list_to_json(const vp_snap_proof *parts, size_t n, char **out, 
             vp_buf_free(&b);
             return err;
         }
-        char *s = cz_malloc(vp_base64_len(blen) + 1);
-        if (!s) {
-            cz_free(bin);
-            vp_buf_free(&b);
-            return cz_fail(dg, CUZK_E_NOMEM, "SnapDeals JSON");
+        if (i) {
+            vp_buf_str(&b, ",");
         }
-        vp_base64_encode(s, bin, blen);
-        vp_buf_str(&b, i ? ",\"" : "\"");
-        vp_buf_str(&b, s);
-        vp_buf_str(&b, "\"");
-        cz_free(s);
+        vp_buf_b64(&b, bin, blen);
         cz_free(bin);
     }
     vp_buf_str(&b, "]");
     return vp_buf_finish(&b, out, len, dg);
 }
 
+/* The partitions read so far. */
+typedef struct snap_list {
+    vp_snap_proof *parts;
+    size_t cap;
+    uint64_t sector_size;
+} snap_list;
+
+/* vp_b64_entry_fn: decodes the bincode of partition i. */
+static cuzk_err snap_list_take(void *ctx, vp_jr *r, size_t i, uint8_t *bin, size_t len)
+{
+    snap_list *l = ctx;
+    cuzk_err err;
+
+    if (i == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 4;
+        vp_snap_proof *np = cz_realloc(l->parts, nc * sizeof(*np));
+        if (!np) {
+            cz_free(bin);
+            return cz_fail(r->dg, CUZK_E_NOMEM, "SnapDeals JSON");
+        }
+        l->parts = np;
+        l->cap = nc;
+    }
+    err = vp_snap_from_bincode(&l->parts[i], l->sector_size, bin, len, r->dg);
+    cz_free(bin);
+    if (err != CUZK_OK && r->dg) {
+        char inner[sizeof(r->dg->msg)];
+        snprintf(inner, sizeof(inner), "%s", r->dg->msg);
+        cz_fail(r->dg, err, "SnapDeals JSON: %s: %s", r->path.s, inner);
+    }
+    return err;
+}
+
 cuzk_err vp_snap_list_from_json(vp_snap_proof **out, size_t *n, uint64_t sector_size,
                                 const char *json, size_t len, cz_diag *dg)
 {
+    snap_list l = {.sector_size = sector_size};
+    size_t count = 0;
     vp_jr r;
-    bool first = true, end;
-    vp_snap_proof *parts = NULL;
-    size_t count = 0, cap = 0;
     cuzk_err err;
 
     *out = NULL;
     *n = 0;
     vp_jr_init(&r, "SnapDeals JSON", json, len, dg);
-    CZ_TRY(err, vp_jr_array(&r), fail);
-    for (;;) {
-        char *s = NULL;
-        size_t slen, bad_at, blen;
-        uint8_t *bin = NULL;
-        CZ_TRY(err, vp_jr_next(&r, &first, &end), fail);
-        if (end) {
-            break;
-        }
-        if (count == cap) {
-            size_t nc = cap ? cap * 2 : 4;
-            vp_snap_proof *np = cz_realloc(parts, nc * sizeof(*np));
-            if (!np) {
-                err = cz_fail(dg, CUZK_E_NOMEM, "SnapDeals JSON");
-                goto fail;
-            }
-            parts = np;
-            cap = nc;
-        }
-        size_t m = vp_path_push(&r.path, "[partition %zu]", count);
-        CZ_TRY(err, vp_jr_string(&r, &s, &slen), fail);
-        err = vp_base64_decode(&bin, &blen, s, slen, &bad_at);
-        cz_free(s);
-        if (err != CUZK_OK) {
-            err = err == CUZK_E_NOMEM ? cz_fail(dg, err, "SnapDeals JSON")
-                                      : vp_jr_fail(&r, "invalid base64 at offset %zu", bad_at);
-            goto fail;
-        }
-        err = vp_snap_from_bincode(&parts[count], sector_size, bin, blen, dg);
-        cz_free(bin);
-        if (err != CUZK_OK) {
-            char inner[sizeof(dg->msg)];
-            if (dg) {
-                snprintf(inner, sizeof(inner), "%s", dg->msg);
-                cz_fail(dg, err, "SnapDeals JSON: %s: %s", r.path.s, inner);
-            }
-            goto fail;
-        }
-        count++;
-        vp_path_pop(&r.path, m);
+    err = vp_jr_b64_list(&r, "partition", snap_list_take, &l, &count);
+    if (err == CUZK_OK) {
+        err = vp_jr_end(&r);
     }
-    CZ_TRY(err, vp_jr_end(&r), fail);
-    *out = parts;
+    if (err != CUZK_OK) {
+        for (size_t i = 0; i < count; i++) {
+            vp_snap_clear(&l.parts[i]);
+        }
+        cz_free(l.parts);
+        return err;
+    }
+    *out = l.parts;
     *n = count;
     return CUZK_OK;
-fail:
-    for (size_t i = 0; i < count; i++) {
-        vp_snap_clear(&parts[i]);
-    }
-    cz_free(parts);
-    return err;
 }

@@ -307,3 +307,19 @@ bool seal_update_config_for_id(seal_update_config *out, uint32_t id)
     out->name = update_names[id];
     return true;
 }
+
+bool seal_default_ids_for_size(seal_default_ids *out, uint64_t sector_size)
+{
+    int i = seal_published_index(sector_size);
+
+    if (i < 0) {
+        return false;
+    }
+    /* the id tables above: seal V1_1 from 5, winning V1 from 0, window V1_1 from 10, update
+     * V1 from 0; each in published-size order */
+    out->porep = SEAL_PUBLISHED_SIZES + (uint32_t)i;
+    out->winning_post = (uint32_t)i;
+    out->window_post = 2 * SEAL_PUBLISHED_SIZES + (uint32_t)i;
+    out->update = (uint32_t)i;
+    return true;
+}

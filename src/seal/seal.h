@@ -179,6 +179,18 @@ typedef struct seal_update_config {
 bool seal_update_config_for_id(seal_update_config *out, uint32_t registered_proof);
 bool seal_update_config_for_size(seal_update_config *out, uint64_t sector_size);
 
+/** The registered proofs (Go abi ids) to use for a published sector size when none is named:
+ *  the current version of each (published index i = seal_published_index). */
+typedef struct seal_default_ids {
+    uint32_t porep;        /* RegisteredSealProof StackedDrg V1_1: 5 + i */
+    uint32_t winning_post; /* RegisteredPoStProof StackedDrgWinning V1: i */
+    uint32_t window_post;  /* RegisteredPoStProof StackedDrgWindow V1_1 (Rust V1_2): 10 + i */
+    uint32_t update;       /* RegisteredUpdateProof StackedDrg V1: i */
+} seal_default_ids;
+
+/** False (out untouched) when sector_size is not a published size. */
+bool seal_default_ids_for_size(seal_default_ids *out, uint64_t sector_size);
+
 /* ============================================================================================
  * fr32 padding (sealing.md 1.1)
  * ========================================================================================== */

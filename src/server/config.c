@@ -672,201 +672,278 @@ static bool gpu_sel_from_string(srv_gpu_sel *sel, const cfg_entry *e, const char
     }
 }
 
-static bool apply(srv_config *cfg, const cfg_entry *e, const cfg_val *v, bool append, perr *pe)
-{
-    char *base = (char *)cfg;
-    const char *str = v->kind == V_STR ? v->s : NULL;
-    uint64_t u = 0;
+/* Each type's applier stores value v into the srv_config field at `slot` (e->off) after checking
+ * it against e. `append` (string lists only): add to the list instead of replacing it. False
+ * with the message in pe; a value of the wrong type is wrong_type()'s "expected ...". */
+typedef bool (*cfg_applier)(void *slot, const cfg_entry *e, const cfg_val *v, bool append,
+                            perr *pe);
 
-    switch (e->type) {
-    case CT_IGNORED:
-        CZ_LOG(CZ_LOG_WARN, "config=%s event=ignored reason=\"%s\"", e->key, e->help);
-        return true;
-    case CT_STR: {
-        if (!str) {
-            break;
-        }
-        if (!str[0]) {
-            return fail_msg(pe, "must not be empty");
-        }
-        char *copy = cz_strdup(str);
-        if (!copy) {
-            return fail_msg(pe, "out of memory");
-        }
-        char **slot = (char **)(void *)(base + e->off);
-        cz_free(*slot);
-        *slot = copy;
-        return true;
+static bool wrong_type(const cfg_entry *e, perr *pe)
+{
+    return fail_msg(pe, "expected %s", type_word(e->type));
+}
+
+/* The value's string, or NULL when it is not one. */
+static const char *str_of(const cfg_val *v)
+{
+    return v->kind == V_STR ? v->s : NULL;
+}
+
+/* Replaces the owned string at slot with a copy of str. */
+static bool set_string(void *slot, const char *str, perr *pe)
+{
+    char *copy = cz_strdup(str);
+    char **s = slot;
+
+    if (!copy) {
+        return fail_msg(pe, "out of memory");
     }
-    case CT_LEVEL: {
-        cz_log_level lvl;
-        if (!str) {
-            break;
-        }
-        if (!cz_log_level_parse(&lvl, str)) {
-            return fail_msg(pe, "unknown log level \"%s\" (error, warn, info, debug, trace)", str);
-        }
-        char *copy = cz_strdup(str);
-        if (!copy) {
-            return fail_msg(pe, "out of memory");
-        }
-        char **slot = (char **)(void *)(base + e->off);
-        cz_free(*slot);
-        *slot = copy;
-        return true;
+    cz_free(*s);
+    *s = copy;
+    return true;
+}
+
+/* Stores u at slot when it lies within e's bounds. */
+static bool set_u64_bounded(void *slot, const cfg_entry *e, uint64_t u, perr *pe)
+{
+    if (!check_bounds(e, u, pe)) {
+        return false;
     }
-    case CT_STRS: {
-        size_t n = v->kind == V_ARR ? v->n : v->kind == V_STR ? 1 : 0;
-        if (!n) {
-            if (v->kind == V_ARR) {
-                return fail_msg(pe, "needs at least one entry");
-            }
-            break;
-        }
-        for (size_t i = 0; v->kind == V_ARR && i < n; i++) {
-            if (v->items[i].kind != V_STR) {
-                return fail_msg(pe, "entry %zu is not a string", i);
-            }
-        }
-        char ***list = (char ***)(void *)(base + e->off);
-        size_t *count = (size_t *)(void *)(base + e->off + sizeof(char **));
-        size_t keep = append ? *count : 0;
-        char **nl = cz_calloc(keep + n, sizeof(char *));
-        if (!nl) {
-            return fail_msg(pe, "out of memory");
-        }
-        for (size_t i = 0; i < n; i++) {
-            const char *s = v->kind == V_ARR ? v->items[i].s : v->s;
-            if (!s[0] || !(nl[keep + i] = cz_strdup(s))) {
-                for (size_t j = 0; j < i; j++) {
-                    cz_free(nl[keep + j]);
-                }
-                cz_free(nl);
-                return fail_msg(pe, s[0] ? "out of memory" : "empty entry");
-            }
-        }
-        for (size_t i = 0; i < keep; i++) {
-            nl[i] = (*list)[i];
-        }
-        for (size_t i = keep; i < *count; i++) {
-            cz_free((*list)[i]);
-        }
-        cz_free(*list);
-        *list = nl;
-        *count = keep + n;
-        return true;
+    *(uint64_t *)slot = u;
+    return true;
+}
+
+static bool apply_ignored(void *slot, const cfg_entry *e, const cfg_val *v, bool append, perr *pe)
+{
+    (void)slot;
+    (void)v;
+    (void)append;
+    (void)pe;
+    CZ_LOG(CZ_LOG_WARN, "config=%s event=ignored reason=\"%s\"", e->key, e->help);
+    return true;
+}
+
+static bool apply_str(void *slot, const cfg_entry *e, const cfg_val *v, bool append, perr *pe)
+{
+    const char *str = str_of(v);
+
+    (void)append;
+    if (!str) {
+        return wrong_type(e, pe);
     }
-    case CT_BOOL: {
-        bool b;
-        if (v->kind == V_BOOL) {
-            b = v->b;
-        } else if (v->raw && str) {
-            if (!strcmp(str, "true") || !strcmp(str, "yes") || !strcmp(str, "on") ||
-                !strcmp(str, "1")) {
-                b = true;
-            } else if (!strcmp(str, "false") || !strcmp(str, "no") || !strcmp(str, "off") ||
-                       !strcmp(str, "0")) {
-                b = false;
-            } else {
-                break;
-            }
-        } else {
-            break;
-        }
-        *(bool *)(void *)(base + e->off) = b;
-        return true;
+    if (!str[0]) {
+        return fail_msg(pe, "must not be empty");
     }
-    case CT_U64:
-        if (v->kind == V_INT && v->i >= 0) {
-            u = (uint64_t)v->i;
-        } else if (v->raw && str) {
-            cfg_val iv;
-            perr tmp = *pe;
-            const char *p = str;
-            if (!parse_int(&p, &iv, &tmp) || *p || iv.i < 0) {
-                break;
-            }
-            u = (uint64_t)iv.i;
-        } else {
-            break;
+    return set_string(slot, str, pe);
+}
+
+static bool apply_level(void *slot, const cfg_entry *e, const cfg_val *v, bool append, perr *pe)
+{
+    const char *str = str_of(v);
+    cz_log_level lvl;
+
+    (void)append;
+    if (!str) {
+        return wrong_type(e, pe);
+    }
+    if (!cz_log_level_parse(&lvl, str)) {
+        return fail_msg(pe, "unknown log level \"%s\" (error, warn, info, debug, trace)", str);
+    }
+    return set_string(slot, str, pe);
+}
+
+/* A string or an array of non-empty strings; the field is a char ** followed by its count. */
+static bool apply_strs(void *slot, const cfg_entry *e, const cfg_val *v, bool append, perr *pe)
+{
+    size_t n = v->kind == V_ARR ? v->n : v->kind == V_STR ? 1 : 0;
+    char ***list = slot;
+    size_t *count = (size_t *)(void *)((char *)slot + sizeof(char **));
+
+    if (!n) {
+        return v->kind == V_ARR ? fail_msg(pe, "needs at least one entry") : wrong_type(e, pe);
+    }
+    for (size_t i = 0; v->kind == V_ARR && i < n; i++) {
+        if (v->items[i].kind != V_STR) {
+            return fail_msg(pe, "entry %zu is not a string", i);
         }
-        if (!check_bounds(e, u, pe)) {
+    }
+    size_t keep = append ? *count : 0;
+    char **nl = cz_calloc(keep + n, sizeof(char *));
+    if (!nl) {
+        return fail_msg(pe, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *s = v->kind == V_ARR ? v->items[i].s : v->s;
+        if (!s[0] || !(nl[keep + i] = cz_strdup(s))) {
+            for (size_t j = 0; j < i; j++) {
+                cz_free(nl[keep + j]);
+            }
+            cz_free(nl);
+            return fail_msg(pe, s[0] ? "out of memory" : "empty entry");
+        }
+    }
+    for (size_t i = 0; i < keep; i++) {
+        nl[i] = (*list)[i];
+    }
+    for (size_t i = keep; i < *count; i++) {
+        cz_free((*list)[i]);
+    }
+    cz_free(*list);
+    *list = nl;
+    *count = keep + n;
+    return true;
+}
+
+/* A flag's word: 1 for true, yes, on, 1; 0 for false, no, off, 0; -1 for anything else. */
+static int bool_word(const char *s)
+{
+    if (!strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "on") || !strcmp(s, "1")) {
+        return 1;
+    }
+    if (!strcmp(s, "false") || !strcmp(s, "no") || !strcmp(s, "off") || !strcmp(s, "0")) {
+        return 0;
+    }
+    return -1;
+}
+
+static bool apply_bool(void *slot, const cfg_entry *e, const cfg_val *v, bool append, perr *pe)
+{
+    const char *str = str_of(v);
+    int b = v->kind == V_BOOL ? v->b : v->raw && str ? bool_word(str) : -1;
+
+    (void)append;
+    if (b < 0) {
+        return wrong_type(e, pe);
+    }
+    *(bool *)slot = b == 1;
+    return true;
+}
+
+static bool apply_u64(void *slot, const cfg_entry *e, const cfg_val *v, bool append, perr *pe)
+{
+    const char *str = str_of(v);
+    uint64_t u;
+
+    (void)append;
+    if (v->kind == V_INT && v->i >= 0) {
+        u = (uint64_t)v->i;
+    } else if (v->raw && str) {
+        /* a flag's text, read as the file's integers are */
+        cfg_val iv;
+        perr tmp = *pe;
+        const char *p = str;
+        if (!parse_int(&p, &iv, &tmp) || *p || iv.i < 0) {
+            return wrong_type(e, pe);
+        }
+        u = (uint64_t)iv.i;
+    } else {
+        return wrong_type(e, pe);
+    }
+    return set_u64_bounded(slot, e, u, pe);
+}
+
+static bool apply_size(void *slot, const cfg_entry *e, const cfg_val *v, bool append, perr *pe)
+{
+    const char *str = str_of(v);
+    uint64_t u;
+
+    (void)append;
+    if (v->kind == V_INT && v->i >= 0) {
+        u = (uint64_t)v->i;
+    } else if (str && e->auto_ok && strcmp(str, "auto") == 0) {
+        *(uint64_t *)slot = SRV_SIZE_AUTO;
+        return true;
+    } else if (!str || !srv_parse_size(str, &u)) {
+        return wrong_type(e, pe);
+    }
+    return set_u64_bounded(slot, e, u, pe);
+}
+
+/* Stored in milliseconds; an integer is seconds. */
+static bool apply_dur(void *slot, const cfg_entry *e, const cfg_val *v, bool append, perr *pe)
+{
+    const char *str = str_of(v);
+    uint64_t u;
+
+    (void)append;
+    if (v->kind == V_INT && v->i >= 0) {
+        if ((uint64_t)v->i > UINT64_MAX / 1000) {
+            return fail_msg(pe, "duration out of range");
+        }
+        u = (uint64_t)v->i * 1000;
+    } else if (!str || !srv_parse_duration_ms(str, &u)) {
+        return wrong_type(e, pe);
+    }
+    return set_u64_bounded(slot, e, u, pe);
+}
+
+/* "auto", "none", "0,1" (flags), one ordinal, or an array of ordinals. */
+static bool apply_gpus(void *slot, const cfg_entry *e, const cfg_val *v, bool append, perr *pe)
+{
+    const char *str = str_of(v);
+    srv_gpu_sel sel;
+
+    (void)append;
+    memset(&sel, 0, sizeof(sel));
+    if (str) {
+        if (!gpu_sel_from_string(&sel, e, str, pe)) {
             return false;
         }
-        *(uint64_t *)(void *)(base + e->off) = u;
-        return true;
-    case CT_SIZE:
-        if (v->kind == V_INT && v->i >= 0) {
-            u = (uint64_t)v->i;
-        } else if (str && e->auto_ok && strcmp(str, "auto") == 0) {
-            *(uint64_t *)(void *)(base + e->off) = SRV_SIZE_AUTO;
-            return true;
-        } else if (!str || !srv_parse_size(str, &u)) {
-            break;
+    } else if (v->kind == V_INT) {
+        sel.mode = ENG_GPU_LIST;
+        if (v->i < 0 || !gpu_sel_add(&sel, e, (uint64_t)v->i, pe)) {
+            return v->i < 0 ? fail_msg(pe, "device ordinals are not negative") : false;
         }
-        if (!check_bounds(e, u, pe)) {
-            return false;
-        }
-        *(uint64_t *)(void *)(base + e->off) = u;
-        return true;
-    case CT_DUR:
-        if (v->kind == V_INT && v->i >= 0) {
-            if ((uint64_t)v->i > UINT64_MAX / 1000) {
-                return fail_msg(pe, "duration out of range");
+    } else if (v->kind == V_ARR) {
+        /* The Rust daemon's Vec<u32>: empty means every device. */
+        sel.mode = v->n ? ENG_GPU_LIST : ENG_GPU_AUTO;
+        for (size_t i = 0; i < v->n; i++) {
+            if (v->items[i].kind != V_INT || v->items[i].i < 0) {
+                return fail_msg(pe, "entry %zu is not a device ordinal", i);
             }
-            u = (uint64_t)v->i * 1000;
-        } else if (!str || !srv_parse_duration_ms(str, &u)) {
-            break;
-        }
-        if (!check_bounds(e, u, pe)) {
-            return false;
-        }
-        *(uint64_t *)(void *)(base + e->off) = u;
-        return true;
-    case CT_GPUS: {
-        srv_gpu_sel sel;
-        memset(&sel, 0, sizeof(sel));
-        if (str) {
-            if (!gpu_sel_from_string(&sel, e, str, pe)) {
+            if (!gpu_sel_add(&sel, e, (uint64_t)v->items[i].i, pe)) {
                 return false;
             }
-        } else if (v->kind == V_INT) {
-            sel.mode = ENG_GPU_LIST;
-            if (v->i < 0 || !gpu_sel_add(&sel, e, (uint64_t)v->i, pe)) {
-                return v->i < 0 ? fail_msg(pe, "device ordinals are not negative") : false;
-            }
-        } else if (v->kind == V_ARR) {
-            /* The Rust daemon's Vec<u32>: empty means every device. */
-            sel.mode = v->n ? ENG_GPU_LIST : ENG_GPU_AUTO;
-            for (size_t i = 0; i < v->n; i++) {
-                if (v->items[i].kind != V_INT || v->items[i].i < 0) {
-                    return fail_msg(pe, "entry %zu is not a device ordinal", i);
-                }
-                if (!gpu_sel_add(&sel, e, (uint64_t)v->items[i].i, pe)) {
-                    return false;
-                }
-            }
-        } else {
-            break;
         }
-        *(srv_gpu_sel *)(void *)(base + e->off) = sel;
-        return true;
+    } else {
+        return wrong_type(e, pe);
     }
-    case CT_MODE:
-        if (v->kind == V_INT && v->i >= 0) {
-            u = (uint64_t)v->i;
-        } else if (str && str[0] && strspn(str, "01234567") == strlen(str) && strlen(str) <= 4) {
-            u = strtoull(str, NULL, 8);
-        } else {
-            break;
-        }
-        if (u > 0777) {
-            return fail_msg(pe, "mode 0%" PRIo64 " has bits beyond 0777", u);
-        }
-        *(uint64_t *)(void *)(base + e->off) = u;
-        return true;
+    *(srv_gpu_sel *)slot = sel;
+    return true;
+}
+
+/* An integer (0o660 in the file) or up to 4 octal digits as a string. */
+static bool apply_mode(void *slot, const cfg_entry *e, const cfg_val *v, bool append, perr *pe)
+{
+    const char *str = str_of(v);
+    uint64_t u;
+
+    (void)append;
+    if (v->kind == V_INT && v->i >= 0) {
+        u = (uint64_t)v->i;
+    } else if (str && str[0] && strspn(str, "01234567") == strlen(str) && strlen(str) <= 4) {
+        u = strtoull(str, NULL, 8);
+    } else {
+        return wrong_type(e, pe);
     }
-    return fail_msg(pe, "expected %s", type_word(e->type));
+    if (u > 0777) {
+        return fail_msg(pe, "mode 0%" PRIo64 " has bits beyond 0777", u);
+    }
+    *(uint64_t *)slot = u;
+    return true;
+}
+
+static const cfg_applier appliers[] = {
+    [CT_STR] = apply_str,         [CT_STRS] = apply_strs,   [CT_U64] = apply_u64,
+    [CT_BOOL] = apply_bool,       [CT_SIZE] = apply_size,   [CT_DUR] = apply_dur,
+    [CT_MODE] = apply_mode,       [CT_LEVEL] = apply_level, [CT_GPUS] = apply_gpus,
+    [CT_IGNORED] = apply_ignored,
+};
+_Static_assert(ARRAY_LEN(appliers) == CT_IGNORED + 1, "one applier per cfg_type");
+
+static bool apply(srv_config *cfg, const cfg_entry *e, const cfg_val *v, bool append, perr *pe)
+{
+    return appliers[e->type]((char *)cfg + e->off, e, v, append, pe);
 }
 
 /* ---------------------------------------------------------------------------------------------

@@ -100,6 +100,18 @@ static void be_inc(uint8_t *b, size_t n)
     }
 }
 
+/* ---- common ----------------------------------------------------------------------------------- */
+
+static void gen_base64(out *o)
+{
+    emit_str(o, "base64", "ok-foobar.txt", "Zm9vYmFy"); /* RFC 4648 section 10 */
+    emit_str(o, "base64", "ok-padded.txt", "Zm9vYg==");
+    emit_str(o, "base64", "ok-alphabet.txt", "+/+/");
+    emit_str(o, "base64", "bad-non-canonical.txt", "Zh==");
+    emit_str(o, "base64", "bad-padding.txt", "Z===");
+    emit_str(o, "base64", "bad-length.txt", "Zm9vY");
+}
+
 /* ---- field ----------------------------------------------------------------------------------- */
 
 static void gen_field(out *o)
@@ -536,6 +548,37 @@ static seal_sector *seal_2k(void)
     return s;
 }
 
+/* Seeds of fuzz_proofs_files: a list of two proofs, one raw proof, a sidecar. */
+static void gen_proof_files(out *o, const vp_snap_proof *sp)
+{
+    vp_blobs b = {0};
+    vp_sidecar sc;
+    uint8_t *bin, *bytes;
+    size_t len;
+    const char *enc;
+    char *json;
+
+    for (int i = 0; i < 2; i++) {
+        must(vp_snap_to_bincode(sp, &bin, &len, NULL), "vp_snap_to_bincode");
+        must(vp_blobs_push(&b, bin, len < 96 ? len : 96, NULL), "vp_blobs_push");
+    }
+    must(vp_proof_file_encode(&b, &bytes, &len, &enc, NULL), "vp_proof_file_encode");
+    emit(o, "proofs_files", "ok-list.json", bytes, len);
+    cz_free(bytes);
+    emit(o, "proofs_files", "ok-raw.bincode", b.data[0], b.len[0]);
+    vp_blobs_clear(&b);
+    memset(&sc, 0, sizeof(sc));
+    strcpy(sc.kind, "snap");
+    sc.vanilla = "snap-vproof.json";
+    sc.sector_size = 2048;
+    sc.miner_id = 1000;
+    sc.has_sector_size = sc.has_miner_id = sc.has_comm_r_old = true;
+    sc.comm_r_old[0] = 0xab;
+    must(vp_sidecar_to_json(&sc, &json, &len, NULL), "vp_sidecar_to_json");
+    emit(o, "proofs_files", "ok-sidecar.json", json, len);
+    cz_free(json);
+}
+
 static void gen_proofs(out *o)
 {
     static const uint8_t seed[32] = {9, 8, 7, 6, 5, 4, 3, 2, 1};
@@ -593,6 +636,7 @@ static void gen_proofs(out *o)
     must(vp_snap_list_to_json(&sp, 1, &json, &len, NULL), "vp_snap_list_to_json");
     emit(o, "proofs_snap", "ok-2k-list.json", json, len);
     cz_free(json);
+    gen_proof_files(o, &sp);
     vp_snap_clear(&sp);
     seal_update_free(u);
     seal_sector_free(s);
@@ -775,6 +819,7 @@ int main(int argc, char **argv)
     o.root = argv[2];
     o.check = strcmp(argv[1], "check") == 0;
     o.large = strcmp(argv[1], "write-all") == 0;
+    gen_base64(&o);
     gen_field(&o);
     gen_g1(&o);
     gen_g2(&o);

@@ -9,6 +9,8 @@
 
 #include "proofs/internal.h"
 
+#include "common/base64.h"
+
 #include <jansson.h>
 #include <stdlib.h>
 
@@ -610,6 +612,26 @@ TEST(c1_curio_wrapper)
     CHECK_OK(vp_c1_parse(&back, raw, len, NULL));
     check_c1_equal(&c1, &back);
     vp_c1_clear(&back);
+    /* wrapping the JSON text as it is gives the same bytes as wrapping the parsed C1 */
+    char *w2;
+    size_t len2;
+    CHECK_OK(vp_c1_json_to_curio(raw, len, 4242, 2048, &w2, &len2, NULL));
+    CHECK_EQ_U64(len2, strlen(w));
+    CHECK_STR_EQ(w2, w);
+    CHECK(vp_c1_json_is_curio(w2, len2));
+    CHECK(!vp_c1_json_is_curio(raw, len));
+    static const char *const probes[][2] = {
+        {"{\"SectorNum\":1, \"Phase1Out\": 7", "y"}, /* the key decides, up to an error */
+        {"{\"a\":{\"Phase1Out\":1}}", "n"},          /* not at the top */
+        {"[\"Phase1Out\"]", "n"},
+        {"", "n"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(probes); i++) {
+        CHECK_MSG(vp_c1_json_is_curio(probes[i][0], strlen(probes[i][0])) ==
+                      (probes[i][1][0] == 'y'),
+                  "%s", probes[i][0]);
+    }
+    cz_free(w2);
     cz_free(raw);
 
     /* bad base64: a character outside the alphabet, a bad length, bad padding */
@@ -640,7 +662,7 @@ TEST(c1_curio_wrapper)
     /* a broken inner JSON is reported as such */
     char inner[] = "{\"registered_proof\":1}";
     char b64bad[64], wrapped[200];
-    vp_base64_encode(b64bad, (const uint8_t *)inner, strlen(inner));
+    cz_base64_encode(b64bad, (const uint8_t *)inner, strlen(inner));
     snprintf(wrapped, sizeof(wrapped), "{\"SectorNum\":1,\"Phase1Out\":\"%s\",\"SectorSize\":2048}",
              b64bad);
     cz_diag_init(&dg);
@@ -648,37 +670,6 @@ TEST(c1_curio_wrapper)
     CHECK(strstr(dg.msg, "C1 JSON: registered_proof: expected a string") != NULL);
     cz_free(w);
     vp_c1_clear(&c1);
-}
-
-TEST(base64_known_answers)
-{
-    /* RFC 4648 section 10 test vectors */
-    static const char *const v[][2] = {{"", ""},
-                                       {"f", "Zg=="},
-                                       {"fo", "Zm8="},
-                                       {"foo", "Zm9v"},
-                                       {"foob", "Zm9vYg=="},
-                                       {"fooba", "Zm9vYmE="},
-                                       {"foobar", "Zm9vYmFy"}};
-    for (size_t i = 0; i < ARRAY_LEN(v); i++) {
-        char out[16];
-        uint8_t *dec;
-        size_t n, bad;
-        vp_base64_encode(out, (const uint8_t *)v[i][0], strlen(v[i][0]));
-        CHECK_STR_EQ(out, v[i][1]);
-        CHECK_OK(vp_base64_decode(&dec, &n, v[i][1], strlen(v[i][1]), &bad));
-        CHECK_EQ_U64(n, strlen(v[i][0]));
-        CHECK(memcmp(dec, v[i][0], n) == 0);
-        cz_free(dec);
-    }
-    uint8_t *dec;
-    size_t n, bad;
-    CHECK_ERR(vp_base64_decode(&dec, &n, "Zg=", 3, &bad), CUZK_E_FORMAT);
-    CHECK_ERR(vp_base64_decode(&dec, &n, "Z===", 4, &bad), CUZK_E_FORMAT);
-    CHECK_ERR(vp_base64_decode(&dec, &n, "Zh==", 4, &bad), CUZK_E_FORMAT); /* non-canonical */
-    CHECK_ERR(vp_base64_decode(&dec, &n, "Zm9v!A==", 8, &bad), CUZK_E_FORMAT);
-    CHECK_EQ_U64(bad, 4);
-    CHECK_ERR(vp_base64_decode(&dec, &n, "Zg==Zg==", 8, &bad), CUZK_E_FORMAT);
 }
 
 TEST(c1_bincode_round_trip_and_negative)

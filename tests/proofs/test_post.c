@@ -170,9 +170,33 @@ static void check_post_for(const seal_sector *s, const seal_post_config *cfg, cz
             }
         }
     }
+    /* the same inputs taken from the proof itself */
+    fr_t *pi2 = cz_malloc(n * sizeof(fr_t));
+    CHECK(pi2 != NULL);
+    CHECK_OK(vp_post_public_inputs_of(pi2, cfg, rand, &p, 1, 0, NULL));
+    for (size_t i = 0; i < n; i++) {
+        CHECK_MSG(fr_eq(&pi2[i], &pi[i]), "input %zu", i);
+    }
+    cz_free(pi2);
+    /* a partition's proofs verify at their positions: partition * sector_count + i */
+    size_t bad_at = 99;
+    CHECK_OK(vp_post_verify_partition(&p, 1, cfg, rand, 0, &bad_at, NULL));
+    CHECK_EQ_U64(bad_at, 99);
+    if (cfg->api != SEAL_API_V1_2) {
+        /* before API 1.2 the challenges depend on the position: the proof made for position 0
+         * fails at position 1 and in partition 1 */
+        vp_post_proof two[2] = {p, p}; /* shallow copies, not cleared */
+        CHECK_ERR(vp_post_verify_partition(two, 2, cfg, rand, 0, &bad_at, NULL), CUZK_E_FORMAT);
+        CHECK_EQ_U64(bad_at, 1);
+        CHECK_ERR(vp_post_verify_partition(&p, 1, cfg, rand, 1, &bad_at, NULL), CUZK_E_FORMAT);
+        CHECK_EQ_U64(bad_at, 0);
+    } else {
+        CHECK_OK(vp_post_verify_partition(&p, 1, cfg, rand, 1, NULL, NULL));
+    }
     uint8_t bad[32];
     memset(bad, 0xff, 32);
     CHECK_ERR(vp_post_public_inputs(pi, cfg, bad, &sid, &comm_r, 1, 0, NULL), CUZK_E_FORMAT);
+    CHECK_ERR(vp_post_public_inputs_of(pi, cfg, bad, &p, 1, 0, NULL), CUZK_E_FORMAT);
     CHECK_ERR(vp_post_public_inputs(pi, cfg, rand, &sid, &comm_r, 0, 0, NULL), CUZK_E_INVAL);
     cz_free(pi);
     cz_free(bin);

@@ -581,3 +581,48 @@ TEST(registered_proof_tables)
     CHECK_EQ_U64(sh.base_levels, 2);
     CHECK(!seal_shape_for_size(&sh, 3000));
 }
+
+/* The default registered proofs of each published size, checked by name (the Go abi's). */
+TEST(default_registered_proofs)
+{
+    static const struct {
+        uint64_t size;
+        const char *porep, *winning, *window, *update;
+    } v[] = {
+        {2048, "StackedDrg2KiBV1_1", "StackedDrgWinning2KiBV1", "StackedDrgWindow2KiBV1_1",
+         "StackedDrg2KiBV1"},
+        {8ull << 20, "StackedDrg8MiBV1_1", "StackedDrgWinning8MiBV1", "StackedDrgWindow8MiBV1_1",
+         "StackedDrg8MiBV1"},
+        {512ull << 20, "StackedDrg512MiBV1_1", "StackedDrgWinning512MiBV1",
+         "StackedDrgWindow512MiBV1_1", "StackedDrg512MiBV1"},
+        {32ull << 30, "StackedDrg32GiBV1_1", "StackedDrgWinning32GiBV1",
+         "StackedDrgWindow32GiBV1_1", "StackedDrg32GiBV1"},
+        {64ull << 30, "StackedDrg64GiBV1_1", "StackedDrgWinning64GiBV1",
+         "StackedDrgWindow64GiBV1_1", "StackedDrg64GiBV1"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(v); i++) {
+        seal_default_ids ids;
+        seal_porep_config c;
+        seal_post_config pc;
+        seal_update_config uc;
+
+        CHECK(seal_default_ids_for_size(&ids, v[i].size));
+        CHECK(seal_porep_config_for_id(&c, ids.porep));
+        CHECK_STR_EQ(c.name, v[i].porep);
+        CHECK_EQ_U64(c.shape.sector_size, v[i].size);
+        CHECK(seal_post_config_for_id(&pc, ids.winning_post));
+        CHECK_STR_EQ(pc.name, v[i].winning);
+        CHECK_EQ_U64(pc.type, SEAL_POST_WINNING);
+        CHECK(seal_post_config_for_id(&pc, ids.window_post));
+        CHECK_STR_EQ(pc.name, v[i].window);
+        CHECK_EQ_U64(pc.type, SEAL_POST_WINDOW);
+        CHECK_EQ_U64(pc.api, SEAL_API_V1_2);
+        CHECK(seal_update_config_for_id(&uc, ids.update));
+        CHECK_STR_EQ(uc.name, v[i].update);
+        CHECK_EQ_U64(uc.shape.sector_size, v[i].size);
+    }
+    seal_default_ids ids = {1, 2, 3, 4};
+    CHECK(!seal_default_ids_for_size(&ids, 4096)); /* supported, not published */
+    CHECK(!seal_default_ids_for_size(&ids, 0));
+    CHECK_EQ_U64(ids.porep, 1); /* untouched */
+}

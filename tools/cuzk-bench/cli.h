@@ -115,10 +115,6 @@ void cli_blobs_clear(cli_blobs *b);
 bool cli_read_file(const char *cmd, const char *path, uint8_t **out, size_t *len);
 bool cli_write_file(const char *cmd, const char *path, const void *buf, size_t len);
 
-/** Standard base64 with padding; returns a cz_malloc'ed NUL-terminated string (NULL when out of
- *  memory) and its length. */
-char *cli_base64_encode(const uint8_t *in, size_t len, size_t *out_len);
-
 /** A proof request as the daemon client and check-vanilla take it: the kind, the vanilla
  *  proofs (porep: the C1 file as one blob; PoSt: one per sector; snap: one per partition) and
  *  the request fields, from the command line over the sidecar (FILE.json beside the first

@@ -334,7 +334,7 @@ static void fmt_num(char *out, size_t cap, double v, bool sign)
     }
 }
 
-static void print_row(const char *name, const double *a, const double *b, size_t n, bool *sig_out)
+static void print_row(const char *name, const double *a, const double *b, size_t n, perf_cmp *out)
 {
     perf_cmp c;
     char am[24], amin[24], amax[24], bm[24], bmin[24], bmax[24], diff[24], noise[24];
@@ -355,279 +355,370 @@ static void print_row(const char *name, const double *a, const double *b, size_t
            !c.enough       ? "too few runs"
            : c.significant ? (c.diff < 0 ? "SIGNIFICANT (B faster)" : "SIGNIFICANT (B slower)")
                            : "not significant");
-    if (sig_out) {
-        *sig_out = c.significant;
+    if (out) {
+        *out = c;
     }
 }
 
-static int ab_main(int argc, char **argv, const char *cfg[2])
-{
-    static const char about[] =
-        "Runs the same proof under two cuzkd configurations: --config A.toml --config B.toml.\n"
-        "Both daemons are started here (temporary unix sockets, --timing, logs kept with\n"
-        "--log-dir), warmed up, then given --runs proofs each, interleaved A B B A A B ...\n"
-        "Prints per stage (from the daemons' timing lines) and for the total and the client's\n"
-        "round trip: median, min..max of A and B, B - A, the run-to-run noise (the larger\n"
-        "range) and whether the difference is significant (larger than the noise, ranges\n"
-        "apart; at least 5 runs). The daemons' resident memory is sampled every 100 ms\n"
-        "(--memmon FILE.csv keeps the samples). The request options are those of `single`.";
-    cli_vreq_flags f;
-    cli_vreq r;
-    cli_opt_t opts[32];
-    const char *cuzkd = NULL, *log_dir = NULL, *memmon = NULL;
-    uint64_t runs = 5, warmup = 1, timeout_s = 0;
-    char cuzkd_buf[1024], tmp[] = "/tmp/cuzk-ab-XXXXXX";
-    bool have_tmp = false;
-    daemon_t d[2];
-    request q;
-    run *rs = NULL;
-    perf_memmon *mm = NULL;
-    perf_log logs[2];
-    int rc;
+/* ---- the command ------------------------------------------------------------------------ */
 
-    memset(d, 0, sizeof(d));
-    memset(&q, 0, sizeof(q));
-    memset(&r, 0, sizeof(r));
-    memset(logs, 0, sizeof(logs));
-    rc = cli_vreq_flags_init(&f, CMD, argc, argv);
-    if (rc >= 0) {
-        return rc;
-    }
-    size_t n = cli_vreq_opts(opts, &f);
+/* What ab was asked to do. */
+typedef struct ab_opts {
+    const char *cfg[2], *cuzkd, *log_dir, *memmon;
+    uint64_t runs, warmup, timeout_s;
+    char cuzkd_buf[1024];
+} ab_opts;
+
+/* One comparison under way: the daemons, the request and the measured runs. */
+typedef struct ab_state {
+    char tmp[sizeof("/tmp/cuzk-ab-XXXXXX")]; /* the sockets (and logs without --log-dir) */
+    bool have_tmp;
+    daemon_t d[2];
+    cli_vreq r;
+    request q;
+    run *rs; /* 2 * runs, in the order they were made */
+    size_t nrs;
+    perf_memmon *mm;
+    perf_memmon_peak mp;
+    perf_log logs[2]; /* each daemon's timing lines, read after it stopped */
+} ab_state;
+
+static const char AB_ABOUT[] =
+    "Runs the same proof under two cuzkd configurations: --config A.toml --config B.toml.\n"
+    "Both daemons are started here (temporary unix sockets, --timing, logs kept with\n"
+    "--log-dir), warmed up, then given --runs proofs each, interleaved A B B A A B ...\n"
+    "Prints per stage (from the daemons' timing lines) and for the total and the client's\n"
+    "round trip: median, min..max of A and B, B - A, the run-to-run noise (the larger\n"
+    "range) and whether the difference is significant (larger than the noise, ranges\n"
+    "apart; at least 5 runs). The daemons' resident memory is sampled every 100 ms\n"
+    "(--memmon FILE.csv keeps the samples). The request options are those of `single`.";
+
+/* cli_parse over the request options and ab's own; -1 when the command is to run. */
+static int ab_parse(ab_opts *o, cli_vreq_flags *f)
+{
+    cli_opt_t opts[32];
     const char *config_help = NULL; /* --config is taken out of argv first (cmd_ab) */
+    size_t n = cli_vreq_opts(opts, f);
+
     opts[n++] = (cli_opt_t)CLI_OPT("config", CLI_STR, &config_help, "FILE",
                                    "cuzkd config of A, then of B (give it twice)", false);
-    opts[n++] = (cli_opt_t)CLI_OPT("runs", CLI_U64, &runs, "N",
+    opts[n++] = (cli_opt_t)CLI_OPT("runs", CLI_U64, &o->runs, "N",
                                    "measured proofs per configuration (default 5)", false);
-    opts[n++] = (cli_opt_t)CLI_OPT("warmup", CLI_U64, &warmup, "N",
+    opts[n++] = (cli_opt_t)CLI_OPT("warmup", CLI_U64, &o->warmup, "N",
                                    "unmeasured proofs per configuration first (default 1)", false);
-    opts[n++] = (cli_opt_t)CLI_OPT("cuzkd", CLI_STR, &cuzkd, "PATH",
+    opts[n++] = (cli_opt_t)CLI_OPT("cuzkd", CLI_STR, &o->cuzkd, "PATH",
                                    "the daemon (default: cuzkd beside cuzk-bench)", false);
-    opts[n++] = (cli_opt_t)CLI_OPT("log-dir", CLI_STR, &log_dir, "DIR",
+    opts[n++] = (cli_opt_t)CLI_OPT("log-dir", CLI_STR, &o->log_dir, "DIR",
                                    "keep the daemons' logs as DIR/a.log and DIR/b.log", false);
-    opts[n++] = (cli_opt_t)CLI_OPT("memmon", CLI_STR, &memmon, "FILE.csv",
+    opts[n++] = (cli_opt_t)CLI_OPT("memmon", CLI_STR, &o->memmon, "FILE.csv",
                                    "write the memory samples of both daemons", false);
-    opts[n++] = (cli_opt_t)CLI_OPT("timeout", CLI_U64, &timeout_s, "SECONDS",
+    opts[n++] = (cli_opt_t)CLI_OPT("timeout", CLI_U64, &o->timeout_s, "SECONDS",
                                    "deadline of each proof (default: none)", false);
-    rc = cli_parse(CMD, about, opts, n, f.argc, f.argv);
-    if (rc >= 0) {
-        goto out;
-    }
-    rc = CLI_EXIT_ERROR;
-    if (!cfg[0] || !cfg[1]) {
+    return cli_parse(CMD, AB_ABOUT, opts, n, f->argc, f->argv);
+}
+
+/* Both configs readable, sane counts, and a runnable cuzkd (o->cuzkd set). */
+static bool ab_check_opts(ab_opts *o)
+{
+    if (!o->cfg[0] || !o->cfg[1]) {
         cli_error(CMD, "give --config twice: A's file, then B's");
-        goto out;
+        return false;
     }
-    if (runs < 1 || runs > 10000 || warmup > 1000) {
+    if (o->runs < 1 || o->runs > 10000 || o->warmup > 1000) {
         cli_error(CMD, "--runs must be 1 .. 10000 and --warmup at most 1000");
-        goto out;
+        return false;
     }
-    if (!cuzkd) {
-        if (!default_cuzkd(cuzkd_buf, sizeof(cuzkd_buf))) {
+    if (!o->cuzkd) {
+        if (!default_cuzkd(o->cuzkd_buf, sizeof(o->cuzkd_buf))) {
             cli_error(CMD, "cannot find cuzkd; give --cuzkd PATH");
-            goto out;
+            return false;
         }
-        cuzkd = cuzkd_buf;
+        o->cuzkd = o->cuzkd_buf;
     }
-    if (access(cuzkd, X_OK) != 0) {
-        cli_error(CMD, "%s: %s (give --cuzkd PATH)", cuzkd, strerror(errno));
-        goto out;
+    if (access(o->cuzkd, X_OK) != 0) {
+        cli_error(CMD, "%s: %s (give --cuzkd PATH)", o->cuzkd, strerror(errno));
+        return false;
     }
     for (int i = 0; i < 2; i++) {
-        if (access(cfg[i], R_OK) != 0) {
-            cli_error(CMD, "--config %s: %s", cfg[i], strerror(errno));
-            goto out;
+        if (access(o->cfg[i], R_OK) != 0) {
+            cli_error(CMD, "--config %s: %s", o->cfg[i], strerror(errno));
+            return false;
         }
     }
-    if (!cli_vreq_load(CMD, &f, true, &r) || !request_init(&q, &r)) {
-        goto out;
-    }
-    if (!mkdtemp(tmp)) {
+    return true;
+}
+
+/* The temporary directory, --log-dir, and each daemon's socket and log path. */
+static bool ab_make_paths(ab_state *st, const ab_opts *o)
+{
+    if (!mkdtemp(st->tmp)) {
         cli_error(CMD, "mkdtemp: %s", strerror(errno));
-        goto out;
+        return false;
     }
-    have_tmp = true;
-    if (log_dir && mkdir(log_dir, 0755) != 0 && errno != EEXIST) {
-        cli_error(CMD, "--log-dir %s: %s", log_dir, strerror(errno));
-        goto out;
+    st->have_tmp = true;
+    if (o->log_dir && mkdir(o->log_dir, 0755) != 0 && errno != EEXIST) {
+        cli_error(CMD, "--log-dir %s: %s", o->log_dir, strerror(errno));
+        return false;
     }
     for (int i = 0; i < 2; i++) {
-        d[i].tag = (char)('A' + i);
-        d[i].config = cfg[i];
-        d[i].pid = -1;
-        char sock[sizeof(d[i].sock)];
-        int w1 = snprintf(sock, sizeof(sock), "%s/%c.sock", tmp, 'a' + i);
-        int w2 = snprintf(d[i].addr, sizeof(d[i].addr), "unix://%s", sock);
-        int w3 =
-            snprintf(d[i].log, sizeof(d[i].log), "%s/%c.log", log_dir ? log_dir : tmp, 'a' + i);
-        memcpy(d[i].sock, sock, sizeof(sock));
-        if (w1 < 0 || w2 < 0 || w3 < 0 || (size_t)w3 >= sizeof(d[i].log)) {
+        daemon_t *d = &st->d[i];
+        char sock[sizeof(d->sock)];
+        d->tag = (char)('A' + i);
+        d->config = o->cfg[i];
+        d->pid = -1;
+        int w1 = snprintf(sock, sizeof(sock), "%s/%c.sock", st->tmp, 'a' + i);
+        int w2 = snprintf(d->addr, sizeof(d->addr), "unix://%s", sock);
+        int w3 = snprintf(d->log, sizeof(d->log), "%s/%c.log", o->log_dir ? o->log_dir : st->tmp,
+                          'a' + i);
+        memcpy(d->sock, sock, sizeof(sock));
+        if (w1 < 0 || w2 < 0 || w3 < 0 || (size_t)w3 >= sizeof(d->log)) {
             cli_error(CMD, "--log-dir: path too long");
-            goto out;
+            return false;
         }
     }
-    printf("ab A=%s B=%s kind=%s runs=%" PRIu64 " warmup=%" PRIu64 " order=ABBA cuzkd=%s\n", cfg[0],
-           cfg[1], cli_proof_name(r.kind), runs, warmup, cuzkd);
-    fflush(stdout);
+    return true;
+}
+
+/* Starts both daemons, waits until each answers, then starts the memory monitor. */
+static bool ab_start(ab_state *st, const ab_opts *o)
+{
     for (int i = 0; i < 2; i++) {
-        if (!spawn(&d[i], cuzkd)) {
-            goto out;
+        if (!spawn(&st->d[i], o->cuzkd)) {
+            return false;
         }
     }
     for (int i = 0; i < 2; i++) {
-        if (!wait_ready(&d[i])) {
-            goto out;
+        if (!wait_ready(&st->d[i])) {
+            return false;
         }
     }
-    perf_memmon_src src[2] = {{"a_rss", d[0].pid}, {"b_rss", d[1].pid}};
-    if (!perf_memmon_start(&mm, CMD, memmon, src, 2, false)) {
-        goto out;
-    }
-    uint64_t tmo = timeout_s * 1000;
+    perf_memmon_src src[2] = {{"a_rss", st->d[0].pid}, {"b_rss", st->d[1].pid}};
+    return perf_memmon_start(&st->mm, CMD, o->memmon, src, 2, false);
+}
+
+/* --warmup unmeasured proofs on A, then B, each round. */
+static bool ab_warm_up(ab_state *st, const ab_opts *o)
+{
     char id[PERF_ID_MAX];
     run scratch;
-    for (uint64_t w = 0; w < warmup; w++) {
+
+    for (uint64_t w = 0; w < o->warmup; w++) {
         for (int i = 0; i < 2; i++) {
             snprintf(id, sizeof(id), "ab-warmup-%c-%ld-%" PRIu64, 'a' + i, (long)getpid(), w);
             fprintf(stderr, "cuzk-bench ab: warm-up %c %" PRIu64 "/%" PRIu64 "\n", 'A' + i, w + 1,
-                    warmup);
-            if (!prove(&d[i], &q, id, tmo, &scratch)) {
-                goto out;
+                    o->warmup);
+            if (!prove(&st->d[i], &st->q, id, o->timeout_s * 1000, &scratch)) {
+                return false;
             }
         }
     }
-    rs = cz_calloc((size_t)runs * 2, sizeof(*rs));
-    if (!rs) {
+    return true;
+}
+
+/* --runs measured proofs per configuration in the order A B B A A B ...: the alternating
+ * pairs cancel a steady drift of the machine. */
+static bool ab_measure(ab_state *st, const ab_opts *o)
+{
+    char id[PERF_ID_MAX];
+
+    st->rs = cz_calloc((size_t)o->runs * 2, sizeof(*st->rs));
+    if (!st->rs) {
         cli_error(CMD, "out of memory");
-        goto out;
+        return false;
     }
-    size_t nrs = 0;
-    for (uint64_t i = 0; i < runs; i++) {
+    for (uint64_t i = 0; i < o->runs; i++) {
         for (int s = 0; s < 2; s++) {
             int who = (i % 2 == 0) ? s : 1 - s; /* A B, B A, A B, ... */
             snprintf(id, sizeof(id), "ab-%c-%ld-%" PRIu64, 'a' + who, (long)getpid(), i);
-            fprintf(stderr, "cuzk-bench ab: run %" PRIu64 "/%" PRIu64 " %c\n", i + 1, runs,
+            fprintf(stderr, "cuzk-bench ab: run %" PRIu64 "/%" PRIu64 " %c\n", i + 1, o->runs,
                     'A' + who);
-            rs[nrs].who = who;
-            if (!prove(&d[who], &q, id, tmo, &rs[nrs])) {
-                goto out;
+            st->rs[st->nrs].who = who;
+            if (!prove(&st->d[who], &st->q, id, o->timeout_s * 1000, &st->rs[st->nrs])) {
+                return false;
             }
-            nrs++;
+            st->nrs++;
         }
     }
-    perf_memmon_peak mp;
-    perf_memmon_stop(mm, &mp);
-    mm = NULL;
-    for (int i = 0; i < 2; i++) {
-        stop(&d[i]); /* flushes and closes the logs */
-    }
-    for (int i = 0; i < 2; i++) {
-        if (!perf_log_load(CMD, d[i].log, &logs[i])) {
-            goto out;
-        }
-    }
+    return true;
+}
 
-    /* per configuration: the values of each quantity in run order */
-    size_t N = (size_t)runs;
-    double *va = cz_calloc(N, sizeof(double)), *vb = cz_calloc(N, sizeof(double));
-    if (!va || !vb) {
-        cz_free(va);
-        cz_free(vb);
-        cli_error(CMD, "out of memory");
-        goto out;
+/* Stops the monitor (keeping the peaks) and the daemons, then reads their timing logs. */
+static bool ab_stop(ab_state *st)
+{
+    perf_memmon_stop(st->mm, &st->mp);
+    st->mm = NULL;
+    for (int i = 0; i < 2; i++) {
+        stop(&st->d[i]); /* flushes and closes the logs */
     }
+    for (int i = 0; i < 2; i++) {
+        if (!perf_log_load(CMD, st->d[i].log, &st->logs[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* v[k] (one value per run, in run order) into A's values va and B's values vb. */
+static void split_ab(const ab_state *st, const double *v, double *va, double *vb)
+{
+    for (size_t k = 0, ia = 0, ib = 0; k < st->nrs; k++) {
+        if (st->rs[k].who == 0) {
+            va[ia++] = v[k];
+        } else {
+            vb[ib++] = v[k];
+        }
+    }
+}
+
+static bool log_has_stage(const perf_log *lg, const char *job, const char *stage)
+{
+    for (size_t e = 0; e < lg->nst; e++) {
+        if (strcmp(lg->st[e].job, job) == 0 && strcmp(lg->st[e].stage, stage) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* One row per stage that some run logged (summed over partitions). */
+static void print_stages(const ab_state *st, double *v, double *va, double *vb, size_t n)
+{
+    size_t missing = 0;
+
     printf("\n%-10s %10s %19s %10s %19s %10s %9s  %s\n", "stage_ms", "A median", "A min..max",
            "B median", "B min..max", "B-A", "noise", "verdict");
-    size_t missing = 0;
     for (size_t s = 0; s < perf_stage_norder; s++) {
         const char *stage = perf_stage_order[s];
-        size_t ia = 0, ib = 0, seen = 0;
-        for (size_t k = 0; k < nrs; k++) {
-            const perf_log *lg = &logs[rs[k].who];
-            double v = perf_log_stage_sum(lg, rs[k].job, stage);
-            for (size_t e = 0; e < lg->nst; e++) {
-                if (strcmp(lg->st[e].job, rs[k].job) == 0 && strcmp(lg->st[e].stage, stage) == 0) {
-                    seen++;
-                    break;
-                }
-            }
-            if (rs[k].who == 0) {
-                va[ia++] = v;
-            } else {
-                vb[ib++] = v;
-            }
+        size_t seen = 0;
+        for (size_t k = 0; k < st->nrs; k++) {
+            const perf_log *lg = &st->logs[st->rs[k].who];
+            v[k] = perf_log_stage_sum(lg, st->rs[k].job, stage);
+            seen += log_has_stage(lg, st->rs[k].job, stage);
         }
         if (seen == 0) {
             missing++;
             continue; /* e.g. srs_load after the warm-up */
         }
-        print_row(stage, va, vb, N, NULL);
+        split_ab(st, v, va, vb);
+        print_row(stage, va, vb, n, NULL);
     }
     if (missing == perf_stage_norder) {
         fprintf(stderr, "cuzk-bench ab: warning: no timing lines in the daemons' logs\n");
     }
-    bool sig_total = false;
+}
+
+/* The rows of the daemon's total and of the client's round trip; *total compares the former. */
+static void print_totals(const ab_state *st, double *v, double *va, double *vb, size_t n,
+                         perf_cmp *total)
+{
     for (int pass = 0; pass < 2; pass++) {
-        size_t ia = 0, ib = 0;
-        for (size_t k = 0; k < nrs; k++) {
-            double v = pass == 0 ? rs[k].total_ms : rs[k].client_ms;
-            if (rs[k].who == 0) {
-                va[ia++] = v;
-            } else {
-                vb[ib++] = v;
-            }
+        for (size_t k = 0; k < st->nrs; k++) {
+            v[k] = pass == 0 ? st->rs[k].total_ms : st->rs[k].client_ms;
         }
-        print_row(pass == 0 ? "total" : "client", va, vb, N, pass == 0 ? &sig_total : NULL);
+        split_ab(st, v, va, vb);
+        print_row(pass == 0 ? "total" : "client", va, vb, n, pass == 0 ? total : NULL);
     }
-    perf_cmp tc;
-    for (size_t k = 0, ia = 0, ib = 0; k < nrs; k++) {
-        if (rs[k].who == 0) {
-            va[ia++] = rs[k].total_ms;
-        } else {
-            vb[ib++] = rs[k].total_ms;
-        }
-    }
-    perf_compare(&tc, va, N, vb, N);
-    cz_free(va);
-    cz_free(vb);
+}
+
+static void print_verdict(const perf_memmon_peak *mp, const perf_cmp *tc)
+{
     char a[32], b[32];
-    perf_human_bytes(a, sizeof(a), mp.rss[0]);
-    perf_human_bytes(b, sizeof(b), mp.rss[1]);
+
+    perf_human_bytes(a, sizeof(a), mp->rss[0]);
+    perf_human_bytes(b, sizeof(b), mp->rss[1]);
     printf("\nmemory A peak_rss_bytes=%" PRIu64 " (%s)  B peak_rss_bytes=%" PRIu64
            " (%s)  samples=%zu\n",
-           mp.rss[0], a, mp.rss[1], b, mp.samples);
-    if (!tc.enough) {
+           mp->rss[0], a, mp->rss[1], b, mp->samples);
+    if (!tc->enough) {
         printf("verdict: too few runs to judge (at least %d per configuration)\n", PERF_MIN_RUNS);
-    } else if (sig_total) {
+    } else if (tc->significant) {
         printf("verdict: B is %s than A: total %+.1f ms (%+.1f%%), noise %.1f ms\n",
-               tc.diff < 0 ? "faster" : "slower", tc.diff,
-               tc.a.median > 0 ? 100 * tc.diff / tc.a.median : 0.0, tc.noise);
+               tc->diff < 0 ? "faster" : "slower", tc->diff,
+               tc->a.median > 0 ? 100 * tc->diff / tc->a.median : 0.0, tc->noise);
     } else {
         printf("verdict: no significant difference in total time: %+.1f ms, noise %.1f ms\n",
-               tc.diff, tc.noise);
+               tc->diff, tc->noise);
     }
-    if (log_dir) {
-        printf("logs: %s %s\n", d[0].log, d[1].log);
+}
+
+static bool ab_report(const ab_state *st, const ab_opts *o)
+{
+    size_t n = (size_t)o->runs;
+    double *v = cz_calloc(st->nrs, sizeof(double));
+    double *va = cz_calloc(n, sizeof(double)), *vb = cz_calloc(n, sizeof(double));
+    perf_cmp total;
+
+    if (!v || !va || !vb) {
+        cz_free(v);
+        cz_free(va);
+        cz_free(vb);
+        cli_error(CMD, "out of memory");
+        return false;
     }
-    rc = CLI_EXIT_OK;
-out:
-    perf_memmon_stop(mm, NULL);
+    print_stages(st, v, va, vb, n);
+    print_totals(st, v, va, vb, n, &total);
+    cz_free(v);
+    cz_free(va);
+    cz_free(vb);
+    print_verdict(&st->mp, &total);
+    if (o->log_dir) {
+        printf("logs: %s %s\n", st->d[0].log, st->d[1].log);
+    }
+    return true;
+}
+
+static bool ab_run(ab_state *st, ab_opts *o, const cli_vreq_flags *f)
+{
+    if (!ab_check_opts(o) || !cli_vreq_load(CMD, f, true, &st->r) ||
+        !request_init(&st->q, &st->r) || !ab_make_paths(st, o)) {
+        return false;
+    }
+    printf("ab A=%s B=%s kind=%s runs=%" PRIu64 " warmup=%" PRIu64 " order=ABBA cuzkd=%s\n",
+           o->cfg[0], o->cfg[1], cli_proof_name(st->r.kind), o->runs, o->warmup, o->cuzkd);
+    fflush(stdout);
+    return ab_start(st, o) && ab_warm_up(st, o) && ab_measure(st, o) && ab_stop(st) &&
+           ab_report(st, o);
+}
+
+/* Stops what still runs and removes the temporary files (the logs stay with --log-dir). */
+static void ab_cleanup(ab_state *st, const ab_opts *o)
+{
+    perf_memmon_stop(st->mm, NULL);
     for (int i = 0; i < 2; i++) {
-        stop(&d[i]);
-        perf_log_clear(&logs[i]);
-        if (have_tmp) {
-            unlink(d[i].sock);
-            if (!log_dir) {
-                unlink(d[i].log);
+        stop(&st->d[i]);
+        perf_log_clear(&st->logs[i]);
+        if (st->have_tmp) {
+            unlink(st->d[i].sock);
+            if (!o->log_dir) {
+                unlink(st->d[i].log);
             }
         }
     }
-    if (have_tmp) {
-        rmdir(tmp);
+    if (st->have_tmp) {
+        rmdir(st->tmp);
     }
-    cz_free(rs);
-    cz_free(q.vps);
-    cli_vreq_clear(&r);
+    cz_free(st->rs);
+    cz_free(st->q.vps);
+    cli_vreq_clear(&st->r);
+}
+
+static int ab_main(int argc, char **argv, const char *cfg[2])
+{
+    cli_vreq_flags f;
+    ab_opts o = {.cfg = {cfg[0], cfg[1]}, .runs = 5, .warmup = 1};
+    ab_state st;
+    int rc = cli_vreq_flags_init(&f, CMD, argc, argv);
+
+    if (rc >= 0) {
+        return rc;
+    }
+    memset(&st, 0, sizeof(st));
+    memcpy(st.tmp, "/tmp/cuzk-ab-XXXXXX", sizeof(st.tmp));
+    rc = ab_parse(&o, &f);
+    if (rc < 0) {
+        rc = ab_run(&st, &o, &f) ? CLI_EXIT_OK : CLI_EXIT_ERROR;
+    }
+    ab_cleanup(&st, &o);
     cli_vreq_flags_clear(&f);
     return rc;
 }

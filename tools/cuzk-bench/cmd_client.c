@@ -27,6 +27,7 @@
 #include "cli.h"
 #include "common/alloc.h"
 #include "common/bytes.h"
+#include "proofs/proofs.h"
 
 #define DEFAULT_ADDR "127.0.0.1:9820"
 
@@ -254,17 +255,6 @@ static void template_clear(req_template *t)
     memset(t, 0, sizeof(*t));
 }
 
-static bool contains(const uint8_t *buf, size_t len, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (size_t i = 0; i + n <= len; i++) {
-        if (buf[i] == (uint8_t)needle[0] && memcmp(buf + i, needle, n) == 0) {
-            return true;
-        }
-    }
-    return false;
-}
-
 static bool template_init(const char *cmd, req_template *t, const cli_vreq *r, int priority)
 {
     Cuzk__V1__SubmitProofRequest *m = &t->m;
@@ -281,25 +271,20 @@ static bool template_init(const char *cmd, req_template *t, const cli_vreq *r, i
         const uint8_t *c1 = r->vanilla.data[0];
         size_t len = r->vanilla.len[0];
         m->sector_number = r->sector_number;
-        if (contains(c1, len, "\"Phase1Out\"")) {
+        if (vp_c1_json_is_curio((const char *)c1, len)) {
             m->vanilla_proof.data = (uint8_t *)c1; /* already Curio's wrapper */
             m->vanilla_proof.len = len;
         } else {
-            size_t bl, cap;
-            char *b64 = cli_base64_encode(c1, len, &bl);
-            cap = bl + 128;
-            t->wrapper = b64 ? cz_malloc(cap) : NULL;
-            if (!t->wrapper) {
-                cz_free(b64);
+            size_t wl;
+            cz_diag dg;
+            cz_diag_init(&dg);
+            if (vp_c1_json_to_curio((const char *)c1, len, r->sector_number, r->sector_size,
+                                    &t->wrapper, &wl, &dg) != CUZK_OK) {
                 cli_error(cmd, "out of memory");
                 return false;
             }
-            m->vanilla_proof.len = (size_t)snprintf(
-                t->wrapper, cap,
-                "{\"SectorNum\":%" PRIu64 ",\"Phase1Out\":\"%s\",\"SectorSize\":%" PRIu64 "}",
-                r->sector_number, b64, r->sector_size);
             m->vanilla_proof.data = (uint8_t *)t->wrapper;
-            cz_free(b64);
+            m->vanilla_proof.len = wl;
         }
         break;
     }

@@ -215,188 +215,237 @@ static void explain_unsat(const char *cmd, const char *wtns_path, const g16_circ
     cs_free(cs);
 }
 
-int cmd_prove(int argc, char **argv)
-{
-    static const char *const about =
-        "Proves a circom circuit: synthesizes the witness (.wtns from snarkjs wtns calculate)\n"
-        "over the constraint system (.r1cs), proves with PARAMS using fresh random r, s, checks\n"
-        "the proof with the parameters' verifying key, and writes the 192-byte proof\n"
-        "(A || B || C compressed). --public-out writes the public inputs (outputs first, ONE\n"
-        "excluded) as snarkjs public.json. --gpu proves on GPU device 0 instead (the\n"
-        "parameters are uploaded first; same proof bytes as the CPU for the same r, s) and fails\n"
-        "when there is no usable GPU.";
-    const char *params_path = NULL, *r1cs_path = NULL, *wtns_path = NULL, *out_path = NULL;
-    const char *public_out = NULL;
-    uint64_t threads = 0;
-    bool check_subgroup = false, use_gpu = false;
-    cli_opt_t opts[] = {
-        CLI_OPT("params", CLI_STR, &params_path, "FILE", "proving parameters (.params)", true),
-        CLI_OPT("r1cs", CLI_STR, &r1cs_path, "FILE", "circom constraint system (.r1cs)", true),
-        CLI_OPT("wtns", CLI_STR, &wtns_path, "FILE", "witness (.wtns)", true),
-        CLI_OPT("out", CLI_STR, &out_path, "FILE", "proof to write (192 bytes)", true),
-        CLI_OPT("public-out", CLI_STR, &public_out, "FILE", "public inputs to write (public.json)",
-                false),
-        CLI_OPT("check-subgroup", CLI_FLAG, &check_subgroup, NULL,
-                "check every parameter point for subgroup membership (slow)", false),
-        CLI_OPT("threads", CLI_U64, &threads, "N", "cores to use (default: all)", false),
-        CLI_OPT("gpu", CLI_FLAG, &use_gpu, NULL,
-                "prove on GPU device 0 (fails when there is no usable GPU)", false),
-    };
-    g16_circom_r1cs_t *cr = NULL;
-    g16_params_t *params = NULL;
-    g16_load_opts_t lo = {0};
-    g16_prove_opts_t po = {0};
-    gpu_dev *dev = NULL;
-    g16_gpu_params *gp = NULL;
+static const char PROVE_ABOUT[] =
+    "Proves a circom circuit: synthesizes the witness (.wtns from snarkjs wtns calculate)\n"
+    "over the constraint system (.r1cs), proves with PARAMS using fresh random r, s, checks\n"
+    "the proof with the parameters' verifying key, and writes the 192-byte proof\n"
+    "(A || B || C compressed). --public-out writes the public inputs (outputs first, ONE\n"
+    "excluded) as snarkjs public.json. --gpu proves on GPU device 0 instead (the\n"
+    "parameters are uploaded first; same proof bytes as the CPU for the same r, s) and fails\n"
+    "when there is no usable GPU.";
+
+/* What prove was asked to do. */
+typedef struct prove_opts {
+    const char *params_path, *r1cs_path, *wtns_path, *out_path, *public_out;
+    uint64_t threads;
+    bool check_subgroup, use_gpu;
+} prove_opts;
+
+/* One prove command under way; each step reports its own failure through cmd. */
+typedef struct prove_state {
+    const char *cmd;
+    cz_pool *pool;
+    gpu_dev *dev; /* --gpu only */
+    g16_circom_r1cs_t *cr;
+    fr_t *wit;
+    size_t nwit;
+    cs_t *cs;
+    cs_assignment_t asg; /* the synthesized witness, taken by the prover */
+    g16_params_t *params;
+    g16_gpu_params *gp; /* --gpu: the parameters on the device */
     g16_prove_stats_t st;
     g16_proof_t proof;
-    g16_pvk_t pvk;
-    cs_assignment_t asg;
-    cs_counts_t hint;
-    cs_t *cs = NULL;
-    fr_t *wit = NULL, r, s;
-    size_t nwit = 0;
-    cz_pool *pool = NULL;
-    uint8_t bytes[G16_PROOF_NBYTES];
+    double t_synth, t_load, t_upload;
     cz_diag dg;
-    cuzk_err err;
-    bool valid = false;
-    double t0 = cli_now_ms(), t_load, t_synth, t_upload = 0;
-    int rc = cli_parse(argv[0], about, opts, ARRAY_LEN(opts), argc, argv);
+} prove_state;
 
-    if (rc >= 0) {
-        return rc;
+/* --gpu: opens device 0 first, so that a machine without a GPU fails before any long work. */
+static bool prove_open_gpu(prove_state *ps)
+{
+    if (gpu_count() == 0) {
+        cli_error(ps->cmd, "--gpu: no usable GPU (built without CUDA, no driver or no "
+                           "device)");
+        return false;
     }
-    memset(&asg, 0, sizeof(asg));
-    cz_diag_init(&dg);
-    rc = CLI_EXIT_ERROR;
-    if (!cli_pool(argv[0], threads, &pool)) {
-        goto done;
+    if (gpu_dev_open(&ps->dev, 0, &ps->dg) != CUZK_OK) {
+        cli_error(ps->cmd, "--gpu: cannot open GPU 0: %s", ps->dg.msg);
+        return false;
     }
-    if (use_gpu) {
-        /* first, so that a machine without a GPU fails before any long work */
-        if (gpu_count() == 0) {
-            cli_error(argv[0], "--gpu: no usable GPU (built without CUDA, no driver or no "
-                               "device)");
-            goto done;
-        }
-        err = gpu_dev_open(&dev, 0, &dg);
-        if (err != CUZK_OK) {
-            cli_error(argv[0], "--gpu: cannot open GPU 0: %s", dg.msg);
-            goto done;
-        }
-    }
-    err = g16_circom_r1cs_load(&cr, r1cs_path, &dg);
+    return true;
+}
+
+/* Loads the circuit and the witness and synthesizes them into ps->asg. */
+static bool prove_synthesize(prove_state *ps, const prove_opts *o)
+{
+    cs_counts_t hint;
+    cuzk_err err = g16_circom_r1cs_load(&ps->cr, o->r1cs_path, &ps->dg);
+
     if (err == CUZK_OK) {
-        err = g16_circom_wtns_load(&wit, &nwit, wtns_path, &dg);
+        err = g16_circom_wtns_load(&ps->wit, &ps->nwit, o->wtns_path, &ps->dg);
     }
     if (err != CUZK_OK) {
-        cli_error_diag(argv[0], err, &dg);
-        goto done;
+        cli_error_diag(ps->cmd, err, &ps->dg);
+        return false;
     }
-    t_synth = cli_now_ms();
-    hint.num_inputs = g16_circom_num_public(cr) + 1;
-    hint.num_aux = cr->n_wires - hint.num_inputs;
-    hint.num_constraints = cr->n_constraints;
-    err = cs_new_prover(&cs, &hint, &dg);
+    ps->t_synth = cli_now_ms();
+    hint.num_inputs = g16_circom_num_public(ps->cr) + 1;
+    hint.num_aux = ps->cr->n_wires - hint.num_inputs;
+    hint.num_constraints = ps->cr->n_constraints;
+    err = cs_new_prover(&ps->cs, &hint, &ps->dg);
     if (err == CUZK_OK) {
-        err = g16_circom_synthesize(cs, cr, wit, nwit, &dg);
+        err = g16_circom_synthesize(ps->cs, ps->cr, ps->wit, ps->nwit, &ps->dg);
         if (err == CUZK_E_INVAL) {
-            cli_error(argv[0], "%s: %s (circuit %s)", wtns_path, dg.msg, r1cs_path);
-            goto done;
+            cli_error(ps->cmd, "%s: %s (circuit %s)", o->wtns_path, ps->dg.msg, o->r1cs_path);
+            return false;
         }
     }
     if (err == CUZK_OK) {
-        err = cs_finish(cs, &dg);
+        err = cs_finish(ps->cs, &ps->dg);
     }
     if (err == CUZK_OK) {
-        err = cs_take_assignment(cs, &asg, &dg);
+        err = cs_take_assignment(ps->cs, &ps->asg, &ps->dg);
     }
     if (err != CUZK_OK) {
-        cli_error_diag(argv[0], err, &dg);
-        goto done;
+        cli_error_diag(ps->cmd, err, &ps->dg);
+        return false;
     }
-    t_synth = cli_now_ms() - t_synth;
-    t_load = cli_now_ms();
-    lo.check_subgroup = check_subgroup;
-    err = g16_params_load(&params, params_path, &lo, pool, &dg);
+    ps->t_synth = cli_now_ms() - ps->t_synth;
+    return true;
+}
+
+/* Loads the parameters, checks that they fit the circuit, and with --gpu uploads them. */
+static bool prove_load_params(prove_state *ps, const prove_opts *o)
+{
+    g16_load_opts_t lo = {0};
+
+    ps->t_load = cli_now_ms();
+    lo.check_subgroup = o->check_subgroup;
+    cuzk_err err = g16_params_load(&ps->params, o->params_path, &lo, ps->pool, &ps->dg);
     if (err != CUZK_OK) {
-        cli_error_diag(argv[0], err, &dg);
-        goto done;
+        cli_error_diag(ps->cmd, err, &ps->dg);
+        return false;
     }
-    t_load = cli_now_ms() - t_load;
-    err = g16_params_check_circuit(params, &asg, &dg);
-    if (err != CUZK_OK) {
-        cli_error(argv[0], "%s: %s (circuit %s)", params_path, dg.msg, r1cs_path);
-        goto done;
+    ps->t_load = cli_now_ms() - ps->t_load;
+    if (g16_params_check_circuit(ps->params, &ps->asg, &ps->dg) != CUZK_OK) {
+        cli_error(ps->cmd, "%s: %s (circuit %s)", o->params_path, ps->dg.msg, o->r1cs_path);
+        return false;
     }
-    if (dev) {
-        t_upload = cli_now_ms();
-        err = g16_gpu_params_new(&gp, params, dev, NULL, pool, &dg);
+    if (ps->dev) {
+        ps->t_upload = cli_now_ms();
+        err = g16_gpu_params_new(&ps->gp, ps->params, ps->dev, NULL, ps->pool, &ps->dg);
         if (err != CUZK_OK) {
-            cli_error(argv[0], "--gpu: parameters to the device: %s",
-                      dg.msg[0] ? dg.msg : cuzk_strerror(err));
-            goto done;
+            cli_error(ps->cmd, "--gpu: parameters to the device: %s",
+                      ps->dg.msg[0] ? ps->dg.msg : cuzk_strerror(err));
+            return false;
         }
-        t_upload = cli_now_ms() - t_upload;
-        po.gpu = gp;
+        ps->t_upload = cli_now_ms() - ps->t_upload;
     }
-    err = g16_fr_random(&r, &dg);
+    return true;
+}
+
+/* Proves with fresh r, s (wiped after), then verifies: never hand out a bad proof (DESIGN.md). */
+static bool prove_and_verify(prove_state *ps, const prove_opts *o)
+{
+    g16_prove_opts_t po = {0};
+    g16_pvk_t pvk;
+    fr_t r, s;
+    bool valid = false;
+    cuzk_err err;
+
+    po.gpu = ps->gp;
+    err = g16_fr_random(&r, &ps->dg);
     if (err == CUZK_OK) {
-        err = g16_fr_random(&s, &dg);
+        err = g16_fr_random(&s, &ps->dg);
     }
     if (err == CUZK_OK) {
-        err = g16_prove_take(params, &proof, &asg, &r, &s, &po, &st, pool, &dg);
+        err = g16_prove_take(ps->params, &ps->proof, &ps->asg, &r, &s, &po, &ps->st, ps->pool,
+                             &ps->dg);
     }
     cz_memzero(&r, sizeof(r));
     cz_memzero(&s, sizeof(s));
     if (err == CUZK_E_UNSAT) {
-        explain_unsat(argv[0], wtns_path, cr, wit, nwit);
-        goto done;
+        explain_unsat(ps->cmd, o->wtns_path, ps->cr, ps->wit, ps->nwit);
+        return false;
     }
     if (err != CUZK_OK) {
-        cli_error_diag(argv[0], err, &dg);
-        goto done;
+        cli_error_diag(ps->cmd, err, &ps->dg);
+        return false;
     }
-    /* Never hand out a bad proof (DESIGN.md). */
-    g16_pvk_init(&pvk, &params->vk);
-    err = g16_verify(&pvk, &valid, &proof, asg.inputs + 1, asg.num_inputs - 1, &dg);
+    g16_pvk_init(&pvk, &ps->params->vk);
+    err = g16_verify(&pvk, &valid, &ps->proof, ps->asg.inputs + 1, ps->asg.num_inputs - 1, &ps->dg);
     if (err != CUZK_OK || !valid) {
-        cli_error(argv[0], "internal error: the new proof does not verify (%s)",
-                  err != CUZK_OK ? dg.msg : "pairing check failed");
-        goto done;
+        cli_error(ps->cmd, "internal error: the new proof does not verify (%s)",
+                  err != CUZK_OK ? ps->dg.msg : "pairing check failed");
+        return false;
     }
-    g16_proof_to_bytes(bytes, &proof);
-    {
-        FILE *f = fopen(out_path, "wb");
-        if (!f || fwrite(bytes, 1, sizeof(bytes), f) != sizeof(bytes) || fclose(f) != 0) {
-            cli_error(argv[0], "%s: cannot write the proof: %s", out_path, strerror(errno));
-            goto done;
-        }
+    return true;
+}
+
+/* The proof to --out, the public inputs to --public-out. */
+static bool prove_write(prove_state *ps, const prove_opts *o)
+{
+    uint8_t bytes[G16_PROOF_NBYTES];
+    FILE *f = fopen(o->out_path, "wb");
+
+    g16_proof_to_bytes(bytes, &ps->proof);
+    if (!f || fwrite(bytes, 1, sizeof(bytes), f) != sizeof(bytes) || fclose(f) != 0) {
+        cli_error(ps->cmd, "%s: cannot write the proof: %s", o->out_path, strerror(errno));
+        return false;
     }
-    if (public_out) {
-        err = g16_snarkjs_write_public(asg.inputs + 1, asg.num_inputs - 1, public_out, &dg);
+    if (o->public_out) {
+        cuzk_err err = g16_snarkjs_write_public(ps->asg.inputs + 1, ps->asg.num_inputs - 1,
+                                                o->public_out, &ps->dg);
         if (err != CUZK_OK) {
-            cli_error_diag(argv[0], err, &dg);
-            goto done;
+            cli_error_diag(ps->cmd, err, &ps->dg);
+            return false;
         }
+    }
+    return true;
+}
+
+static bool prove_run(prove_state *ps, const prove_opts *o, double t0)
+{
+    const g16_prove_stats_t *st = &ps->st;
+
+    if (!cli_pool(ps->cmd, o->threads, &ps->pool) || (o->use_gpu && !prove_open_gpu(ps)) ||
+        !prove_synthesize(ps, o) || !prove_load_params(ps, o) || !prove_and_verify(ps, o) ||
+        !prove_write(ps, o)) {
+        return false;
     }
     printf("prove: ok backend=%s constraints=%zu inputs=%zu aux=%zu synth_ms=%.1f load_ms=%.1f "
            "gpu_upload_ms=%.1f prep_ms=%.1f quotient_ms=%.1f msm_h_ms=%.1f msm_l_ms=%.1f "
            "msm_a_ms=%.1f msm_b_g1_ms=%.1f msm_b_g2_ms=%.1f prove_ms=%.1f total_ms=%.1f\n",
-           gp ? "gpu" : "cpu", asg.m, asg.num_inputs, asg.num_aux, t_synth, t_load, t_upload,
-           st.prep_ms, st.quotient_ms, st.msm_h_ms, st.msm_l_ms, st.msm_a_ms, st.msm_b_g1_ms,
-           st.msm_b_g2_ms, st.total_ms, cli_now_ms() - t0);
-    rc = CLI_EXIT_OK;
-done:
-    cs_assignment_clear(&asg);
-    cs_free(cs);
-    g16_gpu_params_free(gp);
-    gpu_dev_close(dev);
-    g16_params_free(params);
-    g16_circom_r1cs_free(cr);
-    cz_free(wit);
-    cz_pool_free(pool);
+           ps->gp ? "gpu" : "cpu", ps->asg.m, ps->asg.num_inputs, ps->asg.num_aux, ps->t_synth,
+           ps->t_load, ps->t_upload, st->prep_ms, st->quotient_ms, st->msm_h_ms, st->msm_l_ms,
+           st->msm_a_ms, st->msm_b_g1_ms, st->msm_b_g2_ms, st->total_ms, cli_now_ms() - t0);
+    return true;
+}
+
+int cmd_prove(int argc, char **argv)
+{
+    prove_opts o = {0};
+    cli_opt_t opts[] = {
+        CLI_OPT("params", CLI_STR, &o.params_path, "FILE", "proving parameters (.params)", true),
+        CLI_OPT("r1cs", CLI_STR, &o.r1cs_path, "FILE", "circom constraint system (.r1cs)", true),
+        CLI_OPT("wtns", CLI_STR, &o.wtns_path, "FILE", "witness (.wtns)", true),
+        CLI_OPT("out", CLI_STR, &o.out_path, "FILE", "proof to write (192 bytes)", true),
+        CLI_OPT("public-out", CLI_STR, &o.public_out, "FILE",
+                "public inputs to write (public.json)", false),
+        CLI_OPT("check-subgroup", CLI_FLAG, &o.check_subgroup, NULL,
+                "check every parameter point for subgroup membership (slow)", false),
+        CLI_OPT("threads", CLI_U64, &o.threads, "N", "cores to use (default: all)", false),
+        CLI_OPT("gpu", CLI_FLAG, &o.use_gpu, NULL,
+                "prove on GPU device 0 (fails when there is no usable GPU)", false),
+    };
+    prove_state ps;
+    double t0 = cli_now_ms();
+    int rc = cli_parse(argv[0], PROVE_ABOUT, opts, ARRAY_LEN(opts), argc, argv);
+
+    if (rc >= 0) {
+        return rc;
+    }
+    memset(&ps, 0, sizeof(ps));
+    ps.cmd = argv[0];
+    cz_diag_init(&ps.dg);
+    rc = prove_run(&ps, &o, t0) ? CLI_EXIT_OK : CLI_EXIT_ERROR;
+    cs_assignment_clear(&ps.asg);
+    cs_free(ps.cs);
+    g16_gpu_params_free(ps.gp);
+    gpu_dev_close(ps.dev);
+    g16_params_free(ps.params);
+    g16_circom_r1cs_free(ps.cr);
+    cz_free(ps.wit);
+    cz_pool_free(ps.pool);
     return rc;
 }
 

@@ -201,260 +201,343 @@ static void to_request(const cli_vreq *r, eng_request_t *req, eng_bytes_t *vps)
     }
 }
 
-int cmd_synth(int argc, char **argv)
-{
-    static const char CMD[] = "synth";
-    static const char about[] =
-        "Synthesis only, partition by partition, with the daemon's own request parsing and\n"
-        "circuits (no parameters, no proving). Each selected partition is synthesized\n"
-        "--repeat times into a fresh constraint system of --backend:\n"
-        "  prover  witness + a, b, c evaluations, as cuzkd does (default)\n"
-        "  count   shape only (inputs, aux, constraints)\n"
-        "  check   every constraint checked; an unsatisfied one is an error naming it\n"
-        "  pce     witness only + a, b, c from the recorded compact shape (recorded once,\n"
-        "          or loaded from --shape-file and saved there when absent)\n"
-        "Prints one line per partition: constraints, aux, min / median / max milliseconds,\n"
-        "the spread, constraints per second at the median and the peak of allocated bytes;\n"
-        "then the process's idle and peak resident memory. --timing adds one line per run\n"
-        "with its stages (synthesis = the circuit with the witness and a, b, c; finish =\n"
-        "input constraints and hand-over; products = a, b, c from the shape, pce only).\n"
-        "--threads N spreads synthesis and the products over N cores, as cuzkd's workers do.\n"
-        "--memmon samples resident memory every 100 ms.";
-    cli_vreq_flags f;
-    cli_vreq r;
-    cli_opt_t opts[32];
-    const char *backend = "prover", *memmon = NULL, *shape_file = NULL;
-    uint64_t partition = 0, repeat = 3, threads = 1;
-    cz_pool *pool = NULL;
-    cs_shape_t shape;
-    bool has_partition = false, timing = false, use_gpu = false, quiet = false;
-    cli_progress pg;
-    synth_gpu *g = NULL;
-    eng_offline_t *off = NULL;
-    eng_bytes_t *vps = NULL;
-    synth_run *runs = NULL;
-    perf_memmon *mm = NULL;
-    int rc;
+static const char SYNTH_CMD[] = "synth";
 
-    memset(&shape, 0, sizeof(shape));
-    cli_progress_init(&pg, CMD, 0, CLI_PROGRESS_QUIET);
-    rc = cli_vreq_flags_init(&f, CMD, argc, argv);
-    if (rc >= 0) {
-        return rc;
-    }
-    memset(&r, 0, sizeof(r));
-    size_t n = cli_vreq_opts(opts, &f);
-    opts[n++] = (cli_opt_t)CLI_OPT_GIVEN("partition", CLI_U64, &partition, "K",
+static const char SYNTH_ABOUT[] =
+    "Synthesis only, partition by partition, with the daemon's own request parsing and\n"
+    "circuits (no parameters, no proving). Each selected partition is synthesized\n"
+    "--repeat times into a fresh constraint system of --backend:\n"
+    "  prover  witness + a, b, c evaluations, as cuzkd does (default)\n"
+    "  count   shape only (inputs, aux, constraints)\n"
+    "  check   every constraint checked; an unsatisfied one is an error naming it\n"
+    "  pce     witness only + a, b, c from the recorded compact shape (recorded once,\n"
+    "          or loaded from --shape-file and saved there when absent)\n"
+    "Prints one line per partition: constraints, aux, min / median / max milliseconds,\n"
+    "the spread, constraints per second at the median and the peak of allocated bytes;\n"
+    "then the process's idle and peak resident memory. --timing adds one line per run\n"
+    "with its stages (synthesis = the circuit with the witness and a, b, c; finish =\n"
+    "input constraints and hand-over; products = a, b, c from the shape, pce only).\n"
+    "--threads N spreads synthesis and the products over N cores, as cuzkd's workers do.\n"
+    "--memmon samples resident memory every 100 ms.";
+
+/* What synth was asked to do. */
+typedef struct synth_opts {
+    const char *backend, *memmon, *shape_file;
+    uint64_t partition, repeat, threads;
+    bool has_partition, timing, use_gpu, quiet;
+    synth_backend bk; /* from backend */
+} synth_opts;
+
+/* One synth command under way. */
+typedef struct synth_state {
+    cz_pool *pool; /* NULL with --threads 1 */
+    cli_vreq r;
+    cli_progress pg;
+    eng_offline_t *off; /* the parsed request and its plan */
+    eng_bytes_t *vps;   /* the request's view of r.vanilla */
+    synth_run *runs;    /* one partition's --repeat runs */
+    cs_shape_t shape;   /* pce only */
+    synth_gpu *g;       /* --gpu only */
+    perf_memmon *mm;    /* --memmon only */
+    uint64_t idle_rss;
+    size_t k0, k1; /* the partitions to synthesize: [k0, k1) */
+} synth_state;
+
+/* cli_parse over the request options and synth's own; -1 when the command is to run. */
+static int synth_parse(synth_opts *o, cli_vreq_flags *f)
+{
+    cli_opt_t opts[32];
+    size_t n = cli_vreq_opts(opts, f);
+
+    opts[n++] = (cli_opt_t)CLI_OPT_GIVEN("partition", CLI_U64, &o->partition, "K",
                                          "only partition K (default: every partition)", false,
-                                         &has_partition);
-    opts[n++] = (cli_opt_t)CLI_OPT("repeat", CLI_U64, &repeat, "N",
+                                         &o->has_partition);
+    opts[n++] = (cli_opt_t)CLI_OPT("repeat", CLI_U64, &o->repeat, "N",
                                    "runs per partition (default 3)", false);
-    opts[n++] = (cli_opt_t)CLI_OPT("backend", CLI_STR, &backend, "B",
+    opts[n++] = (cli_opt_t)CLI_OPT("backend", CLI_STR, &o->backend, "B",
                                    "prover | count | check | pce (default prover)", false);
-    opts[n++] = (cli_opt_t)CLI_OPT("threads", CLI_U64, &threads, "N",
+    opts[n++] = (cli_opt_t)CLI_OPT("threads", CLI_U64, &o->threads, "N",
                                    "cores for one partition's synthesis (default 1)", false);
-    opts[n++] = (cli_opt_t)CLI_OPT("shape-file", CLI_STR, &shape_file, "FILE",
+    opts[n++] = (cli_opt_t)CLI_OPT("shape-file", CLI_STR, &o->shape_file, "FILE",
                                    "pce: load the shape from FILE, or save it there", false);
-    opts[n++] = (cli_opt_t)CLI_OPT("gpu", CLI_FLAG, &use_gpu, NULL,
+    opts[n++] = (cli_opt_t)CLI_OPT("gpu", CLI_FLAG, &o->use_gpu, NULL,
                                    "pce: also compute a, b, c on device 0 (timed, compared with "
                                    "the CPU's; with --timing)",
                                    false);
-    opts[n++] = (cli_opt_t)CLI_OPT("timing", CLI_FLAG, &timing, NULL,
+    opts[n++] = (cli_opt_t)CLI_OPT("timing", CLI_FLAG, &o->timing, NULL,
                                    "one line per run with its stages", false);
-    opts[n++] = (cli_opt_t)CLI_OPT("memmon", CLI_STR, &memmon, "FILE.csv",
+    opts[n++] = (cli_opt_t)CLI_OPT("memmon", CLI_STR, &o->memmon, "FILE.csv",
                                    "sample resident memory every 100 ms into FILE.csv", false);
-    opts[n++] = (cli_opt_t)CLI_OPT("quiet", CLI_FLAG, &quiet, NULL, "no progress on stderr", false);
-    rc = cli_parse(CMD, about, opts, n, f.argc, f.argv);
-    if (rc >= 0) {
-        goto out;
+    opts[n++] =
+        (cli_opt_t)CLI_OPT("quiet", CLI_FLAG, &o->quiet, NULL, "no progress on stderr", false);
+    return cli_parse(SYNTH_CMD, SYNTH_ABOUT, opts, n, f->argc, f->argv);
+}
+
+/* Checks --backend, --threads (and makes the pool) and --repeat. */
+static bool synth_check_opts(synth_opts *o, synth_state *st)
+{
+    static const char *const names[] = {"prover", "count", "check", "pce"}; /* by synth_backend */
+    size_t b = 0;
+
+    while (b < ARRAY_LEN(names) && strcmp(o->backend, names[b]) != 0) {
+        b++;
     }
-    rc = CLI_EXIT_ERROR;
-    synth_backend bk;
-    if (strcmp(backend, "prover") == 0) {
-        bk = BK_PROVER;
-    } else if (strcmp(backend, "count") == 0) {
-        bk = BK_COUNT;
-    } else if (strcmp(backend, "check") == 0) {
-        bk = BK_CHECK;
-    } else if (strcmp(backend, "pce") == 0) {
-        bk = BK_PCE;
-    } else {
-        cli_error(CMD, "--backend must be prover, count, check or pce (not '%s')", backend);
-        goto out;
+    if (b == ARRAY_LEN(names)) {
+        cli_error(SYNTH_CMD, "--backend must be prover, count, check or pce (not '%s')",
+                  o->backend);
+        return false;
     }
-    if (threads < 1 || threads > 4096) {
-        cli_error(CMD, "--threads must be 1 .. 4096");
-        goto out;
+    o->bk = (synth_backend)b;
+    if (o->threads < 1 || o->threads > 4096) {
+        cli_error(SYNTH_CMD, "--threads must be 1 .. 4096");
+        return false;
     }
-    if (threads > 1) {
+    if (o->threads > 1) {
         cz_diag pdg;
         cz_diag_init(&pdg);
-        if (cz_pool_new(&pool, (unsigned)threads - 1, "synth", &pdg) != CUZK_OK) {
-            cli_error(CMD, "thread pool: %s", pdg.msg);
-            goto out;
+        if (cz_pool_new(&st->pool, (unsigned)o->threads - 1, "synth", &pdg) != CUZK_OK) {
+            cli_error(SYNTH_CMD, "thread pool: %s", pdg.msg);
+            return false;
         }
     }
-    if (repeat < 1 || repeat > 100000) {
-        cli_error(CMD, "--repeat must be 1 .. 100000");
-        goto out;
+    if (o->repeat < 1 || o->repeat > 100000) {
+        cli_error(SYNTH_CMD, "--repeat must be 1 .. 100000");
+        return false;
     }
-    uint64_t idle_rss = cz_rss_now();
-    if (memmon) {
-        perf_memmon_src src = {"rss", 0};
-        if (!perf_memmon_start(&mm, CMD, memmon, &src, 1, false)) {
-            goto out;
-        }
-    }
-    /* stages: parse, the shape (pce only), synthesis (partitions x repeat runs) */
-    cli_progress_init(&pg, CMD, bk == BK_PCE ? 3 : 2, cli_progress_default_mode(quiet));
-    cli_progress_begin(&pg, "parse", 0);
-    if (!cli_vreq_load(CMD, &f, false, &r)) {
-        goto out;
-    }
-    vps = cz_calloc(r.vanilla.n ? r.vanilla.n : 1, sizeof(*vps));
-    runs = cz_calloc((size_t)repeat, sizeof(*runs));
-    if (!vps || !runs) {
-        cli_error(CMD, "out of memory");
-        goto out;
-    }
+    return true;
+}
+
+/* The "parse" stage: the request read and parsed by the daemon's handler, the partitions to
+ * run chosen; prints the header line. */
+static bool synth_plan(synth_state *st, const synth_opts *o, const cli_vreq_flags *f)
+{
     eng_request_t req;
-    to_request(&r, &req, vps);
     cz_diag dg;
+
+    cli_progress_begin(&st->pg, "parse", 0);
+    if (!cli_vreq_load(SYNTH_CMD, f, false, &st->r)) {
+        return false;
+    }
+    st->vps = cz_calloc(st->r.vanilla.n ? st->r.vanilla.n : 1, sizeof(*st->vps));
+    st->runs = cz_calloc((size_t)o->repeat, sizeof(*st->runs));
+    if (!st->vps || !st->runs) {
+        cli_error(SYNTH_CMD, "out of memory");
+        return false;
+    }
+    to_request(&st->r, &req, st->vps);
     cz_diag_init(&dg);
     double t0 = cli_now_ms();
-    cuzk_err err = eng_offline_new(&off, &req, pool, &dg);
+    cuzk_err err = eng_offline_new(&st->off, &req, st->pool, &dg);
     double parse_ms = cli_now_ms() - t0;
     if (err != CUZK_OK) {
-        cli_error_diag(CMD, err, &dg);
-        goto out;
+        cli_error_diag(SYNTH_CMD, err, &dg);
+        return false;
     }
-    const eng_plan_t *plan = eng_offline_plan(off);
-    if (has_partition && partition >= plan->num_partitions) {
-        cli_error(CMD, "--partition %" PRIu64 ": the request has %zu partition(s)", partition,
-                  plan->num_partitions);
-        goto out;
+    const eng_plan_t *plan = eng_offline_plan(st->off);
+    if (o->has_partition && o->partition >= plan->num_partitions) {
+        cli_error(SYNTH_CMD, "--partition %" PRIu64 ": the request has %zu partition(s)",
+                  o->partition, plan->num_partitions);
+        return false;
     }
-    cli_progress_end(&pg);
+    cli_progress_end(&st->pg);
     printf("synth kind=%s circuit=%s partitions=%zu backend=%s repeat=%" PRIu64 " threads=%" PRIu64
            " parse_ms=%.3f\n",
-           cli_proof_name(r.kind), plan->circuit_id, plan->num_partitions, backend, repeat, threads,
-           parse_ms);
-    size_t k0 = has_partition ? (size_t)partition : 0;
-    if (bk == BK_PCE) {
-        cli_progress_begin(&pg, "shape", 0);
-        if (!get_shape(CMD, off, k0, shape_file, pool, &pg, &shape)) {
-            goto out;
+           cli_proof_name(st->r.kind), plan->circuit_id, plan->num_partitions, o->backend,
+           o->repeat, o->threads, parse_ms);
+    st->k0 = o->has_partition ? (size_t)o->partition : 0;
+    st->k1 = o->has_partition ? (size_t)o->partition + 1 : plan->num_partitions;
+    return true;
+}
+
+/* pce: the shape (the "shape" stage); --gpu: the device copy of it; --timing: its header. */
+static bool synth_prepare(synth_state *st, const synth_opts *o)
+{
+    if (o->bk == BK_PCE) {
+        cli_progress_begin(&st->pg, "shape", 0);
+        if (!get_shape(SYNTH_CMD, st->off, st->k0, o->shape_file, st->pool, &st->pg, &st->shape)) {
+            return false;
         }
-        cli_progress_end(&pg);
+        cli_progress_end(&st->pg);
     }
-    if (use_gpu) {
+    if (o->use_gpu) {
         cz_diag gdg;
         cz_diag_init(&gdg);
-        if (bk != BK_PCE) {
-            cli_error(CMD, "--gpu needs --backend pce");
-            goto out;
+        if (o->bk != BK_PCE) {
+            cli_error(SYNTH_CMD, "--gpu needs --backend pce");
+            return false;
         }
-        if (synth_gpu_new(&g, &shape, &gdg) != CUZK_OK) {
-            cli_error(CMD, "--gpu: %s", gdg.msg);
-            goto out;
+        if (synth_gpu_new(&st->g, &st->shape, &gdg) != CUZK_OK) {
+            cli_error(SYNTH_CMD, "--gpu: %s", gdg.msg);
+            return false;
         }
-        printf("gpu shape_upload_ms=%.3f device_bytes=%zu\n", synth_gpu_upload_ms(g),
-               synth_gpu_bytes(g));
+        printf("gpu shape_upload_ms=%.3f device_bytes=%zu\n", synth_gpu_upload_ms(st->g),
+               synth_gpu_bytes(st->g));
     }
-    if (timing) {
+    if (o->timing) {
         printf("%-9s %4s %12s %12s %12s %12s\n", "partition", "run", "synthesis_ms", "finish_ms",
                "products_ms", "total_ms");
     }
-    size_t k1 = has_partition ? (size_t)partition + 1 : plan->num_partitions;
-    char line[256];
-    size_t nlines = 0;
-    char(*table)[256] = cz_calloc(k1 - k0, sizeof(*table));
-    if (!table) {
-        cli_error(CMD, "out of memory");
-        goto out;
+    return true;
+}
+
+/* --timing: the stages of run i of partition k. */
+static void print_run(const synth_state *st, size_t k, uint64_t i)
+{
+    const synth_run *run = &st->runs[i];
+
+    printf("%-9zu %4" PRIu64 " %12.3f %12.3f %12.3f %12.3f", k, i, run->synth_ms, run->finish_ms,
+           run->products_ms, run->total_ms);
+    if (st->g) {
+        const synth_gpu_times *gt = &run->gpu;
+        printf(" gpu z_upload_ms=%.3f a_ms=%.3f b_ms=%.3f c_ms=%.3f equal=yes", gt->z_upload_ms,
+               gt->spmv_ms[0], gt->spmv_ms[1], gt->spmv_ms[2]);
     }
-    cli_progress_begin(&pg, "synthesis", (uint64_t)(k1 - k0) * repeat);
-    for (size_t k = k0; k < k1; k++) {
-        double tot[1024];
-        size_t peak = 0;
-        perf_stats st;
-        double *t = repeat <= ARRAY_LEN(tot) ? tot : cz_malloc((size_t)repeat * sizeof(double));
-        if (!t) {
-            cz_free(table);
-            cli_error(CMD, "out of memory");
-            goto out;
+    printf("\n");
+    fflush(stdout);
+}
+
+/* Partition k's --repeat runs; its table line goes to `line`. -1, or the exit code of a
+ * failed run (after its error line). */
+static int synth_partition(synth_state *st, const synth_opts *o, size_t k, char line[256])
+{
+    double tot[1024];
+    size_t peak = 0;
+    perf_stats ps;
+    double *t = o->repeat <= ARRAY_LEN(tot) ? tot : cz_malloc((size_t)o->repeat * sizeof(double));
+    int rc = -1;
+
+    if (!t) {
+        return cli_error(SYNTH_CMD, "out of memory");
+    }
+    for (uint64_t i = 0; i < o->repeat; i++) {
+        rc = synth_once(SYNTH_CMD, st->off, o->bk, k, &st->shape, st->pool, st->g, &st->runs[i]);
+        if (rc >= 0) {
+            break;
         }
-        for (uint64_t i = 0; i < repeat; i++) {
-            int src = synth_once(CMD, off, bk, k, &shape, pool, g, &runs[i]);
-            if (src >= 0) {
-                if (t != tot) {
-                    cz_free(t);
-                }
-                cz_free(table);
-                rc = src;
-                goto out;
-            }
-            t[i] = runs[i].total_ms;
-            peak = runs[i].alloc_peak > peak ? runs[i].alloc_peak : peak;
-            if (timing) {
-                cli_progress_hide(&pg);
-                printf("%-9zu %4" PRIu64 " %12.3f %12.3f %12.3f %12.3f", k, i, runs[i].synth_ms,
-                       runs[i].finish_ms, runs[i].products_ms, runs[i].total_ms);
-                if (g) {
-                    const synth_gpu_times *gt = &runs[i].gpu;
-                    printf(" gpu z_upload_ms=%.3f a_ms=%.3f b_ms=%.3f c_ms=%.3f equal=yes",
-                           gt->z_upload_ms, gt->spmv_ms[0], gt->spmv_ms[1], gt->spmv_ms[2]);
-                }
-                printf("\n");
-                fflush(stdout);
-            }
-            cli_progress_update(&pg, (uint64_t)(k - k0) * repeat + i + 1);
+        t[i] = st->runs[i].total_ms;
+        peak = st->runs[i].alloc_peak > peak ? st->runs[i].alloc_peak : peak;
+        if (o->timing) {
+            cli_progress_hide(&st->pg);
+            print_run(st, k, i);
         }
-        perf_stats_of(&st, t, (size_t)repeat);
-        if (t != tot) {
-            cz_free(t);
-        }
-        const cs_counts_t *c = &runs[0].counts;
+        cli_progress_update(&st->pg, (uint64_t)(k - st->k0) * o->repeat + i + 1);
+    }
+    if (rc < 0) {
+        const cs_counts_t *c = &st->runs[0].counts;
         size_t cons = c->num_constraints + c->num_inputs; /* with the input constraints */
         char pk[32];
+        perf_stats_of(&ps, t, (size_t)o->repeat);
         perf_human_bytes(pk, sizeof(pk), peak);
-        snprintf(line, sizeof(line), "%-9zu %12zu %10zu %10.3f %10.3f %10.3f %8.1f %14.0f %12s", k,
-                 cons, c->num_aux, st.min, st.median, st.max,
-                 st.median > 0 ? 100.0 * (st.max - st.min) / st.median : 0.0,
-                 st.median > 0 ? (double)cons / (st.median / 1e3) : 0.0, pk);
-        memcpy(table[nlines++], line, sizeof(line));
+        snprintf(line, 256, "%-9zu %12zu %10zu %10.3f %10.3f %10.3f %8.1f %14.0f %12s", k, cons,
+                 c->num_aux, ps.min, ps.median, ps.max,
+                 ps.median > 0 ? 100.0 * (ps.max - ps.min) / ps.median : 0.0,
+                 ps.median > 0 ? (double)cons / (ps.median / 1e3) : 0.0, pk);
     }
-    cli_progress_end(&pg);
-    printf("%-9s %12s %10s %10s %10s %10s %8s %14s %12s\n", "partition", "constraints", "aux",
-           "min_ms", "median_ms", "max_ms", "spread%", "constraints/s", "alloc_peak");
-    for (size_t i = 0; i < nlines; i++) {
-        printf("%s\n", table[i]);
+    if (t != tot) {
+        cz_free(t);
+    }
+    return rc;
+}
+
+/* The "synthesis" stage over every selected partition, then the table (printed once all ran,
+ * so that --timing lines come first). -1, or an exit code. */
+static int synth_partitions(synth_state *st, const synth_opts *o)
+{
+    char(*table)[256] = cz_calloc(st->k1 - st->k0, sizeof(*table));
+    int rc = -1;
+
+    if (!table) {
+        return cli_error(SYNTH_CMD, "out of memory");
+    }
+    cli_progress_begin(&st->pg, "synthesis", (uint64_t)(st->k1 - st->k0) * o->repeat);
+    for (size_t k = st->k0; k < st->k1 && rc < 0; k++) {
+        rc = synth_partition(st, o, k, table[k - st->k0]);
+    }
+    if (rc < 0) {
+        cli_progress_end(&st->pg);
+        printf("%-9s %12s %10s %10s %10s %10s %8s %14s %12s\n", "partition", "constraints", "aux",
+               "min_ms", "median_ms", "max_ms", "spread%", "constraints/s", "alloc_peak");
+        for (size_t i = 0; i < st->k1 - st->k0; i++) {
+            printf("%s\n", table[i]);
+        }
     }
     cz_free(table);
+    return rc;
+}
+
+/* The process's idle and peak resident memory (and --memmon's peak). */
+static void synth_print_memory(synth_state *st, const synth_opts *o)
+{
     perf_memmon_peak mp;
-    memset(&mp, 0, sizeof(mp));
-    perf_memmon_stop(mm, &mp);
-    mm = NULL;
-    uint64_t peak_rss = cz_rss_peak();
     char a[32], b[32];
-    perf_human_bytes(a, sizeof(a), idle_rss);
+
+    memset(&mp, 0, sizeof(mp));
+    perf_memmon_stop(st->mm, &mp);
+    st->mm = NULL;
+    uint64_t peak_rss = cz_rss_peak();
+    perf_human_bytes(a, sizeof(a), st->idle_rss);
     perf_human_bytes(b, sizeof(b), peak_rss);
-    printf("memory idle_rss_bytes=%" PRIu64 " peak_rss_bytes=%" PRIu64, idle_rss, peak_rss);
-    if (memmon) {
+    printf("memory idle_rss_bytes=%" PRIu64 " peak_rss_bytes=%" PRIu64, st->idle_rss, peak_rss);
+    if (o->memmon) {
         printf(" memmon_peak_rss_bytes=%" PRIu64 " memmon_samples=%zu", mp.rss[0], mp.samples);
     }
     printf(" (idle %s, peak %s)\n", a, b);
-    rc = CLI_EXIT_OK;
-out:
-    cli_progress_hide(&pg);
-    perf_memmon_stop(mm, NULL);
-    eng_offline_free(off);
-    synth_gpu_free(g);
-    cs_shape_clear(&shape);
-    cz_pool_free(pool);
-    cz_free(runs);
-    cz_free(vps);
-    cli_vreq_clear(&r);
+}
+
+static int synth_run_all(synth_state *st, synth_opts *o, const cli_vreq_flags *f)
+{
+    int rc;
+
+    if (!synth_check_opts(o, st)) {
+        return CLI_EXIT_ERROR;
+    }
+    st->idle_rss = cz_rss_now();
+    if (o->memmon) {
+        perf_memmon_src src = {"rss", 0};
+        if (!perf_memmon_start(&st->mm, SYNTH_CMD, o->memmon, &src, 1, false)) {
+            return CLI_EXIT_ERROR;
+        }
+    }
+    /* stages: parse, the shape (pce only), synthesis (partitions x repeat runs) */
+    cli_progress_init(&st->pg, SYNTH_CMD, o->bk == BK_PCE ? 3 : 2,
+                      cli_progress_default_mode(o->quiet));
+    if (!synth_plan(st, o, f) || !synth_prepare(st, o)) {
+        return CLI_EXIT_ERROR;
+    }
+    rc = synth_partitions(st, o);
+    if (rc >= 0) {
+        return rc;
+    }
+    synth_print_memory(st, o);
+    return CLI_EXIT_OK;
+}
+
+int cmd_synth(int argc, char **argv)
+{
+    cli_vreq_flags f;
+    synth_opts o = {.backend = "prover", .repeat = 3, .threads = 1};
+    synth_state st;
+    int rc;
+
+    memset(&st, 0, sizeof(st));
+    cli_progress_init(&st.pg, SYNTH_CMD, 0, CLI_PROGRESS_QUIET);
+    rc = cli_vreq_flags_init(&f, SYNTH_CMD, argc, argv);
+    if (rc >= 0) {
+        return rc;
+    }
+    rc = synth_parse(&o, &f);
+    if (rc < 0) {
+        rc = synth_run_all(&st, &o, &f);
+    }
+    cli_progress_hide(&st.pg);
+    perf_memmon_stop(st.mm, NULL);
+    eng_offline_free(st.off);
+    synth_gpu_free(st.g);
+    cs_shape_clear(&st.shape);
+    cz_pool_free(st.pool);
+    cz_free(st.runs);
+    cz_free(st.vps);
+    cli_vreq_clear(&st.r);
     cli_vreq_flags_clear(&f);
     return rc;
 }

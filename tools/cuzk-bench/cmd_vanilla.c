@@ -1,23 +1,17 @@
 /* cmd_vanilla.c - cuzk-bench gen-vanilla and check-vanilla, and the vanilla-proof input every
  * request-making command shares (cli.h: cli_vreq).
  *
- * Files (docs/formats.md has no entry of its own for them; this comment is their definition):
+ * Files (proofs.h defines them and reads and writes them; docs/formats.md summarizes):
  *   porep        FILE is the C1 output: SealCommitPhase1Output JSON exactly as filecoin-ffi
  *                writes it, or Curio's wrapper {"SectorNum","Phase1Out","SectorSize"}
  *                (gen-vanilla --curio-wrapper).
- *   PoSt, snap   FILE holds either ONE raw bincode proof (a FallbackPoStSectorProof, or a
- *                SnapDeals PartitionProof), or a JSON list of base64 strings, one bincode proof
- *                each: Curio's snap-vproof.json format (what gen-vanilla writes for snap, and
- *                for window-post with --sectors > 1). Several --vanilla files are concatenated
- *                in order: PoSt proofs are one per sector, snap proofs one per partition.
- *   sidecar      FILE.json beside the first vanilla file: a flat JSON object with what the
- *                request needs besides the proofs and is not inside them (spec
- *                vanilla-proofs.md 4.4): "kind", "sector_size", "registered_proof",
- *                "miner_id", "sector_number", "partition_index", "randomness", "comm_r_old",
- *                "comm_r_new", "comm_d_new" (32-byte values as 64 hex digits, byte 0 first),
- *                plus, for people only (the commands ignore them), "format", "vanilla",
- *                "encoding", "proofs", "seed_hex", "comm_r", and for porep "comm_d",
- *                "replica_id", "seed", "ticket".
+ *   PoSt, snap   FILE holds either ONE raw bincode proof or a JSON list of base64 strings, one
+ *                bincode proof each (vp_proof_file_parse): Curio's snap-vproof.json format
+ *                (what gen-vanilla writes for snap, and for window-post with --sectors > 1).
+ *                Several --vanilla files are concatenated in order: PoSt proofs are one per
+ *                sector, snap proofs one per partition.
+ *   sidecar      FILE.json beside the first vanilla file (vp_sidecar): what the request needs
+ *                besides the proofs and is not inside them (spec vanilla-proofs.md 4.4).
  *                Command-line flags override it; --no-sidecar ignores it.
  *
  * check-vanilla synthesizes every partition with the checker backend from the witness the
@@ -46,7 +40,6 @@
 #include "circuits/circuits.h"
 #include "groth16/groth16.h"
 
-#define SIDECAR_FORMAT "cuzk-bench-vanilla/1"
 #define MAX_FILE_BYTES ((size_t)1 << 30)
 
 /* ---- small shared helpers ------------------------------------------------------------------ */
@@ -131,88 +124,6 @@ bool cli_write_file(const char *cmd, const char *path, const void *buf, size_t l
     return ok;
 }
 
-static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-char *cli_base64_encode(const uint8_t *in, size_t len, size_t *out_len)
-{
-    size_t n = 4 * ((len + 2) / 3), o = 0;
-    char *out = cz_malloc(n + 1);
-
-    if (!out) {
-        return NULL;
-    }
-    for (size_t i = 0; i < len; i += 3) {
-        uint32_t v = (uint32_t)in[i] << 16;
-        size_t rem = len - i;
-        if (rem > 1) {
-            v |= (uint32_t)in[i + 1] << 8;
-        }
-        if (rem > 2) {
-            v |= in[i + 2];
-        }
-        out[o++] = B64[(v >> 18) & 63];
-        out[o++] = B64[(v >> 12) & 63];
-        out[o++] = rem > 1 ? B64[(v >> 6) & 63] : '=';
-        out[o++] = rem > 2 ? B64[v & 63] : '=';
-    }
-    out[o] = '\0';
-    if (out_len) {
-        *out_len = o;
-    }
-    return out;
-}
-
-static int b64_value(char c)
-{
-    const char *p = c ? strchr(B64, c) : NULL;
-    return p ? (int)(p - B64) : -1;
-}
-
-/* Strict standard base64 (padding required, no whitespace). Returns false with a message. */
-static bool b64_decode(const char *in, size_t len, uint8_t **out, size_t *out_len, char *err,
-                       size_t cap)
-{
-    size_t pad = 0, n, o = 0;
-    uint8_t *buf;
-
-    *out = NULL;
-    if (len % 4 != 0) {
-        snprintf(err, cap, "base64 length %zu is not a multiple of 4", len);
-        return false;
-    }
-    while (pad < 2 && pad < len && in[len - 1 - pad] == '=') {
-        pad++;
-    }
-    n = len / 4 * 3 - pad;
-    buf = cz_malloc(n ? n : 1);
-    if (!buf) {
-        snprintf(err, cap, "out of memory");
-        return false;
-    }
-    for (size_t i = 0; i < len; i += 4) {
-        uint32_t v = 0;
-        for (size_t j = 0; j < 4; j++) {
-            int d = b64_value(in[i + j]);
-            if (d < 0) {
-                if (in[i + j] == '=' && i + j >= len - pad) {
-                    d = 0;
-                } else {
-                    snprintf(err, cap, "bad base64 character at offset %zu", i + j);
-                    cz_free(buf);
-                    return false;
-                }
-            }
-            v = v << 6 | (uint32_t)d;
-        }
-        for (size_t j = 0; j < 3 && o < n; j++) {
-            buf[o++] = (uint8_t)(v >> (16 - 8 * j));
-        }
-    }
-    *out = buf;
-    *out_len = n;
-    return true;
-}
-
 void cli_blobs_clear(cli_blobs *b)
 {
     for (size_t i = 0; i < b->n; i++) {
@@ -258,133 +169,44 @@ static bool blobs_push(cli_blobs *b, uint8_t *data, size_t len, const char *name
     return true;
 }
 
-static bool is_space(uint8_t c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* A JSON list of base64 strings: 1 parsed into `out` (appended, named "path[i]"), 0 not
- * such a list (then nothing is appended), -1 a malformed list (message in err). */
-static int json_b64_list(const uint8_t *buf, size_t len, const char *path, cli_blobs *out,
-                         char *err, size_t cap)
-{
-    size_t i = 0, count = 0;
-    char name[4200];
-
-    while (i < len && is_space(buf[i])) {
-        i++;
-    }
-    if (i == len || buf[i] != '[') {
-        return 0;
-    }
-    i++;
-    for (;;) {
-        size_t start;
-        uint8_t *dec;
-        size_t dlen;
-        char e2[96];
-
-        while (i < len && is_space(buf[i])) {
-            i++;
-        }
-        if (i < len && buf[i] == ']' && count == 0) {
-            snprintf(err, cap, "the list holds no proof");
-            return -1;
-        }
-        if (i == len || buf[i] != '"') {
-            snprintf(err, cap, "expected a base64 string at offset %zu", i);
-            return -1;
-        }
-        start = ++i;
-        while (i < len && buf[i] != '"') {
-            i++;
-        }
-        if (i == len) {
-            snprintf(err, cap, "unterminated string at offset %zu", start - 1);
-            return -1;
-        }
-        if (!b64_decode((const char *)buf + start, i - start, &dec, &dlen, e2, sizeof(e2))) {
-            snprintf(err, cap, "entry %zu: %s", count, e2);
-            return -1;
-        }
-        snprintf(name, sizeof(name), "%s[%zu]", path, count);
-        if (!blobs_push(out, dec, dlen, name)) {
-            snprintf(err, cap, "out of memory");
-            return -1;
-        }
-        count++;
-        i++;
-        while (i < len && is_space(buf[i])) {
-            i++;
-        }
-        if (i < len && buf[i] == ',') {
-            i++;
-            continue;
-        }
-        if (i < len && buf[i] == ']') {
-            i++;
-            break;
-        }
-        snprintf(err, cap, "expected ',' or ']' at offset %zu", i);
-        return -1;
-    }
-    while (i < len && is_space(buf[i])) {
-        i++;
-    }
-    if (i != len) {
-        snprintf(err, cap, "trailing bytes at offset %zu", i);
-        return -1;
-    }
-    return 1;
-}
-
-static bool looks_like_text(const uint8_t *buf, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        if (!is_space(buf[i]) && (buf[i] < 0x20 || buf[i] > 0x7e)) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/* Reads one --vanilla FILE into `out`: a JSON list of base64 proofs, or one raw proof. */
+/* Reads one --vanilla FILE into `out`: one raw proof, or a JSON list of base64 proofs whose
+ * entry i is named "FILE[i]" (proofs.h vp_proof_file_parse). */
 static bool load_vanilla_file(const char *cmd, const char *path, cli_blobs *out)
 {
+    vp_blobs vb = {0};
+    const char *encoding;
     uint8_t *buf;
-    size_t len, before = out->n;
-    char err[160];
-    int r;
+    size_t len;
+    cz_diag dg;
+    cuzk_err err;
+    bool ok = true;
 
     if (!cli_read_file(cmd, path, &buf, &len)) {
         return false;
     }
-    if (len == 0) {
-        cz_free(buf);
-        cli_error(cmd, "%s: empty file", path);
+    cz_diag_init(&dg);
+    err = vp_proof_file_parse(&vb, &encoding, buf, len, &dg);
+    cz_free(buf);
+    if (err != CUZK_OK) {
+        vp_blobs_clear(&vb);
+        cli_error(cmd, "%s: %s", path, err == CUZK_E_NOMEM ? "out of memory" : dg.msg);
         return false;
     }
-    r = json_b64_list(buf, len, path, out, err, sizeof(err));
-    if (r == 1) {
-        cz_free(buf);
-        return true;
+    for (size_t i = 0; ok && i < vb.n; i++) {
+        char name[4200];
+        if (strcmp(encoding, "bincode") == 0) {
+            snprintf(name, sizeof(name), "%s", path);
+        } else {
+            snprintf(name, sizeof(name), "%s[%zu]", path, i);
+        }
+        ok = blobs_push(out, vb.data[i], vb.len[i], name);
+        vb.data[i] = NULL; /* taken, also on failure */
     }
-    while (out->n > before) { /* a partial list */
-        out->n--;
-        cz_free(out->data[out->n]);
-        cz_free(out->name[out->n]);
-    }
-    if (r < 0 && looks_like_text(buf, len)) {
-        /* raw bincode is never printable text: this was meant to be a list */
-        cz_free(buf);
-        cli_error(cmd, "%s: not a JSON list of base64 proofs: %s", path, err);
-        return false;
-    }
-    if (!blobs_push(out, buf, len, path)) {
+    vp_blobs_clear(&vb);
+    if (!ok) {
         cli_error(cmd, "out of memory");
-        return false;
     }
-    return true;
+    return ok;
 }
 
 /* 64 hex digits (an optional 0x prefix) into 32 bytes, byte 0 first. */
@@ -430,187 +252,7 @@ static void hex32(char out[65], const uint8_t in[32])
     cz_hex_encode(out, in, 32);
 }
 
-/* ---- the sidecar ----------------------------------------------------------------------------- */
-
-#define SIDECAR_MAX_KEYS 48
-
-typedef struct sc_kv {
-    char key[40];
-    char val[200];
-    bool is_string;
-} sc_kv;
-
-typedef struct sidecar {
-    size_t n;
-    sc_kv kv[SIDECAR_MAX_KEYS];
-} sidecar;
-
-/* A flat JSON object whose values are strings (no escapes), unsigned integers, true, false or
- * null. Returns false with a message naming the offset. */
-static bool sidecar_parse(const char *s, size_t len, sidecar *out, char *err, size_t cap)
-{
-    size_t i = 0;
-
-    out->n = 0;
-#define SKIP_WS()                                                                                  \
-    while (i < len && is_space((uint8_t)s[i])) {                                                   \
-        i++;                                                                                       \
-    }
-    SKIP_WS();
-    if (i == len || s[i] != '{') {
-        snprintf(err, cap, "expected '{' at offset %zu", i);
-        return false;
-    }
-    i++;
-    SKIP_WS();
-    if (i < len && s[i] == '}') {
-        i++;
-        goto end;
-    }
-    for (;;) {
-        sc_kv *kv;
-        size_t start;
-
-        if (out->n == SIDECAR_MAX_KEYS) {
-            snprintf(err, cap, "more than %d keys", SIDECAR_MAX_KEYS);
-            return false;
-        }
-        kv = &out->kv[out->n];
-        SKIP_WS();
-        if (i == len || s[i] != '"') {
-            snprintf(err, cap, "expected a key at offset %zu", i);
-            return false;
-        }
-        start = ++i;
-        while (i < len && s[i] != '"' && s[i] != '\\') {
-            i++;
-        }
-        if (i == len || s[i] != '"' || i - start >= sizeof(kv->key)) {
-            snprintf(err, cap, "bad key at offset %zu", start - 1);
-            return false;
-        }
-        memcpy(kv->key, s + start, i - start);
-        kv->key[i - start] = '\0';
-        i++;
-        SKIP_WS();
-        if (i == len || s[i] != ':') {
-            snprintf(err, cap, "expected ':' after \"%s\"", kv->key);
-            return false;
-        }
-        i++;
-        SKIP_WS();
-        if (i < len && s[i] == '"') {
-            start = ++i;
-            while (i < len && s[i] != '"' && s[i] != '\\') {
-                i++;
-            }
-            if (i == len || s[i] != '"' || i - start >= sizeof(kv->val)) {
-                snprintf(err, cap, "bad string value of \"%s\"", kv->key);
-                return false;
-            }
-            kv->is_string = true;
-            i++;
-        } else {
-            start = i;
-            while (i < len && ((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'z'))) {
-                i++;
-            }
-            if (i == start || i - start >= sizeof(kv->val)) {
-                snprintf(err, cap, "bad value of \"%s\" (strings, integers, true, false, null)",
-                         kv->key);
-                return false;
-            }
-            kv->is_string = false;
-        }
-        memcpy(kv->val, s + start, i - start - (kv->is_string ? 1 : 0));
-        kv->val[i - start - (kv->is_string ? 1 : 0)] = '\0';
-        out->n++;
-        SKIP_WS();
-        if (i < len && s[i] == ',') {
-            i++;
-            continue;
-        }
-        if (i < len && s[i] == '}') {
-            i++;
-            break;
-        }
-        snprintf(err, cap, "expected ',' or '}' at offset %zu", i);
-        return false;
-    }
-end:
-    SKIP_WS();
-#undef SKIP_WS
-    if (i != len) {
-        snprintf(err, cap, "trailing bytes at offset %zu", i);
-        return false;
-    }
-    return true;
-}
-
-static const sc_kv *sidecar_get(const sidecar *sc, const char *key)
-{
-    for (size_t i = 0; i < sc->n; i++) {
-        if (strcmp(sc->kv[i].key, key) == 0) {
-            return &sc->kv[i];
-        }
-    }
-    return NULL;
-}
-
-/* An integer value: false on a type error (after an error line); *has untouched if absent. */
-static bool sidecar_u64(const char *cmd, const char *path, const sidecar *sc, const char *key,
-                        uint64_t *out, bool *has)
-{
-    const sc_kv *kv = sidecar_get(sc, key);
-    char *end;
-
-    if (!kv) {
-        return true;
-    }
-    errno = 0;
-    if (kv->is_string || kv->val[0] < '0' || kv->val[0] > '9') {
-        cli_error(cmd, "%s: \"%s\" must be an unsigned integer", path, key);
-        return false;
-    }
-    *out = strtoull(kv->val, &end, 10);
-    if (errno != 0 || *end != '\0') {
-        cli_error(cmd, "%s: \"%s\" must be an unsigned integer", path, key);
-        return false;
-    }
-    *has = true;
-    return true;
-}
-
-static bool sidecar_hex32(const char *cmd, const char *path, const sidecar *sc, const char *key,
-                          uint8_t out[32], bool *has)
-{
-    const sc_kv *kv = sidecar_get(sc, key);
-    char what[160];
-
-    if (!kv) {
-        return true;
-    }
-    snprintf(what, sizeof(what), "%s: \"%s\"", path, key);
-    if (!kv->is_string || !parse_hex32(cmd, what, kv->val, out)) {
-        if (!kv->is_string) {
-            cli_error(cmd, "%s must be a string of 64 hex digits", what);
-        }
-        return false;
-    }
-    *has = true;
-    return true;
-}
-
-/* What gen-vanilla writes into the sidecar. */
-typedef struct sidecar_out {
-    cli_proof_kind kind;
-    const char *vanilla, *encoding, *seed_hex;
-    size_t proofs;
-    uint64_t sector_size, registered_proof, miner_id, sector_number;
-    bool post, snap, porep;
-    uint8_t randomness[32], comm_r_old[32], comm_r_new[32], comm_d_new[32];
-    uint8_t comm_r[32], comm_d[32], replica_id[32], seed[32], ticket[32];
-} sidecar_out;
+/* ---- the sidecar (proofs.h vp_sidecar) ------------------------------------------------------ */
 
 static char *sidecar_path(const char *vanilla_path)
 {
@@ -623,56 +265,20 @@ static char *sidecar_path(const char *vanilla_path)
     return p;
 }
 
-static bool sidecar_write(const char *cmd, const char *path, const sidecar_out *o)
+static bool sidecar_write(const char *cmd, const char *path, const vp_sidecar *sc)
 {
-    FILE *f = fopen(path, "w");
-    char h[65];
+    char *json;
+    size_t len;
+    cz_diag dg;
     bool ok;
 
-    if (!f) {
-        cli_error(cmd, "%s: cannot create: %s", path, strerror(errno));
+    cz_diag_init(&dg);
+    if (vp_sidecar_to_json(sc, &json, &len, &dg) != CUZK_OK) {
+        cli_error(cmd, "%s: out of memory", path);
         return false;
     }
-    fprintf(f, "{\n  \"format\": \"%s\",\n  \"kind\": \"%s\",\n", SIDECAR_FORMAT,
-            cli_proof_name(o->kind));
-    fprintf(f, "  \"vanilla\": \"%s\",\n  \"encoding\": \"%s\",\n  \"proofs\": %zu,\n", o->vanilla,
-            o->encoding, o->proofs);
-    fprintf(f, "  \"seed_hex\": \"%s\",\n", o->seed_hex);
-    fprintf(f,
-            "  \"sector_size\": %" PRIu64 ",\n  \"registered_proof\": %" PRIu64
-            ",\n  \"miner_id\": %" PRIu64 ",\n  \"sector_number\": %" PRIu64 ",\n",
-            o->sector_size, o->registered_proof, o->miner_id, o->sector_number);
-    if (o->post) {
-        hex32(h, o->randomness);
-        fprintf(f, "  \"partition_index\": 0,\n  \"randomness\": \"%s\",\n", h);
-    }
-    if (o->snap) {
-        hex32(h, o->comm_r_old);
-        fprintf(f, "  \"comm_r_old\": \"%s\",\n", h);
-        hex32(h, o->comm_r_new);
-        fprintf(f, "  \"comm_r_new\": \"%s\",\n", h);
-        hex32(h, o->comm_d_new);
-        fprintf(f, "  \"comm_d_new\": \"%s\",\n", h);
-    }
-    if (o->porep) {
-        hex32(h, o->comm_d);
-        fprintf(f, "  \"comm_d\": \"%s\",\n", h);
-        hex32(h, o->replica_id);
-        fprintf(f, "  \"replica_id\": \"%s\",\n", h);
-        hex32(h, o->seed);
-        fprintf(f, "  \"seed\": \"%s\",\n", h);
-        hex32(h, o->ticket);
-        fprintf(f, "  \"ticket\": \"%s\",\n", h);
-    }
-    hex32(h, o->comm_r);
-    fprintf(f, "  \"comm_r\": \"%s\"\n}\n", h);
-    ok = !ferror(f);
-    if (fclose(f) != 0) {
-        ok = false;
-    }
-    if (!ok) {
-        cli_error(cmd, "%s: write error", path);
-    }
+    ok = cli_write_file(cmd, path, json, len);
+    cz_free(json);
     return ok;
 }
 
@@ -762,51 +368,60 @@ void cli_vreq_clear(cli_vreq *r)
     memset(r, 0, sizeof(*r));
 }
 
+/* The sidecar's value of a field, unless the sidecar lacks it. */
+static void take_u64(uint64_t *dst, bool *has, uint64_t v, bool given)
+{
+    if (given) {
+        *dst = v;
+        *has = true;
+    }
+}
+
+static void take_32(uint8_t dst[32], bool *has, const uint8_t v[32], bool given)
+{
+    if (given) {
+        memcpy(dst, v, 32);
+        *has = true;
+    }
+}
+
 /* Applies the sidecar at `path` (which exists) to r. */
 static bool apply_sidecar(const char *cmd, const char *path, cli_vreq *r)
 {
     uint8_t *buf;
     size_t len;
-    sidecar *sc = cz_malloc(sizeof(*sc));
-    const sc_kv *kv;
-    char err[160];
-    bool ok = false;
+    vp_sidecar sc;
+    cz_diag dg;
+    cuzk_err err;
 
-    if (!sc) {
-        cli_error(cmd, "out of memory");
-        return false;
-    }
     if (!cli_read_file(cmd, path, &buf, &len)) {
-        cz_free(sc);
         return false;
     }
-    if (!sidecar_parse((const char *)buf, len, sc, err, sizeof(err))) {
-        cli_error(cmd, "%s: %s", path, err);
-        goto done;
-    }
-    kv = sidecar_get(sc, "kind");
-    if (kv && strcmp(kv->val, cli_proof_name(r->kind)) != 0) {
-        cli_error(cmd, "%s describes a %s proof, not %s (or pass --no-sidecar)", path, kv->val,
-                  cli_proof_name(r->kind));
-        goto done;
-    }
-    ok = sidecar_u64(cmd, path, sc, "sector_size", &r->sector_size, &r->has_sector_size) &&
-         sidecar_u64(cmd, path, sc, "registered_proof", &r->registered_proof,
-                     &r->has_registered_proof) &&
-         sidecar_u64(cmd, path, sc, "miner_id", &r->miner_id, &r->has_miner_id) &&
-         sidecar_u64(cmd, path, sc, "sector_number", &r->sector_number, &r->has_sector_number) &&
-         sidecar_hex32(cmd, path, sc, "randomness", r->randomness, &r->has_randomness) &&
-         sidecar_hex32(cmd, path, sc, "comm_r_old", r->comm_r_old, &r->has_comm_r_old) &&
-         sidecar_hex32(cmd, path, sc, "comm_r_new", r->comm_r_new, &r->has_comm_r_new) &&
-         sidecar_hex32(cmd, path, sc, "comm_d_new", r->comm_d_new, &r->has_comm_d_new);
-    if (ok) {
-        bool has_part = false;
-        ok = sidecar_u64(cmd, path, sc, "partition_index", &r->partition_index, &has_part);
-    }
-done:
+    cz_diag_init(&dg);
+    err = vp_sidecar_from_json(&sc, (const char *)buf, len, &dg);
     cz_free(buf);
-    cz_free(sc);
-    return ok;
+    if (err != CUZK_OK) {
+        cli_error(cmd, "%s: %s", path, err == CUZK_E_NOMEM ? "out of memory" : dg.msg);
+        return false;
+    }
+    if (sc.kind[0] && strcmp(sc.kind, cli_proof_name(r->kind)) != 0) {
+        cli_error(cmd, "%s describes a %s proof, not %s (or pass --no-sidecar)", path, sc.kind,
+                  cli_proof_name(r->kind));
+        return false;
+    }
+    take_u64(&r->sector_size, &r->has_sector_size, sc.sector_size, sc.has_sector_size);
+    take_u64(&r->registered_proof, &r->has_registered_proof, sc.registered_proof,
+             sc.has_registered_proof);
+    take_u64(&r->miner_id, &r->has_miner_id, sc.miner_id, sc.has_miner_id);
+    take_u64(&r->sector_number, &r->has_sector_number, sc.sector_number, sc.has_sector_number);
+    take_32(r->randomness, &r->has_randomness, sc.randomness, sc.has_randomness);
+    take_32(r->comm_r_old, &r->has_comm_r_old, sc.comm_r_old, sc.has_comm_r_old);
+    take_32(r->comm_r_new, &r->has_comm_r_new, sc.comm_r_new, sc.has_comm_r_new);
+    take_32(r->comm_d_new, &r->has_comm_d_new, sc.comm_d_new, sc.has_comm_d_new);
+    if (sc.has_partition_index) {
+        r->partition_index = sc.partition_index;
+    }
+    return true;
 }
 
 static bool file_exists(const char *path)
@@ -815,20 +430,11 @@ static bool file_exists(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-bool cli_vreq_load(const char *cmd, const cli_vreq_flags *f, bool to_send, cli_vreq *r)
+/* The proofs: porep's C1 file as one blob, else every --vanilla FILE's proofs in order.
+ * *first: the file the sidecar sits beside. */
+static bool vreq_load_proofs(const char *cmd, const cli_vreq_flags *f, cli_vreq *r,
+                             const char **first)
 {
-    const char *first;
-    cz_diag dg;
-
-    memset(r, 0, sizeof(*r));
-    cz_diag_init(&dg);
-    if (!cli_proof_parse(&r->kind, f->type)) {
-        cli_error(cmd, "unknown --type '%s' (porep, winning-post, window-post, snap)",
-                  f->type ? f->type : "");
-        return false;
-    }
-
-    /* the proofs */
     if (r->kind == CLI_PROOF_POREP) {
         uint8_t *buf;
         size_t len;
@@ -836,66 +442,69 @@ bool cli_vreq_load(const char *cmd, const cli_vreq_flags *f, bool to_send, cli_v
             cli_error(cmd, "porep takes its C1 output as --c1 FILE (or one --vanilla FILE)");
             return false;
         }
-        first = f->c1 ? f->c1 : f->vanilla[0];
-        if (!cli_read_file(cmd, first, &buf, &len)) {
+        *first = f->c1 ? f->c1 : f->vanilla[0];
+        if (!cli_read_file(cmd, *first, &buf, &len)) {
             return false;
         }
-        if (!blobs_push(&r->vanilla, buf, len, first)) {
+        if (!blobs_push(&r->vanilla, buf, len, *first)) {
             cli_error(cmd, "out of memory");
             return false;
         }
-    } else {
-        if (f->c1) {
-            cli_error(cmd, "--c1 is for porep; %s takes --vanilla FILE...",
-                      cli_proof_name(r->kind));
+        return true;
+    }
+    if (f->c1) {
+        cli_error(cmd, "--c1 is for porep; %s takes --vanilla FILE...", cli_proof_name(r->kind));
+        return false;
+    }
+    if (f->nvanilla == 0) {
+        cli_error(cmd, "%s needs --vanilla FILE...", cli_proof_name(r->kind));
+        return false;
+    }
+    *first = f->vanilla[0];
+    for (size_t i = 0; i < f->nvanilla; i++) {
+        if (!load_vanilla_file(cmd, f->vanilla[i], &r->vanilla)) {
             return false;
-        }
-        if (f->nvanilla == 0) {
-            cli_error(cmd, "%s needs --vanilla FILE...", cli_proof_name(r->kind));
-            return false;
-        }
-        first = f->vanilla[0];
-        for (size_t i = 0; i < f->nvanilla; i++) {
-            if (!load_vanilla_file(cmd, f->vanilla[i], &r->vanilla)) {
-                goto fail;
-            }
         }
     }
+    return true;
+}
 
-    /* the sidecar, then the flags */
-    if (!f->no_sidecar) {
-        char *sp = sidecar_path(first);
-        bool ok = sp != NULL;
-        if (sp && file_exists(sp)) {
-            ok = apply_sidecar(cmd, sp, r);
-        }
-        cz_free(sp);
-        if (!ok) {
-            goto fail;
-        }
+/* FILE.json beside the first vanilla file, when there is one and --no-sidecar is absent. */
+static bool vreq_load_sidecar(const char *cmd, const cli_vreq_flags *f, const char *first,
+                              cli_vreq *r)
+{
+    char *sp;
+    bool ok;
+
+    if (f->no_sidecar) {
+        return true;
     }
+    sp = sidecar_path(first);
+    ok = sp != NULL;
+    if (sp && file_exists(sp)) {
+        ok = apply_sidecar(cmd, sp, r);
+    }
+    cz_free(sp);
+    return ok;
+}
+
+/* The command line over the sidecar. */
+static bool vreq_apply_flags(const char *cmd, const cli_vreq_flags *f, cli_vreq *r)
+{
     if (f->sector_size) {
         if (!parse_size(cmd, f->sector_size, &r->sector_size)) {
-            goto fail;
+            return false;
         }
         r->has_sector_size = true;
     }
-    if (f->has_registered_proof) {
-        r->registered_proof = f->registered_proof;
-        r->has_registered_proof = true;
-    }
-    if (f->has_miner_id) {
-        r->miner_id = f->miner_id;
-        r->has_miner_id = true;
-    }
-    if (f->has_sector_number) {
-        r->sector_number = f->sector_number;
-        r->has_sector_number = true;
-    }
+    take_u64(&r->registered_proof, &r->has_registered_proof, f->registered_proof,
+             f->has_registered_proof);
+    take_u64(&r->miner_id, &r->has_miner_id, f->miner_id, f->has_miner_id);
+    take_u64(&r->sector_number, &r->has_sector_number, f->sector_number, f->has_sector_number);
     if (f->has_partition_index) {
         if (f->partition_index > UINT32_MAX) {
             cli_error(cmd, "--partition-index %" PRIu64 " is too large", f->partition_index);
-            goto fail;
+            return false;
         }
         r->partition_index = f->partition_index;
     }
@@ -903,81 +512,89 @@ bool cli_vreq_load(const char *cmd, const cli_vreq_flags *f, bool to_send, cli_v
         (f->comm_r_old && !parse_hex32(cmd, "--comm-r-old", f->comm_r_old, r->comm_r_old)) ||
         (f->comm_r_new && !parse_hex32(cmd, "--comm-r-new", f->comm_r_new, r->comm_r_new)) ||
         (f->comm_d_new && !parse_hex32(cmd, "--comm-d-new", f->comm_d_new, r->comm_d_new))) {
-        goto fail;
+        return false;
     }
     r->has_randomness |= f->randomness != NULL;
     r->has_comm_r_old |= f->comm_r_old != NULL;
     r->has_comm_r_new |= f->comm_r_new != NULL;
     r->has_comm_d_new |= f->comm_d_new != NULL;
+    return true;
+}
 
-    /* derive the registered proof and the sector size from each other */
-    switch (r->kind) {
-    case CLI_PROOF_POREP:
-        if (!r->has_registered_proof || !r->has_sector_size) {
-            vp_c1 c1;
-            if (vp_c1_parse(&c1, (const char *)r->vanilla.data[0], r->vanilla.len[0], &dg) !=
-                CUZK_OK) {
-                if (!to_send) {
-                    break; /* check-vanilla reports the malformed C1 itself */
-                }
-                cli_error(cmd,
-                          "%s: %s (to send it anyway, give --registered-proof and "
-                          "--sector-size)",
-                          first, dg.msg);
-                goto fail;
-            }
-            if (!r->has_registered_proof) {
-                r->registered_proof = c1.cfg.registered_proof;
-                r->has_registered_proof = true;
-            }
-            if (!r->has_sector_size) {
-                r->sector_size = c1.cfg.shape.sector_size;
-                r->has_sector_size = true;
-            }
-            vp_c1_clear(&c1);
-        }
-        break;
-    case CLI_PROOF_WINNING_POST:
-    case CLI_PROOF_WINDOW_POST:
-    case CLI_PROOF_SNAP: {
-        bool snap = r->kind == CLI_PROOF_SNAP;
-        if (!r->has_registered_proof) {
-            int idx = r->has_sector_size ? seal_published_index(r->sector_size) : -1;
-            if (idx < 0) {
-                cli_error(cmd,
-                          "%s needs --registered-proof (or --sector-size of a published "
-                          "size: 2KiB 8MiB 512MiB 32GiB 64GiB)",
-                          cli_proof_name(r->kind));
-                goto fail;
-            }
-            r->registered_proof = (uint64_t)idx + (r->kind == CLI_PROOF_WINDOW_POST ? 10 : 0);
-            r->has_registered_proof = true;
-        }
-        if (!r->has_sector_size) {
-            seal_post_config pc;
-            seal_update_config uc;
-            bool ok = r->registered_proof <= UINT32_MAX &&
-                      (snap ? seal_update_config_for_id(&uc, (uint32_t)r->registered_proof)
-                            : seal_post_config_for_id(&pc, (uint32_t)r->registered_proof));
-            if (!ok) {
-                cli_error(cmd, "unknown registered %s proof %" PRIu64 " (give --sector-size)",
-                          snap ? "update" : "PoSt", r->registered_proof);
-                goto fail;
-            }
-            r->sector_size = snap ? uc.shape.sector_size : pc.shape.sector_size;
-            r->has_sector_size = true;
-        }
-        break;
-    }
-    default:
-        break;
-    }
+/* porep: what is missing of the registered proof and the sector size, from the C1 itself. A C1
+ * that does not parse is an error only when the request is to be sent (check-vanilla reports
+ * it itself). */
+static bool vreq_derive_porep(const char *cmd, bool to_send, const char *first, cli_vreq *r)
+{
+    vp_c1 c1;
+    cz_diag dg;
 
-    /* what each kind needs (spec vanilla-proofs.md 4.4) */
+    if (r->has_registered_proof && r->has_sector_size) {
+        return true;
+    }
+    cz_diag_init(&dg);
+    if (vp_c1_parse(&c1, (const char *)r->vanilla.data[0], r->vanilla.len[0], &dg) != CUZK_OK) {
+        if (!to_send) {
+            return true;
+        }
+        cli_error(cmd,
+                  "%s: %s (to send it anyway, give --registered-proof and "
+                  "--sector-size)",
+                  first, dg.msg);
+        return false;
+    }
+    take_u64(&r->registered_proof, &r->has_registered_proof, c1.cfg.registered_proof,
+             !r->has_registered_proof);
+    take_u64(&r->sector_size, &r->has_sector_size, c1.cfg.shape.sector_size, !r->has_sector_size);
+    vp_c1_clear(&c1);
+    return true;
+}
+
+/* PoSt and snap: the registered proof from a published sector size (seal.h
+ * seal_default_ids_for_size), or the sector size from the registered proof. */
+static bool vreq_derive_post_snap(const char *cmd, cli_vreq *r)
+{
+    bool snap = r->kind == CLI_PROOF_SNAP;
+    seal_default_ids ids;
+
+    if (!r->has_registered_proof) {
+        if (!r->has_sector_size || !seal_default_ids_for_size(&ids, r->sector_size)) {
+            cli_error(cmd,
+                      "%s needs --registered-proof (or --sector-size of a published "
+                      "size: 2KiB 8MiB 512MiB 32GiB 64GiB)",
+                      cli_proof_name(r->kind));
+            return false;
+        }
+        r->registered_proof = snap                               ? ids.update
+                              : r->kind == CLI_PROOF_WINDOW_POST ? ids.window_post
+                                                                 : ids.winning_post;
+        r->has_registered_proof = true;
+    }
+    if (!r->has_sector_size) {
+        seal_post_config pc;
+        seal_update_config uc;
+        bool ok = r->registered_proof <= UINT32_MAX &&
+                  (snap ? seal_update_config_for_id(&uc, (uint32_t)r->registered_proof)
+                        : seal_post_config_for_id(&pc, (uint32_t)r->registered_proof));
+        if (!ok) {
+            cli_error(cmd, "unknown registered %s proof %" PRIu64 " (give --sector-size)",
+                      snap ? "update" : "PoSt", r->registered_proof);
+            return false;
+        }
+        r->sector_size = snap ? uc.shape.sector_size : pc.shape.sector_size;
+        r->has_sector_size = true;
+    }
+    return true;
+}
+
+/* What each kind needs (spec vanilla-proofs.md 4.4); PoSt randomness is trimmed to a field
+ * element as Curio does. */
+static bool vreq_check(const char *cmd, bool to_send, cli_vreq *r)
+{
     if (r->kind == CLI_PROOF_WINNING_POST || r->kind == CLI_PROOF_WINDOW_POST) {
         if (!r->has_randomness) {
             cli_error(cmd, "%s needs --randomness HEX (or a sidecar)", cli_proof_name(r->kind));
-            goto fail;
+            return false;
         }
         if (r->randomness[31] & 0xc0) {
             fprintf(stderr,
@@ -990,21 +607,40 @@ bool cli_vreq_load(const char *cmd, const cli_vreq_flags *f, bool to_send, cli_v
     if (r->kind == CLI_PROOF_SNAP &&
         (!r->has_comm_r_old || !r->has_comm_r_new || !r->has_comm_d_new)) {
         cli_error(cmd, "snap needs --comm-r-old, --comm-r-new and --comm-d-new (or a sidecar)");
-        goto fail;
+        return false;
     }
     if (to_send && !r->has_miner_id) {
         cli_error(cmd, "%s needs --miner-id (or a sidecar)", cli_proof_name(r->kind));
-        goto fail;
+        return false;
     }
     if (to_send && !r->has_sector_number &&
         (r->kind == CLI_PROOF_POREP || r->kind == CLI_PROOF_SNAP)) {
         cli_error(cmd, "%s needs --sector-number (or a sidecar)", cli_proof_name(r->kind));
-        goto fail;
+        return false;
     }
     return true;
-fail:
-    cli_vreq_clear(r);
-    return false;
+}
+
+bool cli_vreq_load(const char *cmd, const cli_vreq_flags *f, bool to_send, cli_vreq *r)
+{
+    const char *first = NULL;
+    bool ok;
+
+    memset(r, 0, sizeof(*r));
+    if (!cli_proof_parse(&r->kind, f->type)) {
+        cli_error(cmd, "unknown --type '%s' (porep, winning-post, window-post, snap)",
+                  f->type ? f->type : "");
+        return false;
+    }
+    ok = vreq_load_proofs(cmd, f, r, &first) && vreq_load_sidecar(cmd, f, first, r) &&
+         vreq_apply_flags(cmd, f, r) &&
+         (r->kind == CLI_PROOF_POREP ? vreq_derive_porep(cmd, to_send, first, r)
+                                     : vreq_derive_post_snap(cmd, r)) &&
+         vreq_check(cmd, to_send, r);
+    if (!ok) {
+        cli_vreq_clear(r);
+    }
+    return ok;
 }
 
 /* ---- parsed vanilla proofs and their public inputs ------------------------------------------ */
@@ -1125,7 +761,7 @@ static int vparse(const char *cmd, const cli_vreq *r, vparsed *p)
             }
         }
         p->partitions = p->uc.partitions;
-        p->ninputs = 4;
+        p->ninputs = VP_SNAP_NUM_INPUTS;
         return CLI_EXIT_OK;
     default:
         return cli_error(cmd, "no proof kind");
@@ -1145,23 +781,10 @@ static int vinputs(const char *cmd, const cli_vreq *r, const vparsed *p, uint32_
                                      p->c1.seed, k, &dg);
         break;
     case CLI_PROOF_WINNING_POST:
-    case CLI_PROOF_WINDOW_POST: {
-        uint64_t *ids = cz_malloc(p->n * sizeof(uint64_t));
-        seal_node *comm_rs = cz_malloc(p->n * sizeof(seal_node));
-        if (ids && comm_rs) {
-            for (size_t i = 0; i < p->n; i++) {
-                ids[i] = p->post[i].sector_id;
-                memcpy(comm_rs[i].b, p->post[i].comm_r, 32);
-            }
-            err = vp_post_public_inputs(out, &p->pc, r->randomness, ids, comm_rs, p->n,
-                                        (uint32_t)r->partition_index, &dg);
-        } else {
-            err = cz_fail(&dg, CUZK_E_NOMEM, "out of memory");
-        }
-        cz_free(ids);
-        cz_free(comm_rs);
+    case CLI_PROOF_WINDOW_POST:
+        err = vp_post_public_inputs_of(out, &p->pc, r->randomness, p->post, p->n,
+                                       (uint32_t)r->partition_index, &dg);
         break;
-    }
     case CLI_PROOF_SNAP:
         err =
             vp_snap_public_inputs(out, &p->uc, k, r->comm_r_old, r->comm_d_new, r->comm_r_new, &dg);
@@ -1338,16 +961,15 @@ static int native_check(const char *cmd, const cli_vreq *r, const vparsed *p, ui
         }
         break;
     case CLI_PROOF_WINNING_POST:
-    case CLI_PROOF_WINDOW_POST:
-        for (size_t i = 0; i < p->n && err == CUZK_OK; i++) {
-            err = vp_post_verify(&p->post[i], &p->pc, r->randomness,
-                                 r->partition_index * p->pc.sector_count + i, &dg);
-            if (err != CUZK_OK) {
-                cli_error(cmd, "%s: native verification: %s", r->vanilla.name[i], dg.msg);
-                return CLI_EXIT_INVALID;
-            }
+    case CLI_PROOF_WINDOW_POST: {
+        size_t bad = 0;
+        if (vp_post_verify_partition(p->post, p->n, &p->pc, r->randomness,
+                                     (uint32_t)r->partition_index, &bad, &dg) != CUZK_OK) {
+            cli_error(cmd, "%s: native verification: %s", r->vanilla.name[bad], dg.msg);
+            return CLI_EXIT_INVALID;
         }
         break;
+    }
     case CLI_PROOF_SNAP:
         err = vp_snap_verify(&p->snap[k], &p->uc, k, r->comm_r_old, r->comm_d_new, r->comm_r_new,
                              &dg);
@@ -1554,6 +1176,7 @@ typedef struct gen_opts {
     bool synthetic, curio_wrapper, cc;
     uint64_t registered_proof, miner_id, sector_number, sectors;
     bool has_registered_proof;
+    seal_default_ids ids; /* of sector_size */
     cz_prng prng;
     cz_pool *pool;
     cli_progress *pg; /* stages: porep sector, c1, write; PoSt sectors, write; snap sector,
@@ -1709,52 +1332,27 @@ static bool obtain_sector(const char *cmd, const gen_opts *o, const seal_porep_c
     return true;
 }
 
-/* Writes the proofs: one raw bincode proof, or a JSON list of base64 proofs. */
-static bool write_bincode_set(const char *cmd, const char *path, uint8_t *const *bins,
-                              const size_t *lens, size_t n, const char **encoding)
+/* Writes the proofs: one raw bincode proof, or a JSON list of base64 proofs (proofs.h
+ * vp_proof_file_encode, which names the encoding). */
+static bool write_proof_file(const char *cmd, const char *path, const vp_blobs *bins,
+                             const char **encoding)
 {
-    char *json = NULL;
-    size_t cap = 4, len = 0;
+    uint8_t *bytes;
+    size_t len;
+    cz_diag dg;
     bool ok;
 
-    if (n == 1) {
-        *encoding = "bincode";
-        return cli_write_file(cmd, path, bins[0], lens[0]);
-    }
-    *encoding = "base64-list";
-    for (size_t i = 0; i < n; i++) {
-        cap += 4 * ((lens[i] + 2) / 3) + 4;
-    }
-    json = cz_malloc(cap);
-    if (!json) {
+    cz_diag_init(&dg);
+    if (vp_proof_file_encode(bins, &bytes, &len, encoding, &dg) != CUZK_OK) {
         cli_error(cmd, "out of memory");
         return false;
     }
-    json[len++] = '[';
-    for (size_t i = 0; i < n; i++) {
-        size_t bl;
-        char *b = cli_base64_encode(bins[i], lens[i], &bl);
-        if (!b) {
-            cz_free(json);
-            cli_error(cmd, "out of memory");
-            return false;
-        }
-        if (i) {
-            json[len++] = ',';
-        }
-        json[len++] = '"';
-        memcpy(json + len, b, bl);
-        len += bl;
-        json[len++] = '"';
-        cz_free(b);
-    }
-    json[len++] = ']';
-    ok = cli_write_file(cmd, path, json, len);
-    cz_free(json);
+    ok = cli_write_file(cmd, path, bytes, len);
+    cz_free(bytes);
     return ok;
 }
 
-static int gen_porep(const char *cmd, gen_opts *o, sidecar_out *sc)
+static int gen_porep(const char *cmd, gen_opts *o, vp_sidecar *sc)
 {
     seal_porep_config cfg;
     seal_ids ids;
@@ -1807,9 +1405,11 @@ static int gen_porep(const char *cmd, gen_opts *o, sidecar_out *sc)
     }
     cli_progress_end(o->pg);
     sc->registered_proof = cfg.registered_proof;
+    sc->has_registered_proof = true;
     sc->encoding = o->curio_wrapper ? "c1-curio-json" : "c1-json";
     sc->proofs = 1;
-    sc->porep = true;
+    sc->has_c1_values = true;
+    sc->has_comm_r = true;
     memcpy(sc->comm_r, c1.comm_r, 32);
     memcpy(sc->comm_d, c1.comm_d, 32);
     memcpy(sc->replica_id, c1.replica_id, 32);
@@ -1825,14 +1425,14 @@ done:
     return rc;
 }
 
-static int gen_post(const char *cmd, gen_opts *o, int size_idx, sidecar_out *sc)
+static int gen_post(const char *cmd, gen_opts *o, vp_sidecar *sc)
 {
     seal_porep_config cfg;
     seal_post_config pc;
     seal_post_type want = o->kind == CLI_PROOF_WINNING_POST ? SEAL_POST_WINNING : SEAL_POST_WINDOW;
     uint8_t rnd[32], ticket0[32];
-    uint8_t **bins = NULL;
-    size_t *lens = NULL, made = 0, n = o->sectors ? (size_t)o->sectors : 1;
+    vp_blobs bins = {0};
+    size_t made = 0, n = o->sectors ? (size_t)o->sectors : 1;
     const char *encoding = NULL;
     int rc = CLI_EXIT_ERROR;
 
@@ -1847,22 +1447,18 @@ static int gen_post(const char *cmd, gen_opts *o, int size_idx, sidecar_out *sc)
         return cli_error(cmd, "--sectors %zu: a %s partition holds at most %u sectors", n, pc.name,
                          pc.sector_count);
     }
-    CZ_CHECK(seal_porep_config_for_id(&cfg, 5 + (uint32_t)size_idx)); /* V1_1 sectors */
+    CZ_CHECK(seal_porep_config_for_id(&cfg, o->ids.porep)); /* V1_1 sectors */
     /* every kind draws the first sector's ticket first: the same --seed and --workdir then
      * name the same sector whichever kind sealed it */
     random_node(ticket0, &o->prng);
     random_node(rnd, &o->prng);
-    bins = cz_calloc(n, sizeof(*bins));
-    lens = cz_calloc(n, sizeof(*lens));
-    if (!bins || !lens) {
-        cli_error(cmd, "out of memory");
-        goto done;
-    }
     cli_progress_begin(o->pg, "sectors", n);
     for (; made < n; made++) {
         seal_ids ids;
         seal_sector *s = NULL;
         vp_post_proof p;
+        uint8_t *bin;
+        size_t len;
         cz_diag dg;
         cuzk_err err;
 
@@ -1879,12 +1475,16 @@ static int gen_post(const char *cmd, gen_opts *o, int size_idx, sidecar_out *sc)
         }
         if (made == 0) {
             memcpy(sc->comm_r, seal_sector_get_info(s)->comm_r, 32);
+            sc->has_comm_r = true;
         }
         err = vp_gen_post(&p, s, &pc, rnd, made, &dg);
         seal_sector_free(s);
         if (err == CUZK_OK) {
-            err = vp_post_to_bincode(&p, &bins[made], &lens[made], &dg);
+            err = vp_post_to_bincode(&p, &bin, &len, &dg);
             vp_post_clear(&p);
+        }
+        if (err == CUZK_OK) {
+            err = vp_blobs_push(&bins, bin, len, &dg);
         }
         if (err != CUZK_OK) {
             cli_error(cmd, "sector %zu: %s", made, dg.msg[0] ? dg.msg : cuzk_strerror(err));
@@ -1893,28 +1493,26 @@ static int gen_post(const char *cmd, gen_opts *o, int size_idx, sidecar_out *sc)
         cli_progress_update(o->pg, made + 1);
     }
     cli_progress_begin(o->pg, "write", 0);
-    if (!write_bincode_set(cmd, o->out, bins, lens, n, &encoding)) {
+    if (!write_proof_file(cmd, o->out, &bins, &encoding)) {
         goto done;
     }
     cli_progress_end(o->pg);
     sc->registered_proof = pc.registered_proof;
+    sc->has_registered_proof = true;
     sc->encoding = encoding;
     sc->proofs = n;
-    sc->post = true;
+    sc->has_partition_index = true; /* 0 */
+    sc->has_randomness = true;
     memcpy(sc->randomness, rnd, 32);
     printf("post registered_proof=%u (%s) sectors=%zu challenges=%u bytes=%zu\n",
-           pc.registered_proof, pc.name, n, pc.challenge_count, lens[0]);
+           pc.registered_proof, pc.name, n, pc.challenge_count, bins.len[0]);
     rc = CLI_EXIT_OK;
 done:
-    for (size_t i = 0; bins && i < made; i++) {
-        cz_free(bins[i]);
-    }
-    cz_free(bins);
-    cz_free(lens);
+    vp_blobs_clear(&bins);
     return rc;
 }
 
-static int gen_snap(const char *cmd, gen_opts *o, int size_idx, sidecar_out *sc)
+static int gen_snap(const char *cmd, gen_opts *o, vp_sidecar *sc)
 {
     seal_porep_config cfg;
     seal_update_config uc;
@@ -1938,7 +1536,7 @@ static int gen_snap(const char *cmd, gen_opts *o, int size_idx, sidecar_out *sc)
             cmd, "registered update proof %" PRIu64 " is not one of %" PRIu64 "-byte sectors",
             o->registered_proof, o->sector_size);
     }
-    CZ_CHECK(seal_porep_config_for_id(&cfg, 5 + (uint32_t)size_idx));
+    CZ_CHECK(seal_porep_config_for_id(&cfg, o->ids.porep));
     seal_prover_id(ids.prover_id, o->miner_id);
     ids.sector_id = o->sector_number;
     random_node(ids.ticket, &o->prng);
@@ -1982,9 +1580,10 @@ static int gen_snap(const char *cmd, gen_opts *o, int size_idx, sidecar_out *sc)
     }
     cli_progress_end(o->pg);
     sc->registered_proof = uc.registered_proof;
+    sc->has_registered_proof = true;
     sc->encoding = "base64-list";
     sc->proofs = uc.partitions;
-    sc->snap = true;
+    sc->has_comm_r_old = sc->has_comm_r_new = sc->has_comm_d_new = sc->has_comm_r = true;
     memcpy(sc->comm_r_old, seal_update_get_info(u)->comm_r_old, 32);
     memcpy(sc->comm_r_new, seal_update_get_info(u)->comm_r_new, 32);
     memcpy(sc->comm_d_new, seal_update_get_info(u)->comm_d_new, 32);
@@ -2054,8 +1653,8 @@ int cmd_gen_vanilla(int argc, char **argv)
     gen_opts o;
     uint64_t threads = 0, miner_id = 1000, sector_number = 1;
     char **args = NULL;
-    int nargs = 0, rc, size_idx;
-    sidecar_out sc;
+    int nargs = 0, rc;
+    vp_sidecar sc;
     char seed_text[129], *sc_path = NULL;
     double t0 = cli_now_ms();
     cz_diag dg;
@@ -2117,8 +1716,7 @@ int cmd_gen_vanilla(int argc, char **argv)
     if (!parse_size(CMD, size, &o.sector_size)) {
         return CLI_EXIT_ERROR;
     }
-    size_idx = seal_published_index(o.sector_size);
-    if (size_idx < 0) {
+    if (!seal_default_ids_for_size(&o.ids, o.sector_size)) {
         return cli_error(CMD,
                          "--sector-size %s: registered proofs exist only for 2KiB 8MiB "
                          "512MiB 32GiB 64GiB",
@@ -2138,8 +1736,10 @@ int cmd_gen_vanilla(int argc, char **argv)
                          o.synthetic ? "synthetic" : "data");
     }
     if (!o.has_registered_proof) {
-        static const uint64_t base[] = {0, 5, 0, 10, 0}; /* by cli_proof_kind */
-        o.registered_proof = base[o.kind] + (uint64_t)size_idx;
+        o.registered_proof = o.kind == CLI_PROOF_POREP          ? o.ids.porep
+                             : o.kind == CLI_PROOF_WINNING_POST ? o.ids.winning_post
+                             : o.kind == CLI_PROOF_WINDOW_POST  ? o.ids.window_post
+                                                                : o.ids.update;
     }
     o.miner_id = miner_id;
     o.sector_number = sector_number;
@@ -2160,22 +1760,23 @@ int cmd_gen_vanilla(int argc, char **argv)
                                                  : 2,
                       cli_progress_default_mode(quiet));
     o.pg = &pg;
-    sc.kind = o.kind;
+    snprintf(sc.kind, sizeof(sc.kind), "%s", cli_proof_name(o.kind));
     sc.vanilla = o.out;
     sc.seed_hex = seed_text;
     sc.sector_size = o.sector_size;
     sc.miner_id = o.miner_id;
     sc.sector_number = o.sector_number;
+    sc.has_sector_size = sc.has_miner_id = sc.has_sector_number = true;
     switch (o.kind) {
     case CLI_PROOF_POREP:
         rc = gen_porep(CMD, &o, &sc);
         break;
     case CLI_PROOF_WINNING_POST:
     case CLI_PROOF_WINDOW_POST:
-        rc = gen_post(CMD, &o, size_idx, &sc);
+        rc = gen_post(CMD, &o, &sc);
         break;
     default:
-        rc = gen_snap(CMD, &o, size_idx, &sc);
+        rc = gen_snap(CMD, &o, &sc);
         break;
     }
     if (rc == CLI_EXIT_OK) {
