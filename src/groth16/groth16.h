@@ -354,6 +354,14 @@ CZ_MUST_USE cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t
                                         struct gpu_dev *dev, const g16_gpu_opts_t *opts,
                                         cz_pool *pool, cz_diag *dg);
 
+/** g16_gpu_params_new for parameters loaded with skip_points (or dropped), their points decoded
+ *  from the .params file at `path`, mapped for the call (opts->file is ignored; the pages read
+ *  are dropped from the process). Errors: as g16_gpu_params_new, CUZK_E_IO (the file). */
+CZ_MUST_USE cuzk_err g16_gpu_params_from_file(g16_gpu_params **out, const g16_params_t *p,
+                                              const char *path, struct gpu_dev *dev,
+                                              const g16_gpu_opts_t *opts, cz_pool *pool,
+                                              cz_diag *dg);
+
 /** Frees the device and pinned memory of `gp`; NULL does nothing. */
 void g16_gpu_params_free(g16_gpu_params *gp);
 

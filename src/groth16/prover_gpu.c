@@ -558,6 +558,28 @@ done:
     return err;
 }
 
+cuzk_err g16_gpu_params_from_file(g16_gpu_params **out, const g16_params_t *p, const char *path,
+                                  struct gpu_dev *dev, const g16_gpu_opts_t *opts, cz_pool *pool,
+                                  cz_diag *dg)
+{
+    g16_gpu_opts_t o = opts ? *opts : (g16_gpu_opts_t){0};
+    g16_file_t f;
+    cuzk_err err;
+
+    *out = NULL;
+    CZ_TRY(err, g16_file_map(&f, path, dg), done);
+    o.file = f.data;
+    o.file_len = f.len;
+    o.release_file = f.map != NULL;
+    err = g16_gpu_params_new(out, p, dev, &o, pool, dg);
+    if (err != CUZK_OK) {
+        g16_diag_prefix(dg, path);
+    }
+    g16_file_unmap(&f);
+done:
+    return err;
+}
+
 void g16_gpu_params_free(g16_gpu_params *gp)
 {
     gpu_params_impl *g = (gpu_params_impl *)gp;

@@ -18,6 +18,9 @@
 #                                       compared byte for byte
 #   bash BUILD/carry/device.sh setup32  `setup --gpu` of the 32 GiB PoRep parameters (time,
 #                                       peak RSS) into /tmp/cuzk-carry/p32
+#   bash BUILD/carry/device.sh load32   setup32 when missing, then check-params of the 32 GiB
+#                                       PoRep parameters to GPU 0: decoded on the host, and
+#                                       decoded from the file into the staging (warm, --cold)
 #   bash BUILD/carry/device.sh e2e-32g  setup32 when its files are missing, a synthetic 32 GiB
 #                                       PoRep C1, cuzkd on the device with those parameters,
 #                                       one proof verified (cuzk-bench single --vk), then a
@@ -196,6 +199,17 @@ for step in "${@:-tests}"; do
         "$W/cuzk-bench" timeline --log "$OUT/cuzkd-wpost.log" --out "$OUT/timeline-wpost-32g.svg" \
             > "$OUT/timeline-wpost.log" 2>&1
         grep -A30 '^stage' "$OUT/timeline-wpost.log" | head -30
+        ;;
+    load32)
+        # the 32 GiB PoRep parameters from the file to the device: host decode + upload, then
+        # cuzkd's path (points decoded from the file into the pinned staging), warm and cold
+        bash "$0" setup32
+        P=$(ls "$W"/p32/*.params)
+        for flags in "--gpu" "--gpu --from-file" "--cold --gpu --from-file"; do
+            /usr/bin/time -f "wall_s=%e max_rss_kb=%M" "$W/cuzk-bench" check-params --params "$P" \
+                $flags > "$OUT/load32.log" 2>&1
+            echo "check-params $flags rc=$? $(grep -o -E '(load|upload)_ms=[0-9.]+|from_file=[01]|rss_bytes=[0-9]+|wall_s=[0-9.]+|max_rss_kb=[0-9]+' "$OUT/load32.log" | tr '\n' ' ')"
+        done
         ;;
     e2e-snap-32g)
         # one 32 GiB kind's parameters on the disk at a time

@@ -859,6 +859,20 @@ TEST(gpu_params_from_file)
     GPU_OK(g16_prove_ex(p, &proof, &asg, &r, &s, &og, NULL, test_pool(), DG));
     g16_proof_to_bytes(got, &proof);
     CHECK_MEM_EQ(got, want, sizeof(want));
+    {
+        /* the same by path (the file mapped for the call); a missing file is an I/O error */
+        g16_gpu_params *gp2 = NULL;
+        g16_prove_opts_t og2;
+        CHECK_ERR(g16_gpu_params_from_file(&gp2, p, "/nonexistent/x.params", dev, NULL, test_pool(),
+                                           NULL),
+                  CUZK_E_IO);
+        GPU_OK(g16_gpu_params_from_file(&gp2, p, path, dev, &go, test_pool(), DG));
+        og2 = (g16_prove_opts_t){.gpu = gp2};
+        GPU_OK(g16_prove_ex(p, &proof, &asg, &r, &s, &og2, NULL, test_pool(), DG));
+        g16_proof_to_bytes(got, &proof);
+        CHECK_MEM_EQ(got, want, sizeof(want));
+        g16_gpu_params_free(gp2);
+    }
     /* the CPU path restores them from the same file and proves the same */
     GPU_OK(g16_params_restore_points(p, f1.data, f1.len, NULL, test_pool(), DG));
     GPU_OK(g16_prove_ex(p, &proof, &asg, &r, &s, NULL, NULL, test_pool(), DG));

@@ -35,6 +35,16 @@ flip() {
 
 check 0 "^params ok .* h=32767 " "$params" "$vk" "intact files load"
 
+# --from-file (cuzkd's path with a GPU: the points decoded into the device's staging) is an
+# option of the upload; alone it is a usage error.
+"$bench" check-params --params "$params" --from-file >"$dir/out.log" 2>&1
+rc=$?
+if [ "$rc" != 2 ] || ! grep -q -- "--from-file goes with --gpu" "$dir/out.log"; then
+    echo "FAIL --from-file alone: exit $rc"; cat "$dir/out.log"; fail=1
+else
+    echo "ok   --from-file needs --gpu"
+fi
+
 # The VK part is 868 + 96 ic bytes; h's count follows, then its first point. A flipped low
 # byte of a coordinate leaves the point off the curve.
 ic=$(od -An -tu1 -j 864 -N4 "$params" | awk '{print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4}')

@@ -60,8 +60,9 @@ static bool same_vk(const char *cmd, const char *vk_path, const g16_params_t *p)
     return same;
 }
 
-/* Uploads to GPU 0 and prints the time and the host memory left after freeing the points. */
-static bool to_gpu(const char *cmd, const g16_params_t *p, cz_pool *pool)
+/* Uploads to GPU 0 (from the host points, or with `path` decoding them from the file) and
+ * prints the time and the host memory left after freeing the points. */
+static bool to_gpu(const char *cmd, const g16_params_t *p, const char *path, cz_pool *pool)
 {
     gpu_dev *dev = NULL;
     g16_gpu_params *gp = NULL;
@@ -70,7 +71,9 @@ static bool to_gpu(const char *cmd, const g16_params_t *p, cz_pool *pool)
 
     cz_diag_init(&dg);
     cuzk_err err = gpu_dev_open(&dev, 0, &dg);
-    if (err == CUZK_OK) {
+    if (err == CUZK_OK && path) {
+        err = g16_gpu_params_from_file(&gp, p, path, dev, NULL, pool, &dg);
+    } else if (err == CUZK_OK) {
         err = g16_gpu_params_new(&gp, p, dev, NULL, pool, &dg);
     }
     if (err != CUZK_OK) {
@@ -78,8 +81,9 @@ static bool to_gpu(const char *cmd, const g16_params_t *p, cz_pool *pool)
         gpu_dev_close(dev);
         return false;
     }
-    printf("gpu upload_ms=%.1f device_bytes=%zu pinned_bytes=%zu rss_bytes=%zu\n", cli_now_ms() - t,
-           g16_gpu_params_device_bytes(gp), g16_gpu_params_pinned_bytes(gp), cz_rss_now());
+    printf("gpu from_file=%d upload_ms=%.1f device_bytes=%zu pinned_bytes=%zu rss_bytes=%zu\n",
+           path != NULL, cli_now_ms() - t, g16_gpu_params_device_bytes(gp),
+           g16_gpu_params_pinned_bytes(gp), cz_rss_now());
     g16_gpu_params_free(gp);
     gpu_dev_close(dev);
     return true;
@@ -89,13 +93,17 @@ int cmd_check_params(int argc, char **argv)
 {
     const char *params_path = NULL, *vk_path = NULL;
     uint64_t threads = 0;
-    bool subgroup = false, cold = false, use_gpu = false;
+    bool subgroup = false, cold = false, use_gpu = false, from_file = false;
     cli_opt_t opts[] = {
         CLI_OPT("params", CLI_STR, &params_path, "FILE", "the .params file", true),
         CLI_OPT("vk", CLI_STR, &vk_path, "FILE", "its .vk file (must hold the same key)", false),
         CLI_OPT("subgroup", CLI_FLAG, &subgroup, NULL, "check every point's subgroup too", false),
         CLI_OPT("cold", CLI_FLAG, &cold, NULL, "drop the file's cached pages first", false),
         CLI_OPT("gpu", CLI_FLAG, &use_gpu, NULL, "then make them resident on GPU 0", false),
+        CLI_OPT("from-file", CLI_FLAG, &from_file, NULL,
+                "with --gpu: load only the key and counts, then decode the points from the file "
+                "straight into the device's staging (cuzkd's path with a usable GPU)",
+                false),
         CLI_OPT("threads", CLI_U64, &threads, "N", "cores to use (default: all)", false),
     };
     const char *cmd = argv[0];
@@ -117,7 +125,12 @@ int cmd_check_params(int argc, char **argv)
     if (cold) {
         drop_cache(params_path);
     }
+    if (from_file && !use_gpu) {
+        rc = cli_error(cmd, "--from-file goes with --gpu");
+        goto done;
+    }
     lo.check_subgroup = subgroup;
+    lo.skip_points = from_file;
     t = cli_now_ms();
     cuzk_err err = g16_params_load(&p, params_path, &lo, pool, &dg);
     t = cli_now_ms() - t;
@@ -133,7 +146,7 @@ int cmd_check_params(int argc, char **argv)
     if (vk_path && !same_vk(cmd, vk_path, p)) {
         goto done;
     }
-    if (use_gpu && !to_gpu(cmd, p, pool)) {
+    if (use_gpu && !to_gpu(cmd, p, from_file ? params_path : NULL, pool)) {
         goto done;
     }
     rc = CLI_EXIT_OK;
