@@ -206,9 +206,8 @@ for step in "${@:-tests}"; do
         bash "$0" setup32
         P=$(ls "$W"/p32/*.params)
         for flags in "--gpu" "--gpu --from-file" "--cold --gpu --from-file"; do
-            /usr/bin/time -f "wall_s=%e max_rss_kb=%M" "$W/cuzk-bench" check-params --params "$P" \
-                $flags > "$OUT/load32.log" 2>&1
-            echo "check-params $flags rc=$? $(grep -o -E '(load|upload)_ms=[0-9.]+|from_file=[01]|rss_bytes=[0-9]+|wall_s=[0-9.]+|max_rss_kb=[0-9]+' "$OUT/load32.log" | tr '\n' ' ')"
+            "$W/cuzk-bench" check-params --params "$P" $flags > "$OUT/load32.log" 2>&1
+            echo "check-params $flags rc=$? $(grep -o -E '(load|upload)_ms=[0-9.]+|from_file=[01]|rss_bytes=[0-9]+' "$OUT/load32.log" | tr '\n' ' ')"
         done
         ;;
     e2e-snap-32g)
