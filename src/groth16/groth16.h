@@ -141,6 +141,17 @@ typedef struct g16_shape {
 /** The shape of a prover assignment. */
 void g16_shape_of_assignment(g16_shape_t *out, const cs_assignment_t *asg);
 
+/** The scalars each MSM of a proof sees (spec 4.6), counted by value: L the aux, A the
+ *  inputs and the aux in A's density, B (G1 and G2 alike) the inputs and aux in B's densities.
+ *  Zeros and ones cost an MSM nothing and one addition each; the others are full terms. */
+typedef enum { G16_Q_L, G16_Q_A, G16_Q_B, G16_Q_COUNT } g16_query;
+typedef struct g16_query_stats {
+    size_t n[G16_Q_COUNT], zeros[G16_Q_COUNT], ones[G16_Q_COUNT];
+} g16_query_stats_t;
+
+/** Counts the scalars of `asg` (inputs, aux and the three densities) per query. */
+void g16_query_stats(g16_query_stats_t *out, const cs_assignment_t *asg);
+
 /** The shape of recorded matrices (densities = columns present in A, resp. B). Fails with
  *  CUZK_E_NOMEM only. */
 CZ_MUST_USE cuzk_err g16_shape_of_r1cs(g16_shape_t *out, const cs_r1cs_t *r1cs, cz_diag *dg);

@@ -742,6 +742,38 @@ done:
 
 /* ---- shape checks ---------------------------------------------------------------------------------- */
 
+/* Counts v into query q of out. */
+static void count_scalar(g16_query_stats_t *out, unsigned q, const fr_t *v)
+{
+    out->n[q]++;
+    if (fr_is_zero(v)) {
+        out->zeros[q]++;
+    } else if (fr_eq(v, &FR_ONE)) {
+        out->ones[q]++;
+    }
+}
+
+void g16_query_stats(g16_query_stats_t *out, const cs_assignment_t *asg)
+{
+    memset(out, 0, sizeof(*out));
+    for (size_t i = 0; i < asg->num_inputs; i++) {
+        count_scalar(out, G16_Q_A, &asg->inputs[i]);
+        if (cs_bitvec_get(&asg->b_input_density, i)) {
+            count_scalar(out, G16_Q_B, &asg->inputs[i]);
+        }
+    }
+    for (size_t i = 0; i < asg->num_aux; i++) {
+        const fr_t *v = &asg->aux[i];
+        count_scalar(out, G16_Q_L, v);
+        if (cs_bitvec_get(&asg->a_aux_density, i)) {
+            count_scalar(out, G16_Q_A, v);
+        }
+        if (cs_bitvec_get(&asg->b_aux_density, i)) {
+            count_scalar(out, G16_Q_B, v);
+        }
+    }
+}
+
 void g16_shape_of_assignment(g16_shape_t *out, const cs_assignment_t *asg)
 {
     out->num_inputs = asg->num_inputs;

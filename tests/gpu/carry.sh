@@ -10,7 +10,8 @@
 #                                       bench_gpu's SpMV cases at the 32 GiB partition's shape
 #   bash BUILD/carry/device.sh engine   the engine on the device with 2 KiB PoSt parameters
 #   bash BUILD/carry/device.sh pce32    a 32 GiB PoRep partition (synthetic C1): the shape
-#                                       recorded and saved, then loaded; witness + CPU products
+#                                       recorded and saved, then loaded (with the shares of 0, 1
+#                                       and other scalars per MSM query); witness + CPU products
 #                                       on 16 threads; a, b, c on the device compared with the
 #                                       CPU's; the prover backend on 16 threads for comparison
 #   bash BUILD/carry/device.sh setup    the device setup's tests (full size, memcheck), then
@@ -121,8 +122,9 @@ for step in "${@:-tests}"; do
             --out "$C1" > "$OUT/gen32.log" 2>&1
         echo "gen-vanilla porep 32GiB rc=$?"
         for pass in record load; do
+            stats=$([ $pass = load ] && echo --scalar-stats)
             timeout 280 "$W/cuzk-bench" synth --type porep --c1 "$C1" --partition 0 --repeat 3 \
-                --backend pce --threads "$(nproc)" --timing --gpu --shape-file "$SH" \
+                --backend pce --threads "$(nproc)" --timing --gpu --shape-file "$SH" $stats \
                 > "$OUT/pce32_$pass.log" 2>&1
             echo "synth pce ($pass) rc=$?"
             grep -v -E "^$" "$OUT/pce32_$pass.log" | tail -12

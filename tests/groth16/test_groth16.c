@@ -911,6 +911,47 @@ TEST(verify_with_a_pool_agrees)
     cz_free(x);
 }
 
+/* g16_query_stats on a hand-made assignment: each query's scalars and their zeros and ones
+ * (inputs [1, 0, 5], aux [0, 1, 7, 1, 0], A's aux density {1, 2}, B's {0, 2} and {0, 2, 4}). */
+TEST(query_stats_count_each_msm)
+{
+    fr_t in[3], aux[5];
+    uint64_t a_words = 0x6, bi_words = 0x5, ba_words = 0x15;
+    const uint64_t iv[3] = {1, 0, 5}, av[5] = {0, 1, 7, 1, 0};
+    cs_assignment_t asg;
+    g16_query_stats_t st;
+    g16_shape_t sh;
+
+    for (size_t i = 0; i < 3; i++) {
+        fr_from_u64(&in[i], iv[i]);
+    }
+    for (size_t i = 0; i < 5; i++) {
+        fr_from_u64(&aux[i], av[i]);
+    }
+    memset(&asg, 0, sizeof(asg));
+    asg.inputs = in;
+    asg.num_inputs = 3;
+    asg.aux = aux;
+    asg.num_aux = 5;
+    asg.a_aux_density = (cs_bitvec_t){.words = &a_words, .len = 5, .popcount = 2};
+    asg.b_input_density = (cs_bitvec_t){.words = &bi_words, .len = 3, .popcount = 2};
+    asg.b_aux_density = (cs_bitvec_t){.words = &ba_words, .len = 5, .popcount = 3};
+    g16_query_stats(&st, &asg);
+    CHECK_EQ_U64(st.n[G16_Q_L], 5);
+    CHECK_EQ_U64(st.zeros[G16_Q_L], 2);
+    CHECK_EQ_U64(st.ones[G16_Q_L], 2);
+    CHECK_EQ_U64(st.n[G16_Q_A], 5);
+    CHECK_EQ_U64(st.zeros[G16_Q_A], 1);
+    CHECK_EQ_U64(st.ones[G16_Q_A], 2);
+    CHECK_EQ_U64(st.n[G16_Q_B], 5);
+    CHECK_EQ_U64(st.zeros[G16_Q_B], 2);
+    CHECK_EQ_U64(st.ones[G16_Q_B], 1);
+    /* each query has as many scalars as its parameter vector has points */
+    g16_shape_of_assignment(&sh, &asg);
+    CHECK_EQ_U64(st.n[G16_Q_A], sh.num_inputs + sh.a_aux_popcount);
+    CHECK_EQ_U64(st.n[G16_Q_B], sh.b_input_popcount + sh.b_aux_popcount);
+}
+
 TEST(tampered_witness_is_rejected)
 {
     rc_spec sp = {.ni = 2, .na = 16, .ncons = 20, .seed = test_seed()};

@@ -318,6 +318,40 @@ TEST(gen_check_porep_curio_wrapper_synthetic)
     free(gen_and_check("porep", "c1s.json", "--synthetic", NULL));
 }
 
+/* synth --scalar-stats: one line per MSM query (l, a, b) whose zeros, ones and others add up
+ * to its scalars; l has one per aux (the table's aux column). */
+TEST(synth_scalar_stats)
+{
+    tu_result r;
+    char *sc = gen_and_check("porep", "c1st.json", NULL, NULL);
+    size_t aux = 0;
+
+    tu_bench(&r, "synth", "--type", "porep", "--c1", tu_path("c1st.json"), "--repeat", "1",
+             "--partition", "0", "--scalar-stats", "--quiet", NULL);
+    CHECK_EQ_U64(r.status, 0);
+    const char *row = strstr(r.out, "\n0 ");
+    size_t cons = 0;
+    CHECK(row && sscanf(row, "\n0 %zu %zu", &cons, &aux) == 2 && cons > 0 && aux > 0);
+    for (int q = 0; q < 3; q++) {
+        char key[64];
+        size_t n, z, o, x;
+        snprintf(key, sizeof(key), "scalars partition=0 query=%s ",
+                 q == 0   ? "l"
+                 : q == 1 ? "a"
+                          : "b");
+        const char *line = strstr(r.out, key);
+        CHECK_MSG(line != NULL, "no '%s' in:\n%s", key, r.out);
+        CHECK(sscanf(line + strlen(key), "n=%zu zero=%zu one=%zu other=%zu", &n, &z, &o, &x) == 4);
+        CHECK_EQ_U64(z + o + x, n);
+        CHECK(n > 0 && z > 0 && o > 0);
+        if (q == 0) {
+            CHECK_EQ_U64(n, aux);
+        }
+    }
+    tu_result_clear(&r);
+    free(sc);
+}
+
 /* ---- SnapDeals (spec 3.2) -------------------------------------------------------------------- */
 
 /* 2 KiB: 8 apex leafs, 10 challenges, TreeD Single with 6 binary elements. */

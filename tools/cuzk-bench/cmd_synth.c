@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "common/alloc.h"
 #include "engine/offline.h"
+#include "groth16/groth16.h"
 #include "perf.h"
 #include "progress.h"
 #include "synth_gpu.h"
@@ -37,6 +38,8 @@ typedef struct synth_run {
     synth_gpu_times gpu; /* --gpu: the products on the device */
     size_t alloc_peak;
     cs_counts_t counts;
+    bool has_stats;          /* --scalar-stats */
+    g16_query_stats_t stats; /* the MSMs' scalars, counted after the timed stages */
 } synth_run;
 
 static cuzk_err new_cs(synth_backend bk, const eng_plan_t *plan, cs_t **cs, cz_diag *dg)
@@ -57,7 +60,8 @@ static cuzk_err new_cs(synth_backend bk, const eng_plan_t *plan, cs_t **cs, cz_d
 
 /* One synthesis of partition k (with `shape` for BK_PCE). */
 static int synth_once(const char *cmd, eng_offline_t *off, synth_backend bk, size_t k,
-                      const cs_shape_t *shape, cz_pool *pool, synth_gpu *g, synth_run *run)
+                      const cs_shape_t *shape, cz_pool *pool, synth_gpu *g, bool stats,
+                      synth_run *run)
 {
     cs_t *cs = NULL;
     cs_assignment_t asg;
@@ -91,6 +95,10 @@ static int synth_once(const char *cmd, eng_offline_t *off, synth_backend bk, siz
     }
     if (cs) {
         cs_get_counts(cs, &run->counts);
+    }
+    if (err == CUZK_OK && stats && (bk == BK_PROVER || bk == BK_PCE)) {
+        g16_query_stats(&run->stats, &asg);
+        run->has_stats = true;
     }
     if (err == CUZK_E_UNSAT && bk == BK_CHECK) {
         size_t idx = 0;
@@ -224,7 +232,7 @@ static const char SYNTH_ABOUT[] =
 typedef struct synth_opts {
     const char *backend, *memmon, *shape_file;
     uint64_t partition, repeat, threads;
-    bool has_partition, timing, use_gpu, quiet;
+    bool has_partition, timing, use_gpu, quiet, scalar_stats;
     synth_backend bk; /* from backend */
 } synth_opts;
 
@@ -266,6 +274,10 @@ static int synth_parse(synth_opts *o, cli_vreq_flags *f)
                                    false);
     opts[n++] = (cli_opt_t)CLI_OPT("timing", CLI_FLAG, &o->timing, NULL,
                                    "one line per run with its stages", false);
+    opts[n++] = (cli_opt_t)CLI_OPT("scalar-stats", CLI_FLAG, &o->scalar_stats, NULL,
+                                   "prover, pce: per partition, the scalars of the L, A and B "
+                                   "MSMs and their shares of 0, 1 and other values",
+                                   false);
     opts[n++] = (cli_opt_t)CLI_OPT("memmon", CLI_STR, &o->memmon, "FILE.csv",
                                    "sample resident memory every 100 ms into FILE.csv", false);
     opts[n++] =
@@ -396,6 +408,21 @@ static void print_run(const synth_state *st, size_t k, uint64_t i)
     fflush(stdout);
 }
 
+/* --scalar-stats: one line per query of partition k. */
+static void print_stats(size_t k, const g16_query_stats_t *s)
+{
+    static const char *const names[G16_Q_COUNT] = {"l", "a", "b"};
+    for (unsigned q = 0; q < G16_Q_COUNT; q++) {
+        double n = s->n[q] ? (double)s->n[q] : 1.0;
+        size_t other = s->n[q] - s->zeros[q] - s->ones[q];
+        printf("scalars partition=%zu query=%s n=%zu zero=%zu one=%zu other=%zu zero_pct=%.2f "
+               "one_pct=%.2f other_pct=%.2f\n",
+               k, names[q], s->n[q], s->zeros[q], s->ones[q], other, 100.0 * s->zeros[q] / n,
+               100.0 * s->ones[q] / n, 100.0 * other / n);
+    }
+    fflush(stdout);
+}
+
 /* Partition k's --repeat runs; its table line goes to `line`. -1, or the exit code of a
  * failed run (after its error line). */
 static int synth_partition(synth_state *st, const synth_opts *o, size_t k, char line[256])
@@ -410,7 +437,8 @@ static int synth_partition(synth_state *st, const synth_opts *o, size_t k, char 
         return cli_error(SYNTH_CMD, "out of memory");
     }
     for (uint64_t i = 0; i < o->repeat; i++) {
-        rc = synth_once(SYNTH_CMD, st->off, o->bk, k, &st->shape, st->pool, st->g, &st->runs[i]);
+        rc = synth_once(SYNTH_CMD, st->off, o->bk, k, &st->shape, st->pool, st->g,
+                        o->scalar_stats && i == 0, &st->runs[i]);
         if (rc >= 0) {
             break;
         }
@@ -419,6 +447,10 @@ static int synth_partition(synth_state *st, const synth_opts *o, size_t k, char 
         if (o->timing) {
             cli_progress_hide(&st->pg);
             print_run(st, k, i);
+        }
+        if (st->runs[i].has_stats) {
+            cli_progress_hide(&st->pg);
+            print_stats(k, &st->runs[i].stats);
         }
         cli_progress_update(&st->pg, (uint64_t)(k - st->k0) * o->repeat + i + 1);
     }
