@@ -292,11 +292,11 @@ bool eng_gpu_housekeep_locked(eng_t *eng, eng_gpu *g, eng_defer *d)
     if (srs) {
         const g16_params_t *params = srs->params; /* HOT: the preload's reference keeps it */
         unsigned *pending = g->pre_pending;
-        uint64_t ns;
+        uint64_t ns, extra = eng_shape_device_bytes_locked(eng, srs->id);
         g->pre_srs = NULL;
         g->pre_pending = NULL;
         pthread_mutex_unlock(&eng->mu);
-        (void)eng_gpu_resident(eng, g, NULL, 0, srs, params, 0, &ns); /* failures are logged */
+        (void)eng_gpu_resident(eng, g, NULL, 0, srs, params, extra, &ns); /* failures logged */
         pthread_mutex_lock(&eng->mu);
         (*pending)--;
         eng_srs_unref_locked(eng, srs); /* wakes the preload (work_cv) */

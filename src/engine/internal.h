@@ -161,6 +161,9 @@ void eng_shapes_free(eng_t *eng);
  *  entry, READY (its budget charge released) or FAILED, and returns it for eng_shape_free
  *  after the lock; NULL when there is none or it is being recorded. */
 eng_shape *eng_shape_take_locked(eng_t *eng, const char *id);
+/** The device bytes the circuit's READY shape will take beside its parameters (0 when it has
+ *  none yet), so that a copy made before any partition leaves room for it. */
+uint64_t eng_shape_device_bytes_locked(eng_t *eng, const char *id);
 void eng_shape_free(eng_shape *s);
 
 typedef struct eng_waiter {

@@ -211,6 +211,12 @@ const cs_shape_t *eng_shape_get(eng_t *eng, eng_job *job, size_t k, uint64_t *t_
     return fill(eng, s, job, k, t_end);
 }
 
+uint64_t eng_shape_device_bytes_locked(eng_t *eng, const char *id)
+{
+    const eng_shape *s = find_locked(eng, id);
+    return s && s->state == SHAPE_READY ? g16_gpu_shape_device_estimate(&s->shape) : 0;
+}
+
 eng_shape *eng_shape_take_locked(eng_t *eng, const char *id)
 {
     for (eng_shape **pp = &eng->shapes; *pp; pp = &(*pp)->next) {
