@@ -36,6 +36,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/alloc.h"
 #include "common/log.h"
@@ -452,7 +453,8 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     cz_diag_init(&dg);
     /* dropped points (or never decoded): decoded from the file straight into the staging */
     g16_gpu_opts_t go = {.release_file = true};
-    err = eng_srs_points_acquire(eng, srs, params, &go.file, &go.file_len, &dg);
+    err = eng_srs_points_acquire(eng, srs, params, &go.file, &go.file_len, &go.file_fd, &dg);
+    go.file_pread = go.file_fd >= 0;
     bool reading = err == CUZK_OK;
     for (; err == CUZK_OK;) {
         cz_diag_init(&dg);
@@ -473,6 +475,9 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     }
     if (reading) {
         eng_srs_points_release(eng, srs);
+    }
+    if (go.file_pread) {
+        close(go.file_fd);
     }
     uint64_t t1 = eng_now_ns();
     if (err != CUZK_OK) {
@@ -522,7 +527,11 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
            "job=%s k=%zu gpu=%u srs=%s event=resident bytes=%llu pinned_bytes=%zu from=%s "
            "ms=%.1f",
            qid_of(job), k, g->ordinal, srs->id, (unsigned long long)bytes,
-           g16_gpu_params_pinned_bytes(gp), go.file ? "file" : "host", (double)(t1 - t0) / 1e6);
+           g16_gpu_params_pinned_bytes(gp),
+           go.file_pread ? "file"
+           : go.file     ? "file_mapping"
+                         : "host",
+           (double)(t1 - t0) / 1e6);
     if (eng->cfg.timing && job) {
         eng_timing_stage(eng, job, k, "gpu_upload", NULL, t0, t1);
     }

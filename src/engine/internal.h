@@ -135,11 +135,13 @@ typedef struct eng_job eng_job;
  *  the file's mapping when they were dropped; counts the caller as a reader (no drop until
  *  eng_srs_points_release). With `file` non-NULL (an upload, which can decode the points out
  *  of the file itself), dropped points are not restored: *file / *file_len receive the file's
- *  mapping instead (NULL / 0 when the host points are there), valid until the release.
+ *  mapping instead (NULL / 0 when the host points are there), valid until the release, and
+ *  *fd a descriptor of the same file for pread (-1 if none; the caller closes it).
  *  CUZK_E_INVAL when they were dropped and cannot be restored here (demoted meanwhile),
  *  CUZK_E_IO when the file changed on disk, or the restore's error. Called without the lock. */
 CZ_MUST_USE cuzk_err eng_srs_points_acquire(eng_t *eng, eng_srs *srs, const g16_params_t *params,
-                                            const uint8_t **file, size_t *file_len, cz_diag *dg);
+                                            const uint8_t **file, size_t *file_len, int *fd,
+                                            cz_diag *dg);
 void eng_srs_points_release(eng_t *eng, eng_srs *srs);
 /** After an upload registered a device copy of srs's parameters (lock held): true when the
  *  host points should be dropped now (not kept by configuration, every usable device holds a

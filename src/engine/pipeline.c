@@ -517,7 +517,7 @@ static cuzk_err prove_once(eng_t *eng, eng_gpu *g, bool use_gpu, eng_job *job, s
     }
     CZ_TRY(err, host_products(eng, part, &o->dg), done);
     o->cpu_fallback = g != NULL; /* a device thread proving on the CPU */
-    CZ_TRY(err, eng_srs_points_acquire(eng, srs, params, NULL, NULL, &o->dg),
+    CZ_TRY(err, eng_srs_points_acquire(eng, srs, params, NULL, NULL, NULL, &o->dg),
            done); /* the CPU reads them */
     err = g16_prove_ex(params, &o->proof, asg, &r, &s, &opts, NULL, eng->prove_pool, &o->dg);
     eng_srs_points_release(eng, srs);

@@ -223,11 +223,11 @@ static void release_pages(const uint8_t *p, size_t len)
     }
 }
 
-/* Decodes points [first, first + n) of the section `name` whose first point is at byte `off`
- * of the file `file` into dst[0 .. n) (the decoding fails at the first bad point: named with
- * its index in the section and its file offset). With `release`, block by block, each block's
- * input pages dropped once decoded. */
-static cuzk_err decode_vector(void *dst, const uint8_t *file, size_t off, size_t first, size_t n,
+/* Decodes points [first, first + n) of the section `name` into dst[0 .. n): src holds the
+ * bytes of point `first` onwards, and the section's first point is at byte `off` of its file
+ * (the decoding fails at the first bad point: named with its index in the section and its file
+ * offset). With `release`, block by block, each block's input pages dropped once decoded. */
+static cuzk_err decode_vector(void *dst, const uint8_t *src, size_t off, size_t first, size_t n,
                               bool g2, bool check_group, bool release, const char *name,
                               cz_pool *pool, cz_diag *dg)
 {
@@ -238,7 +238,7 @@ static cuzk_err decode_vector(void *dst, const uint8_t *file, size_t off, size_t
 
     for (i0 = 0; i0 < n && bad == SIZE_MAX; i0 += block) {
         size_t len = n - i0 < block ? n - i0 : block;
-        job.src = file + off + (first + i0) * nb;
+        job.src = src + i0 * nb;
         job.dst = (uint8_t *)dst + i0 * (g2 ? sizeof(g2_aff_t) : sizeof(g1_aff_t));
         atomic_init(&job.first_bad, SIZE_MAX);
         cz_pool_for(pool, len, check_group ? 64 : 1024, decode_task, &job);
@@ -349,8 +349,8 @@ static cuzk_err decode_sections(void *const dst[SEC_COUNT], const uint8_t *buf, 
     cuzk_err err = CUZK_OK;
 
     for (unsigned s = 0; s < SEC_COUNT && err == CUZK_OK; s++) {
-        err = decode_vector(dst[s], buf, lay->sec_off[s], 0, lay->sec_len[s], s == SEC_B_G2,
-                            check_group, release, SEC_NAME[s], pool, dg);
+        err = decode_vector(dst[s], buf + lay->sec_off[s], lay->sec_off[s], 0, lay->sec_len[s],
+                            s == SEC_B_G2, check_group, release, SEC_NAME[s], pool, dg);
     }
     return err;
 }
@@ -399,9 +399,60 @@ cuzk_err g16_params_decode_range(void *dst, const uint8_t *buf, size_t sec_off, 
                                  cz_diag *dg)
 {
     CZ_CHECK(sec < SEC_COUNT);
-    return decode_vector(dst, buf, sec_off, first, n, sec == SEC_B_G2,
-                         opts ? opts->check_subgroup : false, opts ? opts->release_input : false,
-                         SEC_NAME[sec], pool, dg);
+    return decode_vector(dst, buf + sec_off + first * sec_point_size(sec), sec_off, first, n,
+                         sec == SEC_B_G2, opts ? opts->check_subgroup : false,
+                         opts ? opts->release_input : false, SEC_NAME[sec], pool, dg);
+}
+
+/* Parallel pread of [off, off + len) of fd into buf, in pieces. */
+typedef struct pread_job {
+    int fd;
+    uint8_t *buf;
+    size_t off, len;
+    atomic_int failed; /* errno of the first failure, or -1 for a short read */
+} pread_job;
+
+#define PREAD_PIECE ((size_t)4 << 20)
+
+static void pread_task(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    pread_job *j = ctx;
+    (void)worker;
+    for (size_t p = begin; p < end && !atomic_load(&j->failed); p++) {
+        size_t at = p * PREAD_PIECE, want = j->len - at < PREAD_PIECE ? j->len - at : PREAD_PIECE;
+        while (want > 0) {
+            ssize_t got = pread(j->fd, j->buf + at, want, (off_t)(j->off + at));
+            if (got < 0 && errno == EINTR) {
+                continue;
+            }
+            if (got <= 0) {
+                int zero = 0;
+                atomic_compare_exchange_strong(&j->failed, &zero, got < 0 ? errno : -1);
+                return;
+            }
+            at += (size_t)got;
+            want -= (size_t)got;
+        }
+    }
+}
+
+cuzk_err g16_params_read_range(void *dst, uint8_t *raw, int fd, size_t sec_off, unsigned sec,
+                               size_t first, size_t n, const g16_load_opts_t *opts, cz_pool *pool,
+                               cz_diag *dg)
+{
+    CZ_CHECK(sec < SEC_COUNT);
+    const size_t nb = sec_point_size(sec);
+    pread_job job = {.fd = fd, .buf = raw, .off = sec_off + first * nb, .len = n * nb};
+
+    atomic_init(&job.failed, 0);
+    cz_pool_for(pool, (job.len + PREAD_PIECE - 1) / PREAD_PIECE, 1, pread_task, &job);
+    int e = atomic_load(&job.failed);
+    if (e) {
+        return cz_fail(dg, CUZK_E_IO, "section %s: reading %zu bytes at offset %zu: %s",
+                       SEC_NAME[sec], job.len, job.off, e > 0 ? strerror(e) : "file too short");
+    }
+    return decode_vector(dst, raw, sec_off, first, n, sec == SEC_B_G2,
+                         opts ? opts->check_subgroup : false, false, SEC_NAME[sec], pool, dg);
 }
 
 cuzk_err g16_params_restore_points(g16_params_t *p, const uint8_t *buf, size_t len,
@@ -448,8 +499,8 @@ cuzk_err g16_params_from_bytes(g16_params_t **out, const uint8_t *buf, size_t le
     p->dropped = true; /* until the vectors exist */
     CZ_TRY(err, decode_vk_fixed(&p->vk, buf, dg), done);
     CZ_TRY(err,
-           decode_vector(p->vk.ic, buf, G16_VK_FIXED_NBYTES, 0, lay.ic_len, false, true, false,
-                         "ic", pool, dg),
+           decode_vector(p->vk.ic, buf + G16_VK_FIXED_NBYTES, G16_VK_FIXED_NBYTES, 0, lay.ic_len,
+                         false, true, false, "ic", pool, dg),
            done);
     if (opts && opts->skip_points) {
         *out = p; /* dropped: the five vectors are decoded later, or never on the host */
@@ -516,8 +567,8 @@ cuzk_err g16_vk_from_bytes(g16_vk_t **out, const uint8_t *buf, size_t len, cz_di
     vk->ic_len = lay.ic_len;
     CZ_TRY(err, decode_vk_fixed(vk, buf, dg), done);
     CZ_TRY(err,
-           decode_vector(vk->ic, buf, G16_VK_FIXED_NBYTES, 0, lay.ic_len, false, true, false, "ic",
-                         NULL, dg),
+           decode_vector(vk->ic, buf + G16_VK_FIXED_NBYTES, G16_VK_FIXED_NBYTES, 0, lay.ic_len,
+                         false, true, false, "ic", NULL, dg),
            done);
     *out = vk;
     vk = NULL;

@@ -33,7 +33,9 @@
  */
 #include "groth16/groth16.h"
 
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpu/gpu.h"
 #include "groth16/internal.h"
@@ -368,6 +370,8 @@ done:
 typedef struct point_src {
     const void *points; /* or NULL: from the file */
     const uint8_t *file;
+    uint8_t *raw; /* with pread: a slot of encoded points read from fd */
+    int fd;
     size_t off;
     unsigned sec;
     const g16_load_opts_t *lo;
@@ -393,6 +397,11 @@ static cuzk_err upload_bases(gpu_params_impl *g, gpu_msm_bases *b, bool g2, cons
         slot = rg->host + (size_t)sl * rg->slot_bytes;
         if (src->points) {
             pool_copy(slot, (const uint8_t *)src->points + first * elem, k * elem, pool);
+        } else if (src->raw) {
+            CZ_TRY(err,
+                   g16_params_read_range(slot, src->raw, src->fd, src->off, src->sec, first, k,
+                                         src->lo, pool, dg),
+                   done);
         } else {
             CZ_TRY(err,
                    g16_params_decode_range(slot, src->file, src->off, src->sec, first, k, src->lo,
@@ -470,6 +479,7 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
     const g16_load_opts_t lo = {.release_input = opts && opts->release_file};
     const bool from_file = !g16_params_has_points(p);
     size_t off[G16_SEC_COUNT] = {0};
+    uint8_t *raw = NULL;
 
     CZ_CHECK(p != NULL && dev != NULL);
     *out = NULL;
@@ -514,6 +524,10 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
 
     if (from_file) {
         CZ_TRY(err, g16_params_file_sections(p, opts->file, opts->file_len, off, dg), done);
+        if (opts->file_pread && !(raw = cz_malloc(slot_bytes))) {
+            err = cz_fail(dg, CUZK_E_NOMEM, "a read slot of %zu bytes", slot_bytes);
+            goto done;
+        }
     }
     CZ_TRY(err, ring_init(&g->ring, dev, slot_bytes, slots, dg), done);
     CZ_TRY(err, pinned(g, &ring_mem, slot_bytes * slots, "the staging ring", dg), done);
@@ -526,6 +540,8 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
         for (unsigned s = 0; s < G16_SEC_COUNT; s++) {
             point_src src = {.points = from_file ? NULL : host[s],
                              .file = from_file ? opts->file : NULL,
+                             .raw = raw,
+                             .fd = raw ? opts->file_fd : -1,
                              .off = off[s],
                              .sec = s,
                              .lo = &lo};
@@ -554,7 +570,8 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
     *out = &g->head;
     g = NULL; /* ownership moved to the caller */
 done:
-    g16_gpu_params_free(g ? &g->head : NULL);
+    g16_gpu_params_free(g ? &g->head : NULL); /* drains the ring: nothing reads raw after */
+    cz_free(raw);
     return err;
 }
 
@@ -571,9 +588,14 @@ cuzk_err g16_gpu_params_from_file(g16_gpu_params **out, const g16_params_t *p, c
     o.file = f.data;
     o.file_len = f.len;
     o.release_file = f.map != NULL;
+    o.file_fd = open(path, O_RDONLY | O_CLOEXEC);
+    o.file_pread = o.file_fd >= 0;
     err = g16_gpu_params_new(out, p, dev, &o, pool, dg);
     if (err != CUZK_OK) {
         g16_diag_prefix(dg, path);
+    }
+    if (o.file_pread) {
+        close(o.file_fd);
     }
     g16_file_unmap(&f);
 done:

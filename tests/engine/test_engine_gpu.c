@@ -209,7 +209,7 @@ TEST(gpu_auto_proves_and_reports)
     CHECK(etu_count_lines("stage=products worker=cuzk-gpu", NULL) >= 1);
     /* with a usable device, a load leaves the points in the file and the upload decodes them
      * from it: the host never holds them (no CPU proof needed them) */
-    CHECK_EQ_U64(etu_count_lines("event=resident", "from=file"), resident);
+    CHECK_EQ_U64(etu_count_lines("event=resident", "from=file ms="), resident);
     CHECK_EQ_U64(etu_count_lines("event=resident", "from=host"), 0);
     CHECK_EQ_U64(etu_count_lines("event=host_points_dropped", NULL), 0);
     CHECK_EQ_U64(etu_count_lines("event=host_points_restored", NULL), 0);
@@ -244,7 +244,7 @@ TEST(gpu_preload_makes_resident)
     eng_free(eng);
     cz_log_set_sink(NULL, NULL);
     CHECK_EQ_U64(
-        etu_count_lines("job=preload k=0 gpu=0 srs=test-cubic event=resident", "from=file"), 1);
+        etu_count_lines("job=preload k=0 gpu=0 srs=test-cubic event=resident", "from=file ms="), 1);
     CHECK_EQ_U64(etu_count_lines("event=resident ", NULL), 1);
     CHECK_EQ_U64(etu_count_lines("stage=gpu_upload", NULL), 0);
     CHECK_EQ_U64(etu_count_lines("event=host_points_restored", NULL), 0);
@@ -281,7 +281,7 @@ TEST(gpu_points_in_changed_file_load_again)
     cz_log_set_sink(NULL, NULL);
     free(good);
     CHECK_EQ_U64(etu_count_lines("event=file_changed tier=hot", "action=load_again"), 2);
-    CHECK_EQ_U64(etu_count_lines("event=resident", "from=file"), 3);
+    CHECK_EQ_U64(etu_count_lines("event=resident", "from=file ms="), 3);
     CHECK_EQ_U64(etu_count_lines("event=host_points_restored", NULL), 0);
 }
 
@@ -302,7 +302,7 @@ TEST(gpu_keep_host_points)
     cz_log_set_sink(NULL, NULL);
     CHECK_EQ_U64(etu_count_lines("event=host_points_dropped", NULL), 0);
     CHECK_EQ_U64(etu_count_lines("event=resident", "from=host"), 1);
-    CHECK_EQ_U64(etu_count_lines("event=resident", "from=file"), 0);
+    CHECK_EQ_U64(etu_count_lines("event=resident", "from=file ms="), 0);
 }
 
 /* Under gpus.memory_limit a new circuit frees the least recently used copy; every partition
@@ -468,7 +468,7 @@ TEST(gpu_bad_public_input_is_not_the_devices_fault)
     CHECK_EQ_U64(etu_count_lines("event=invalid_proof backend=gpu action=retry_on_cpu", NULL), 4);
     /* the upload decoded the points from the file; the first CPU retry decoded them on the
      * host, and they stayed for the other retries */
-    CHECK_EQ_U64(etu_count_lines("event=resident", "from=file"), 1);
+    CHECK_EQ_U64(etu_count_lines("event=resident", "from=file ms="), 1);
     CHECK_EQ_U64(etu_count_lines("event=host_points_dropped", NULL), 0);
     CHECK_EQ_U64(etu_count_lines("event=host_points_restored", NULL), 1);
 }
@@ -558,7 +558,7 @@ TEST(gpu_disabled_after_repeated_failures)
         etu_count_lines("error gpu=0 event=disabled failures_in_row=3 action=cpu_only", NULL), 1);
     /* both uploads (f-0, f-1) decode from the file; the CPU proofs once the device was
      * disabled restore the host points (once: they stay, no device holds them) */
-    CHECK_EQ_U64(etu_count_lines("event=resident", "from=file"), 2);
+    CHECK_EQ_U64(etu_count_lines("event=resident", "from=file ms="), 2);
     CHECK_EQ_U64(etu_count_lines("event=host_points_dropped", NULL), 0);
     CHECK_EQ_U64(etu_count_lines("event=host_points_restored", NULL), 1);
 }

@@ -19,7 +19,9 @@
  */
 #include "harness/test.h"
 
+#include <fcntl.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -849,6 +851,31 @@ TEST(gpu_params_from_file)
         snprintf(want_msg, sizeof(want_msg), "section l: point 200 (byte offset %zu)",
                  at + 1 - G1_UNCOMPRESSED_NBYTES);
         CHECK_MSG(strstr(dg.msg, want_msg) != NULL, "%s", dg.msg);
+        /* the same through pread (by path): the same point named */
+        char bad_path[80];
+        snprintf(bad_path, sizeof(bad_path), "/tmp/cuzk-file-%d-bad.params", (int)getpid());
+        FILE *bf = fopen(bad_path, "wb");
+        CHECK(bf && fwrite(bad, 1, f1.len, bf) == f1.len && fclose(bf) == 0);
+        cz_diag_init(&dg);
+        CHECK_ERR(g16_gpu_params_from_file(&gp, p, bad_path, dev, &go, test_pool(), &dg),
+                  CUZK_E_NOT_IN_GROUP);
+        CHECK_MSG(strstr(dg.msg, want_msg) != NULL && strstr(dg.msg, bad_path) != NULL, "%s",
+                  dg.msg);
+        /* pread from a file (good bytes) shorter than the mapping it is checked against: an
+         * I/O error */
+        bf = fopen(bad_path, "wb");
+        CHECK(bf && fwrite(f1.data, 1, f1.len / 2, bf) == f1.len / 2 && fclose(bf) == 0);
+        go.file = f1.data;
+        go.file_len = f1.len;
+        go.file_fd = open(bad_path, O_RDONLY);
+        go.file_pread = go.file_fd >= 0;
+        CHECK(go.file_pread);
+        cz_diag_init(&dg);
+        CHECK_ERR(g16_gpu_params_new(&gp, p, dev, &go, test_pool(), &dg), CUZK_E_IO);
+        CHECK_MSG(strstr(dg.msg, "file too short") != NULL, "%s", dg.msg);
+        close(go.file_fd);
+        go.file_pread = false;
+        remove(bad_path);
         cz_free(bad);
     }
     go.file = f1.data;
