@@ -570,7 +570,7 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
     *out = &g->head;
     g = NULL; /* ownership moved to the caller */
 done:
-    g16_gpu_params_free(g ? &g->head : NULL); /* drains the ring: nothing reads raw after */
+    g16_gpu_params_free(g ? &g->head : NULL); /* the ring reads only its pinned slots, never raw */
     cz_free(raw);
     return err;
 }
