@@ -382,7 +382,7 @@ cuzk_err circ_synth_blank(cs_t *cs, circ_kind kind, uint64_t sector_bytes, uint3
                                   kind == CIRC_UPDATE_POSEIDON)) {
             break;
         }
-        circ_update_synth(cs, &cfg, NULL);
+        circ_update_synth_pool(cs, &cfg, NULL, pool);
         return CUZK_OK;
     }
     }
