@@ -201,6 +201,12 @@ for step in "${@:-tests}"; do
         "$W/cuzk-bench" timeline --log "$OUT/cuzkd-wpost.log" --out "$OUT/timeline-wpost-32g.svg" \
             > "$OUT/timeline-wpost.log" 2>&1
         grep -A30 '^stage' "$OUT/timeline-wpost.log" | head -30
+        # the witness of the partition (prover backend) and its MSMs' scalars
+        timeout 200 "$W/cuzk-bench" synth --type window-post --vanilla "$D/vec/post.vproof" \
+            --no-sidecar --sector-size 32GiB --registered-proof 8 --miner-id 1000 \
+            --randomness $zero --repeat 1 --threads "$(nproc)" --scalar-stats --quiet \
+            > "$OUT/wpost-synth.log" 2>&1
+        echo "synth window-post rc=$?"; grep -E '^(scalars|0 )|peak' "$OUT/wpost-synth.log"
         ;;
     load32)
         # the 32 GiB PoRep parameters from the file to the device: host decode + upload, then
@@ -241,6 +247,9 @@ for step in "${@:-tests}"; do
         "$W/cuzk-bench" timeline --log "$OUT/cuzkd-snap.log" --out "$OUT/timeline-snap-32g.svg" \
             > "$OUT/timeline-snap.log" 2>&1
         grep -A30 '^stage' "$OUT/timeline-snap.log" | head -30
+        timeout 200 "$W/cuzk-bench" synth --type snap --vanilla "$V" --partition 0 --repeat 1 \
+            --threads "$(nproc)" --scalar-stats --quiet > "$OUT/snap-synth.log" 2>&1
+        echo "synth snap rc=$?"; grep -E '^(scalars|0 )|peak' "$OUT/snap-synth.log"
         ;;
     e2e-32g)
         bash "$0" setup32
