@@ -651,6 +651,9 @@ TEST(queued_requests_count_in_the_budget)
 
     etu_submit(eng, ENG_KIND_POREP, 0, "running", &gate, NULL);
     wait_in_progress(eng, ENG_KIND_POREP, 1);
+    /* at the gate: parsed (its request bytes released) and its parameters loaded, so that the
+     * budget holds still while the queued requests below are counted */
+    CHECK(ev_wait("synth", "running", 0));
     CHECK_OK(eng_get_status(eng, &st, NULL));
     uint64_t base = st.mem_used_bytes;
     eng_status_clear(&st);
