@@ -70,4 +70,12 @@ void circ_update_gen_challenge_bits(cs_t *cs, gad_bool_t *out, const gad_num_t *
 /* The number of digests gen_challenge_bits uses: ceil(challenges / floor(254 / bits)). */
 size_t circ_update_digests(size_t challenges, size_t bits_per_challenge);
 
+/* Parallel synthesis (fork.c): n cs_fork children of cs (sizes: their exact counts, so that
+ * value-keeping children write in place, or NULL), child k synthesized by fn(child, k, ctx) on
+ * the pool, joined in order: exactly the sequential circuit. A failure becomes cs's sticky
+ * error, its message starting with `what`. */
+typedef void (*circ_child_fn)(cs_t *child, size_t k, void *ctx);
+void circ_fork_join(cs_t *cs, size_t n, const cs_counts_t *sizes, circ_child_fn fn, void *ctx,
+                    cz_pool *pool, const char *what);
+
 #endif /* CUZK_CIRCUITS_INTERNAL_H */

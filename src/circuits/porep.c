@@ -344,18 +344,12 @@ typedef struct porep_job {
     const circ_porep_witness_t *w; /* NULL: blank */
     const circ_porep_challenge_t *blank;
     const porep_shared *sh;
-    cs_t **children;
 } porep_job;
 
-static void porep_challenge_task(void *ctx, size_t begin, size_t end, unsigned worker)
+static void porep_challenge_child(cs_t *child, size_t c, void *ctx)
 {
     const porep_job *job = ctx;
-
-    (void)worker;
-    for (size_t c = begin; c < end; c++) {
-        porep_challenge_ns(job->children[c], job->cfg, job->w ? &job->w->challenges[c] : job->blank,
-                           job->sh, c);
-    }
+    porep_challenge_ns(child, job->cfg, job->w ? &job->w->challenges[c] : job->blank, job->sh, c);
 }
 
 /* The challenges of a partition on `pool`; false (nothing done) when they must run
@@ -367,7 +361,6 @@ static bool porep_challenges_par(cs_t *cs, const circ_porep_cfg_t *cfg,
 {
     const size_t n = cfg->challenges;
     cs_counts_t each, *sizes = NULL;
-    cs_t **children;
     cuzk_err err;
     porep_job job;
 
@@ -394,31 +387,12 @@ static bool porep_challenges_par(cs_t *cs, const circ_porep_cfg_t *cfg,
             sizes[c] = each;
         }
     }
-    children = cz_calloc(n, sizeof(*children));
-    if (!children) {
-        cz_free(sizes);
-        (void)cs_fail(cs, CUZK_E_NOMEM, "PoRep: parallel synthesis bookkeeping");
-        return true;
-    }
-    err = cs_fork(cs, children, n, sizes, NULL);
-    cz_free(sizes);
-    if (err != CUZK_OK) {
-        cz_free(children);
-        (void)cs_fail(cs, err, "PoRep: cannot fork %zu challenges", n);
-        return true;
-    }
     job.cfg = cfg;
     job.w = w;
     job.blank = blank;
     job.sh = sh;
-    job.children = children;
-    cz_pool_for(pool, n, 1, porep_challenge_task, &job);
-    for (size_t c = 0; c < n; c++) {
-        err = cs_join(cs, children[c], NULL);
-        (void)err; /* a failure is sticky in cs and reported by cs_finish */
-        cs_free(children[c]);
-    }
-    cz_free(children);
+    circ_fork_join(cs, n, sizes, porep_challenge_child, &job, pool, "PoRep challenges");
+    cz_free(sizes);
     return true;
 }
 

@@ -115,20 +115,15 @@ static void post_range(cs_t *cs, const circ_post_cfg_t *cfg, const circ_post_sec
 typedef struct post_job {
     const circ_post_cfg_t *cfg;
     const circ_post_sector_t *sectors;
-    cs_t **children;
     size_t per;
 } post_job;
 
-static void post_chunk_task(void *ctx, size_t begin, size_t end, unsigned worker)
+static void post_chunk(cs_t *child, size_t c, void *ctx)
 {
-    post_job *job = ctx;
-
-    (void)worker;
-    for (size_t c = begin; c < end; c++) {
-        size_t lo = c * job->per;
-        size_t hi = lo + job->per < job->cfg->sector_count ? lo + job->per : job->cfg->sector_count;
-        post_range(job->children[c], job->cfg, job->sectors, lo, hi);
-    }
+    const post_job *job = ctx;
+    size_t lo = c * job->per;
+    size_t hi = lo + job->per < job->cfg->sector_count ? lo + job->per : job->cfg->sector_count;
+    post_range(child, job->cfg, job->sectors, lo, hi);
 }
 
 /* What one sector adds to a circuit (a blank one: the shape does not depend on the values). */
@@ -200,10 +195,7 @@ void circ_post_synth(cs_t *cs, const circ_post_cfg_t *cfg, const circ_post_secto
         return;
     }
     sizes = cz_malloc(chunks * sizeof(*sizes));
-    job.children = cz_calloc(chunks, sizeof(*job.children));
-    if (!sizes || !job.children) {
-        cz_free(sizes);
-        cz_free(job.children);
+    if (!sizes) {
         (void)cs_fail(cs, CUZK_E_NOMEM, "PoSt: parallel synthesis bookkeeping");
         return;
     }
@@ -213,20 +205,8 @@ void circ_post_synth(cs_t *cs, const circ_post_cfg_t *cfg, const circ_post_secto
         sizes[c].num_aux = n * each.num_aux;
         sizes[c].num_constraints = n * each.num_constraints;
     }
-    err = cs_fork(cs, job.children, chunks, sizes, NULL);
+    circ_fork_join(cs, chunks, sizes, post_chunk, &job, pool, "PoSt chunks of sectors");
     cz_free(sizes);
-    if (err != CUZK_OK) {
-        cz_free(job.children);
-        (void)cs_fail(cs, err, "PoSt: cannot fork %zu chunks of sectors", chunks);
-        return;
-    }
-    cz_pool_for(pool, chunks, 1, post_chunk_task, &job);
-    for (size_t c = 0; c < chunks; c++) {
-        err = cs_join(cs, job.children[c], NULL);
-        (void)err; /* a failure is sticky in cs and reported by cs_finish */
-        cs_free(job.children[c]);
-    }
-    cz_free(job.children);
 }
 
 uint64_t circ_post_leaf_challenge(const uint8_t randomness[32], uint64_t sector_id,

@@ -492,21 +492,16 @@ static void upd_challenge(cs_t *cs, const upd_chal *x, size_t c)
 
 typedef struct upd_job {
     const upd_chal *x;
-    cs_t **children;
     size_t per; /* challenges per child, from challenge 1 */
 } upd_job;
 
-static void upd_chunk_task(void *ctx, size_t begin, size_t end, unsigned worker)
+static void upd_chunk(cs_t *child, size_t k, void *ctx)
 {
     const upd_job *job = ctx;
     const size_t n = job->x->cfg->challenges;
-
-    (void)worker;
-    for (size_t k = begin; k < end; k++) {
-        size_t lo = 1 + k * job->per, hi = lo + job->per < n ? lo + job->per : n;
-        for (size_t c = lo; c < hi; c++) {
-            upd_challenge(job->children[k], job->x, c);
-        }
+    size_t lo = 1 + k * job->per, hi = lo + job->per < n ? lo + job->per : n;
+    for (size_t c = lo; c < hi; c++) {
+        upd_challenge(child, job->x, c);
     }
 }
 
@@ -518,7 +513,7 @@ static void upd_challenges(cs_t *cs, const upd_chal *x, cz_pool *pool)
     const size_t n = x->cfg->challenges;
     unsigned width = cz_pool_width(pool);
     cs_counts_t before, after, *sizes = NULL;
-    upd_job job = {.x = x, .children = NULL, .per = 1};
+    upd_job job = {.x = x, .per = 1};
     size_t chunks;
 
     if (!pool || width < 2 || n < 3 || !cs_can_extend(cs) || cs_status(cs) != CUZK_OK) {
@@ -534,10 +529,7 @@ static void upd_challenges(cs_t *cs, const upd_chal *x, cz_pool *pool)
     job.per = (n - 1 + chunks - 1) / chunks;
     chunks = (n - 1 + job.per - 1) / job.per;
     sizes = cz_malloc(chunks * sizeof(*sizes));
-    job.children = cz_calloc(chunks, sizeof(*job.children));
-    if (!sizes || !job.children) {
-        cz_free(sizes);
-        cz_free(job.children);
+    if (!sizes) {
         (void)cs_fail(cs, CUZK_E_NOMEM, "SnapDeals: parallel synthesis bookkeeping");
         return;
     }
@@ -547,20 +539,8 @@ static void upd_challenges(cs_t *cs, const upd_chal *x, cz_pool *pool)
         sizes[k].num_aux = m * (after.num_aux - before.num_aux);
         sizes[k].num_constraints = m * (after.num_constraints - before.num_constraints);
     }
-    cuzk_err err = cs_fork(cs, job.children, chunks, sizes, NULL);
+    circ_fork_join(cs, chunks, sizes, upd_chunk, &job, pool, "SnapDeals challenges");
     cz_free(sizes);
-    if (err != CUZK_OK) {
-        cz_free(job.children);
-        (void)cs_fail(cs, err, "SnapDeals: cannot fork %zu chunks of challenges", chunks);
-        return;
-    }
-    cz_pool_for(pool, chunks, 1, upd_chunk_task, &job);
-    for (size_t k = 0; k < chunks; k++) {
-        err = cs_join(cs, job.children[k], NULL);
-        (void)err; /* a failure is sticky in cs and reported by cs_finish */
-        cs_free(job.children[k]);
-    }
-    cz_free(job.children);
 }
 
 static void update_standard(cs_t *cs, const circ_update_cfg_t *cfg, const circ_update_witness_t *w,
