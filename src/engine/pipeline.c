@@ -486,7 +486,12 @@ static cuzk_err prove_once(eng_t *eng, eng_gpu *g, bool use_gpu, eng_job *job, s
     CZ_TRY(err, g16_fr_random(&s, &o->dg), done);
     if (g && use_gpu) {
         uint64_t up = 0;
-        uint64_t extra = !asg->a ? g16_gpu_shape_device_estimate(part->shape) : 0;
+        uint64_t extra = 0;
+        if (!asg->a) { /* the shape's device bytes, counted once (not per partition) */
+            pthread_mutex_lock(&eng->mu);
+            extra = eng_shape_device_bytes_locked(eng, job->plan.circuit_id);
+            pthread_mutex_unlock(&eng->mu);
+        }
         opts.gpu = eng_gpu_resident(eng, g, job, k, srs, params, extra, &up);
         o->upload_ns += up;
         if (opts.gpu && !asg->a) {

@@ -131,6 +131,7 @@ static const cs_shape_t *fill(eng_t *eng, eng_shape *s, eng_job *job, size_t k, 
     uint64_t t0 = eng_now_ns();
     cuzk_err err = load_or_record(eng, job, k, &shape, &loaded, &dg);
     uint64_t t1 = eng_now_ns();
+    uint64_t dev_bytes = err == CUZK_OK ? g16_gpu_shape_device_estimate(&shape) : 0;
     pthread_mutex_lock(&eng->mu);
     uint64_t bytes = err == CUZK_OK ? cs_shape_bytes(&shape) : 0;
     if (err == CUZK_OK && eng_mem_reserve_locked(eng, bytes, NULL, &wake, &d) != RESERVE_OK) {
@@ -140,6 +141,7 @@ static const cs_shape_t *fill(eng_t *eng, eng_shape *s, eng_job *job, size_t k, 
     if (err == CUZK_OK) {
         s->shape = shape;
         s->bytes = bytes;
+        s->dev_bytes = dev_bytes;
         s->state = SHAPE_READY;
         if (loaded) {
             eng->m.shapes_loaded++;
@@ -214,7 +216,7 @@ const cs_shape_t *eng_shape_get(eng_t *eng, eng_job *job, size_t k, uint64_t *t_
 uint64_t eng_shape_device_bytes_locked(eng_t *eng, const char *id)
 {
     const eng_shape *s = find_locked(eng, id);
-    return s && s->state == SHAPE_READY ? g16_gpu_shape_device_estimate(&s->shape) : 0;
+    return s && s->state == SHAPE_READY ? s->dev_bytes : 0;
 }
 
 eng_shape *eng_shape_take_locked(eng_t *eng, const char *id)
