@@ -13,7 +13,10 @@
  * usable, CUZK_E_GPU (with "expr@file:line: <cuda error>" in `dg`) when the runtime fails,
  * CUZK_E_NOMEM when device memory runs out, CUZK_E_INVAL for arguments out of range.
  * Threads: a gpu_dev and everything created from it may be used by one thread at a time (the
- * engine keeps one thread per device). Calls are synchronous unless named _async: they return
+ * engine keeps one thread per device), with one exception: a second thread may upload into a
+ * buffer nobody else touches meanwhile, on a stream and events of its own (gpu_buf_upload_async,
+ * gpu_stream_*, gpu_event_*), while the first one runs the device's work (copies overlapping
+ * kernels). Calls are synchronous unless named _async: they return
  * when the device has finished and host buffers may be reused.
  * Memory: a device keeps one twiddle table for the largest transform seen (2^lg x 32 bytes:
  * 4 GiB at 2^27), small coset factor tables, and a scratch area that grows to the largest call

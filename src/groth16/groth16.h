@@ -262,6 +262,10 @@ typedef struct g16_prove_opts {
      * the quotient and between the MSMs) and returns CUZK_E_CANCELLED once it is true, so a
      * cancelled or shut-down job stops within one stage instead of finishing the proof. */
     const atomic_bool *cancel;
+    /* With `gpu`: g16_gpu_stage_take(gpu, asg) returned true just before this proof and the
+     * assignment has not changed since: "prep" uploads only the density maps (and a, b, c
+     * without a shape). Ignored (the proof uploads it) when the take was for other vectors. */
+    bool gpu_staged;
 } g16_prove_opts_t;
 
 /** Wall-clock milliseconds of each prover stage (g16_prove_ex / g16_prove_take). */
@@ -348,6 +352,9 @@ typedef struct g16_gpu_opts {
      * faults are slow (virtual machines); `file` still serves the checks of the layout. */
     bool file_pread;
     int file_fd;
+    /* Also allocate a spare [inputs | aux] buffer on the device and a staging ring of its own
+     * (num_inputs + l_len values, slots x slot bytes pinned) for g16_gpu_stage. */
+    bool spare_assignment;
 } g16_gpu_opts_t;
 
 /** Makes `p` resident on `dev`: its five vectors become MSM bases in device memory (h, l, a, b_g1
@@ -358,7 +365,8 @@ typedef struct g16_gpu_opts {
  *  maps. Reused by every proof with opts.gpu set to the result.
  *  Out: out   returns owned (free with g16_gpu_params_free, before closing dev).
  *  In:  p     parameters (retained: alive and unchanged until the free).
- *       dev   an opened device (retained; used by one thread at a time, proofs included).
+ *       dev   an opened device (retained; used by one thread at a time, proofs included,
+ *             but for g16_gpu_stage).
  *       opts  staging (NULL = defaults).
  *       pool  copies into pinned memory (NULL: the calling thread).
  *  Errors: CUZK_E_NO_GPU (no CUDA or no device), CUZK_E_INVAL (opts out of range; h_len + 1 not
@@ -377,6 +385,25 @@ CZ_MUST_USE cuzk_err g16_gpu_params_from_file(g16_gpu_params **out, const g16_pa
                                               const char *path, struct gpu_dev *dev,
                                               const g16_gpu_opts_t *opts, cz_pool *pool,
                                               cz_diag *dg);
+
+/** Uploads the assignment [inputs | aux] of a proof to come into gp's spare buffer (made with
+ *  opts.spare_assignment) through the spare's own staging ring and stream, so that the copy
+ *  overlaps a proof that another thread is running on gp. One assignment is staged at a time
+ *  (staging again replaces it). Threads: calls to g16_gpu_stage are made one at a time per gp
+ *  and may run beside one proof on gp (the proof's thread may call g16_gpu_stage_take, which
+ *  waits for a staging in progress); gp must not be freed meanwhile.
+ *  In:  asg  inputs and aux are read during the call; the caller keeps them unchanged until
+ *            the proof that uses them (the vectors are matched by address only).
+ *  Errors: CUZK_E_INVAL (no spare buffer; inputs or aux counts not gp's), CUZK_E_GPU,
+ *  CUZK_E_NO_GPU; after an error nothing is staged. */
+CZ_MUST_USE cuzk_err g16_gpu_stage(g16_gpu_params *gp, const cs_assignment_t *asg, cz_pool *pool,
+                                   cz_diag *dg);
+
+/** Before the proof of asg on gp (the proving thread, between proofs): when asg is the staged
+ *  assignment, the spare becomes the buffer that proof reads and the previous one the spare
+ *  (free for the next g16_gpu_stage); returns true, and the next proof on gp with
+ *  opts.gpu_staged uploads no inputs or aux. False: nothing staged for asg. */
+bool g16_gpu_stage_take(g16_gpu_params *gp, const cs_assignment_t *asg);
 
 /** Frees the device and pinned memory of `gp`; NULL does nothing. */
 void g16_gpu_params_free(g16_gpu_params *gp);

@@ -20,6 +20,7 @@
 #include "harness/test.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -629,6 +630,122 @@ TEST(gpu_params_options_and_shape)
         DG));
     g16_gpu_params_free(gp);
     g16_gpu_params_free(NULL);
+    g16_params_free(p);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Staging the next proof's assignment (g16_gpu_stage) beside a running proof
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct stage_arg {
+    g16_gpu_params *gp;
+    const cs_assignment_t *asg;
+    cuzk_err err;
+} stage_arg;
+
+static void *stage_thread(void *arg)
+{
+    stage_arg *a = arg;
+    a->err = g16_gpu_stage(a->gp, a->asg, NULL, NULL);
+    return NULL;
+}
+
+/* One GPU proof of asg with r, s (staged or not) into out's 192 bytes. */
+static void gpu_proof_bytes(uint8_t *out, const g16_params_t *p, const cs_assignment_t *asg,
+                            const fr_t *r, const fr_t *s, g16_prove_opts_t *og)
+{
+    g16_proof_t proof;
+    GPU_OK(g16_prove_ex(p, &proof, asg, r, s, og, NULL, test_pool(), DG));
+    g16_proof_to_bytes(out, &proof);
+}
+
+/* The assignment of the next proof is staged from another thread while a proof runs; taken, it
+ * proves to the CPU's bytes without being uploaded again: after the take, changing the host
+ * copy of aux changes nothing (the device's copy is the one read), while the same proof without
+ * a take reads the host's. A take for other vectors, or a second take, finds nothing. */
+TEST(gpu_stage_beside_a_proof)
+{
+    static const gc_spec sp = {.name = "stage", .ni = 5, .na = 300, .mode = GC_DARK, .seed = 61};
+    static const gc_spec other = {.name = "stage_o", .ni = 2, .na = 40, .mode = 0, .seed = 62};
+    gpu_dev *dev = gtu_need_dev();
+    g16_params_t *p = gc_setup(&sp);
+    g16_gpu_params *gp = NULL, *plain = NULL;
+    const g16_gpu_opts_t go = {.stage_bytes = 1024, .stage_slots = 3, .spare_assignment = true};
+    cs_assignment_t w1, w2, wo, wit;
+    cs_shape_t shape;
+    g16_gpu_shape *gs = NULL;
+    uint8_t want1[G16_PROOF_NBYTES], want2[G16_PROOF_NBYTES], got[G16_PROOF_NBYTES];
+    g16_proof_t proof;
+    fr_t r, s, saved;
+    cz_diag dg;
+
+    GPU_OK(g16_gpu_params_new(&gp, p, dev, &go, test_pool(), DG));
+    GPU_OK(g16_gpu_params_new(&plain, p, dev, &SMALL_RING, test_pool(), DG));
+    CHECK(g16_gpu_params_device_bytes(gp) >=
+          g16_gpu_params_device_bytes(plain) + (p->vk.ic_len + p->l_len) * sizeof(fr_t));
+    fixed_rs(&r, &s, 17);
+    (void)gc_assign(&w1, &sp, 7, false);
+    (void)gc_assign(&w2, &sp, 8, false);
+    CHECK_OK(g16_prove_ex(p, &proof, &w1, &r, &s, NULL, NULL, test_pool(), NULL));
+    g16_proof_to_bytes(want1, &proof);
+    CHECK_OK(g16_prove_ex(p, &proof, &w2, &r, &s, NULL, NULL, test_pool(), NULL));
+    g16_proof_to_bytes(want2, &proof);
+    CHECK(memcmp(want1, want2, sizeof(want1)) != 0);
+
+    /* w2 staged by another thread while w1 is proved */
+    {
+        stage_arg sa = {.gp = gp, .asg = &w2};
+        pthread_t th;
+        CHECK(pthread_create(&th, NULL, stage_thread, &sa) == 0);
+        gpu_proof_bytes(got, p, &w1, &r, &s, &(g16_prove_opts_t){.gpu = gp});
+        CHECK(pthread_join(th, NULL) == 0);
+        GPU_OK(sa.err);
+        CHECK_MEM_EQ(got, want1, sizeof(got));
+    }
+    CHECK(!g16_gpu_stage_take(gp, &w1)); /* not the staged one */
+    CHECK(g16_gpu_stage_take(gp, &w2));
+    saved = w2.aux[3];
+    fr_add(&w2.aux[3], &saved, &FR_ONE); /* the host copy changes after the take */
+    gpu_proof_bytes(got, p, &w2, &r, &s, &(g16_prove_opts_t){.gpu = gp, .gpu_staged = true});
+    CHECK_MEM_EQ(got, want2, sizeof(got));
+    CHECK(!g16_gpu_stage_take(gp, &w2)); /* taken once */
+    /* without a take, gpu_staged uploads: the changed aux gives another proof */
+    gpu_proof_bytes(got, p, &w2, &r, &s, &(g16_prove_opts_t){.gpu = gp, .gpu_staged = true});
+    CHECK(memcmp(got, want2, sizeof(got)) != 0);
+    w2.aux[3] = saved;
+    /* a take of w1, then a proof of w2 with gpu_staged: w2 is uploaded */
+    GPU_OK(g16_gpu_stage(gp, &w1, test_pool(), DG));
+    CHECK(g16_gpu_stage_take(gp, &w1));
+    gpu_proof_bytes(got, p, &w2, &r, &s, &(g16_prove_opts_t){.gpu = gp, .gpu_staged = true});
+    CHECK_MEM_EQ(got, want2, sizeof(got));
+
+    /* with a resident shape: only inputs, aux and the densities on the host */
+    gc_shape_assign(&shape, &wit, &sp, 7);
+    GPU_OK(g16_gpu_shape_new(&gs, gp, &shape, DG));
+    GPU_OK(g16_gpu_stage(gp, &wit, test_pool(), DG));
+    CHECK(g16_gpu_stage_take(gp, &wit));
+    gpu_proof_bytes(got, p, &wit, &r, &s,
+                    &(g16_prove_opts_t){.gpu = gp, .gpu_shape = gs, .gpu_staged = true});
+    CHECK_MEM_EQ(got, want1, sizeof(got));
+
+    /* refusals: no spare buffer; an assignment of another circuit */
+    cz_diag_init(&dg);
+    CHECK_ERR(g16_gpu_stage(plain, &w1, NULL, &dg), CUZK_E_INVAL);
+    CHECK(strstr(dg.msg, "spare") != NULL);
+    CHECK(!g16_gpu_stage_take(plain, &w1));
+    (void)gc_assign(&wo, &other, 7, false);
+    cz_diag_init(&dg);
+    CHECK_ERR(g16_gpu_stage(gp, &wo, NULL, &dg), CUZK_E_INVAL);
+    CHECK(strstr(dg.msg, "inputs") != NULL);
+
+    cs_assignment_clear(&wo);
+    cs_assignment_clear(&wit);
+    cs_shape_clear(&shape);
+    g16_gpu_shape_free(gs);
+    cs_assignment_clear(&w1);
+    cs_assignment_clear(&w2);
+    g16_gpu_params_free(plain);
+    g16_gpu_params_free(gp);
     g16_params_free(p);
 }
 
