@@ -310,6 +310,7 @@ void eng_job_fail_locked(eng_t *eng, eng_job *job, const char *fmt, ...)
 void eng_part_release_locked(eng_t *eng, eng_job *job, size_t k, eng_defer *d)
 {
     eng_part *p = &job->parts[k];
+    eng_gpu_stage_drop_locked(p);
     if (p->asg.a || p->asg.aux || p->asg.inputs) {
         eng_defer_item it = {.kind = DEFER_FREE_ASG, .asg = p->asg};
         eng_defer_add(d, &it);

@@ -57,7 +57,8 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 }
 
 /* Device bytes g16_gpu_params_new allocates for p (groth16.h): the five vectors as bases, a, b
- * and c (n values each), the assignment (ic_len + l_len values), the compacted scalars when
+ * and c (n values each), the assignment and its spare (ic_len + l_len values each), the
+ * compacted scalars when
  * they do not fit in n values, and two density maps. An estimate used before the copy exists;
  * the accounting uses g16_gpu_params_device_bytes afterwards. */
 static uint64_t resident_estimate(const g16_params_t *p)
@@ -68,7 +69,7 @@ static uint64_t resident_estimate(const g16_params_t *p)
     uint64_t b = sizeof(g1_aff_t) * ((uint64_t)p->h_len + p->l_len + p->a_len + p->b_g1_len) +
                  sizeof(g2_aff_t) * (uint64_t)p->b_g2_len;
 
-    b += sizeof(fr_t) * (3 * n + nz);
+    b += sizeof(fr_t) * (3 * n + 2 * nz); /* nz twice: the spare for staging */
     if (cmp > n) {
         b += sizeof(fr_t) * cmp;
     }
@@ -259,7 +260,10 @@ const g16_gpu_shape *eng_gpu_shape(eng_t *eng, eng_gpu *g, g16_gpu_params *gp,
  * device call. r stays listed (freeing) meanwhile, so that a demotion still counts it. */
 static void free_copy_locked(eng_t *eng, eng_gpu *g, eng_gpu_res *r, eng_defer *d, const char *why)
 {
-    r->freeing = true;
+    r->freeing = true; /* no new staging into it */
+    while (r->stagers) {
+        pthread_cond_wait(&eng->prove_cv, &eng->mu);
+    }
     pthread_mutex_unlock(&eng->mu);
     g16_gpu_shape_free(r->gs);
     g16_gpu_params_free(r->gp);
@@ -452,7 +456,7 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     uint64_t t0 = eng_now_ns();
     cz_diag_init(&dg);
     /* dropped points (or never decoded): decoded from the file straight into the staging */
-    g16_gpu_opts_t go = {.release_file = true};
+    g16_gpu_opts_t go = {.release_file = true, .spare_assignment = true};
     err = eng_srs_points_acquire(eng, srs, params, &go.file, &go.file_len, &go.file_fd, &dg);
     go.file_pread = go.file_fd >= 0;
     bool reading = err == CUZK_OK;
@@ -536,6 +540,94 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
         eng_timing_stage(eng, job, k, "gpu_upload", NULL, t0, t1);
     }
     return gp;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Staging the next partition while a device proves
+ * ------------------------------------------------------------------------------------------- */
+
+/* A device proving now whose spare is free, and its copy of job's parameters (mu held). */
+static eng_gpu_res *stage_target_locked(eng_t *eng, const eng_job *job, eng_gpu **out)
+{
+    for (unsigned i = 0; i < eng->n_gpus; i++) {
+        eng_gpu *g = &eng->gpus[i];
+        if (!g->usable || g->spare_busy || !g->cur_job[0]) {
+            continue;
+        }
+        for (eng_gpu_res *r = g->res; r; r = r->next) {
+            if (r->srs == job->srs && r->params == job->srs->params && !r->freeing) {
+                *out = g;
+                return r;
+            }
+        }
+    }
+    return NULL;
+}
+
+void eng_gpu_stage_locked(eng_t *eng, eng_job *job, size_t k)
+{
+    eng_part *part = &job->parts[k];
+    eng_gpu *g = NULL;
+    eng_gpu_res *r = stage_target_locked(eng, job, &g);
+
+    if (!r || part->state != PART_READY || part->staging || part->staged_on) {
+        return;
+    }
+    g->spare_busy = true;
+    r->stagers++;
+    part->staging = true;
+    job->running++; /* the assignment stays alive */
+    pthread_mutex_unlock(&eng->mu);
+
+    cz_diag dg;
+    cz_diag_init(&dg);
+    uint64_t t0 = eng_now_ns();
+    cuzk_err err = g16_gpu_stage(r->gp, &part->asg, eng->prove_pool, &dg);
+    uint64_t t1 = eng_now_ns();
+    if (eng->cfg.timing) {
+        eng_timing_stage(eng, job, k, "stage", NULL, t0, t1);
+    }
+    if (err != CUZK_OK) {
+        char buf[600], q[CZ_LOG_QUOTED_MAX(sizeof(buf))];
+        CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=stage_failed action=upload error=%s",
+               job->qid, k, g->ordinal,
+               cz_log_quote(q, sizeof(q), cz_diag_str(&dg, buf, sizeof(buf))));
+    }
+
+    pthread_mutex_lock(&eng->mu);
+    r->stagers--;
+    part->staging = false;
+    job->running--;
+    if (err == CUZK_OK && !atomic_load(&job->cancel)) {
+        part->staged_on = g;
+    } else {
+        g->spare_busy = false;
+    }
+    pthread_cond_broadcast(&eng->prove_cv); /* the device thread, and a copy waiting to go */
+}
+
+bool eng_gpu_stage_take(eng_t *eng, eng_gpu *g, g16_gpu_params *gp, eng_job *job, size_t k)
+{
+    eng_part *part = &job->parts[k];
+
+    pthread_mutex_lock(&eng->mu);
+    bool mine = part->staged_on == g;
+    pthread_mutex_unlock(&eng->mu);
+    /* the spare stays busy until the swap: no staging may start into it before */
+    bool hit = mine && g16_gpu_stage_take(gp, &part->asg);
+    pthread_mutex_lock(&eng->mu);
+    eng_gpu_stage_drop_locked(part);
+    g->staged += hit;
+    pthread_mutex_unlock(&eng->mu);
+    return hit;
+}
+
+void eng_gpu_stage_drop_locked(eng_part *part)
+{
+    if (part->staged_on) {
+        part->staged_on->spare_busy = false;
+        part->staged_on = NULL;
+    }
 }
 
 void eng_gpu_proof_failed(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,

@@ -123,11 +123,14 @@ typedef enum { PART_WAIT, PART_SYNTH, PART_READY, PART_PROVE, PART_DONE } eng_pa
 
 typedef struct eng_part {
     eng_part_state state;
-    cs_assignment_t asg;     /* READY: the prover assignment; with `shape` and no a, b, c (a
+    cs_assignment_t asg;       /* READY: the prover assignment; with `shape` and no a, b, c (a
                             device computes them) only inputs, aux, m and the densities */
-    const cs_shape_t *shape; /* the recorded shape it was synthesized with, or NULL */
-    uint64_t reserved;       /* budget bytes held from admission until verified */
-    bool holds_srs;          /* a reference on job->srs */
+    const cs_shape_t *shape;   /* the recorded shape it was synthesized with, or NULL */
+    uint64_t reserved;         /* budget bytes held from admission until verified */
+    bool holds_srs;            /* a reference on job->srs */
+    bool staging;              /* READY, being staged to a device (eng_gpu_stage_locked): no
+                                prover takes it until that ends */
+    struct eng_gpu *staged_on; /* its inputs and aux wait in that device's spare buffer */
 } eng_part;
 
 typedef struct eng_job eng_job;
@@ -336,6 +339,7 @@ typedef struct eng_gpu_res {
     uint64_t bytes;          /* g16_gpu_params_device_bytes (+ the shape's once made) */
     uint64_t last_used_ns;   /* LRU clock */
     bool freeing;            /* the device's thread is freeing it (still listed) */
+    unsigned stagers;        /* workers uploading into its spare buffer: no free meanwhile */
     eng_gpu_hold *hold;      /* set by the demotion: release on free */
     struct eng_gpu_res *next;
 } eng_gpu_res;
@@ -356,6 +360,8 @@ typedef struct eng_gpu {
     unsigned errors_in_row; /* device failures since the last good device proof */
     bool usable;            /* false: too many failures in a row, the thread proves on the CPU */
     uint64_t proofs, cpu_fallbacks, errors, uploads, evictions;
+    uint64_t staged; /* partitions proved from inputs and aux staged during the previous proof */
+    bool spare_busy; /* a partition is being staged, or waits staged (staged_on = this) */
     /* A PreloadSRS asking this device to make pre_srs resident (a reference held for it) before
      * its next proof; the device thread clears pre_srs and decrements *pre_pending when done. */
     eng_srs *pre_srs;
@@ -391,6 +397,19 @@ const g16_gpu_shape *eng_gpu_shape(eng_t *eng, eng_gpu *g, g16_gpu_params *gp,
                                    const cs_shape_t *shape, const eng_job *job, size_t k);
 /** True when some device may prove (a partition synthesized now can leave a, b, c to it). */
 bool eng_gpu_any_usable_locked(const eng_t *eng);
+/** Called by the worker that synthesized partition k of job (READY; mu held, dropped during
+ *  the copy): when a usable device is proving another partition with the same parameters and
+ *  its spare buffer is free, uploads this partition's inputs and aux there (g16_gpu_stage), so
+ *  that the transfer overlaps that proof; the device's thread then takes it next
+ *  (eng_gpu_stage_take). Does nothing otherwise, or logs a failure and leaves it unstaged. */
+void eng_gpu_stage_locked(eng_t *eng, eng_job *job, size_t k);
+/** The device thread, before proving partition k of job with gp: true when the partition was
+ *  staged on g and gp swapped it in (the proof then sets opts.gpu_staged). Frees g's spare for
+ *  the next staging either way. Called without mu. */
+bool eng_gpu_stage_take(eng_t *eng, eng_gpu *g, g16_gpu_params *gp, eng_job *job, size_t k);
+/** A partition released while staged frees its device's spare (mu held). */
+void eng_gpu_stage_drop_locked(eng_part *part);
+
 /** Records a failed device proof (err: CUZK_E_GPU, CUZK_E_NOMEM or CUZK_E_NO_GPU; dg says
  *  what): logs it and frees the copy that was used (made again next time), or, after repeated
  *  failures, stops using the device. Called by the device's thread without mu. */

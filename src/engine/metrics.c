@@ -102,6 +102,8 @@ static const struct {
     {"cuzk_gpu_uploads_total", "counter", "Parameter sets made resident on the device"},
     {"cuzk_gpu_evictions_total", "counter",
      "Resident parameter sets freed to make room (least recently used)"},
+    {"cuzk_gpu_staged_total", "counter",
+     "Partitions proved from inputs and aux uploaded while the device proved another one"},
     {"cuzk_gpu_resident_bytes", "gauge", "Device memory held by resident parameters"},
     {"cuzk_gpu_resident_circuits", "gauge", "Circuits whose parameters are resident on the device"},
     {"cuzk_gpu_memory_total_bytes", "gauge", "Device memory"},
@@ -114,9 +116,9 @@ static const struct {
 /* Device g's value of gpu_families[f]. */
 static uint64_t gpu_value(const eng_gpu *g, size_t f)
 {
-    const uint64_t v[] = {g->proofs,     g->cpu_fallbacks, g->errors, g->uploads,
-                          g->evictions,  g->res_bytes,     g->n_res,  g->total_bytes,
-                          g->free_bytes, g->usable}; /* in the order of gpu_families */
+    const uint64_t v[] = {g->proofs,      g->cpu_fallbacks, g->errors,    g->uploads,
+                          g->evictions,   g->staged,        g->res_bytes, g->n_res,
+                          g->total_bytes, g->free_bytes,    g->usable}; /* gpu_families' order */
     _Static_assert(ARRAY_LEN(v) == ARRAY_LEN(gpu_families), "one value per family");
     return v[f];
 }

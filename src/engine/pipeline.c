@@ -350,6 +350,7 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
         CZ_LOG(CZ_LOG_DEBUG, "job=%s stage=synthesis k=%zu constraints=%zu aux=%zu ms=%.1f",
                job->qid, k, asg.m, asg.num_aux, ms_between(t0, t1));
         pthread_cond_broadcast(&eng->prove_cv);
+        eng_gpu_stage_locked(eng, job, k); /* its upload beside a device's running proof */
     }
     eng_job_maybe_finish_locked(eng, job, d);
     return true;
@@ -418,16 +419,28 @@ void *eng_worker_main(void *arg)
  * Prove and verify
  * ------------------------------------------------------------------------------------------- */
 
-static eng_job *pick_ready_locked(eng_t *eng, size_t *k_out)
+/* A READY partition for prover g (NULL: a CPU prover): the one staged on g's device first,
+ * else the best job's first; never one being staged or staged on another device. */
+static eng_job *pick_ready_locked(eng_t *eng, eng_gpu *g, size_t *k_out)
 {
     eng_job *best = NULL;
     size_t best_k = 0;
+    for (eng_job *j = eng->active.head; g && g->spare_busy && j; j = j->next) {
+        for (size_t k = 0; k < j->next_synth; k++) {
+            const eng_part *p = &j->parts[k];
+            if (p->staged_on == g && p->state == PART_READY && !atomic_load(&j->cancel)) {
+                *k_out = k;
+                return j;
+            }
+        }
+    }
     for (eng_job *j = eng->active.head; j; j = j->next) {
         if (atomic_load(&j->cancel) || !j->prepared || (best && !better(j, best))) {
             continue;
         }
         for (size_t k = 0; k < j->next_synth; k++) {
-            if (j->parts[k].state == PART_READY) {
+            const eng_part *p = &j->parts[k];
+            if (p->state == PART_READY && !p->staging && (!p->staged_on || p->staged_on == g)) {
                 best = j;
                 best_k = k;
                 break;
@@ -505,6 +518,7 @@ static cuzk_err prove_once(eng_t *eng, eng_gpu *g, bool use_gpu, eng_job *job, s
         if (opts.gpu) {
             cz_diag gdg;
             cz_diag_init(&gdg);
+            opts.gpu_staged = eng_gpu_stage_take(eng, g, opts.gpu, job, k);
             err = g16_prove_ex(params, &o->proof, asg, &r, &s, &opts, NULL, eng->prove_pool, &gdg);
             if (err == CUZK_OK) {
                 *on_gpu = true;
@@ -622,7 +636,7 @@ void eng_prover_run(eng_t *eng, eng_gpu *g)
             continue;
         }
         size_t k;
-        eng_job *job = pick_ready_locked(eng, &k);
+        eng_job *job = pick_ready_locked(eng, g, &k);
         if (!job) {
             pthread_cond_wait(&eng->prove_cv, &eng->mu);
             continue;

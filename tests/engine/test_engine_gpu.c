@@ -151,6 +151,34 @@ static void resident_sizes(uint64_t *rc, uint64_t *rb)
  * Tests
  * ------------------------------------------------------------------------------------------- */
 
+/* While the device proves partition k (its verification held up by the test kind), partition
+ * k + 1's inputs and aux go to the device's spare buffer; its proof then uploads none. The
+ * first partition, with the device idle, is never staged. Every proof verifies. */
+TEST(gpu_stages_the_next_partition)
+{
+    need_gpu();
+    etu_tk();
+    eng_config_t cfg;
+    dev0_cfg(&cfg, 0);
+    cfg.timing = true;
+    etu_capture_start();
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req r = etu_req(TK_STAGGER | TK_SLOW_PI, 4, 21);
+    r.sleep_ms = 300;
+    prove_ok(eng, ENG_KIND_POREP, "stage-a", &r);
+    uint64_t staged = gpu0(eng, "cuzk_gpu_staged_total");
+    CHECK_MSG(staged >= 1 && staged <= 3, "%llu partitions staged", (unsigned long long)staged);
+    CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_proofs_total"), 4);
+    /* without a device proving, nothing is staged */
+    tk_req one = etu_req(0, 1, 5);
+    prove_ok(eng, ENG_KIND_POREP, "stage-b", &one);
+    CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_staged_total"), staged);
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    ETU_CHECK_LOG("job=stage-a", "stage=stage ");
+    CHECK_EQ_U64(etu_count_lines("event=stage_failed", NULL), 0);
+}
+
 /* "auto": every device proves with its own thread; each partition's proof verifies; status
  * and metrics describe the devices; with timing on, the prover's stages are logged by the
  * device threads and making the parameters resident is a stage of its own. */

@@ -409,6 +409,12 @@ static cuzk_err tk_public_inputs(void *ctx, const eng_plan_t *plan, size_t k, fr
     const tk_plan *st = plan->state;
 
     tk_log(tk, "pi %s %zu", plan->job_id, k);
+    if (st->req.flags & TK_SLOW_PI) {
+        uint64_t ms = 2 * (uint64_t)st->req.sleep_ms;
+        struct timespec ts = {.tv_sec = (time_t)(ms / 1000),
+                              .tv_nsec = (long)(ms % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
     if (n != 1) {
         return cz_fail(dg, CUZK_E_INVAL, "test circuit has 1 public input, parameters %zu", n);
     }

@@ -23,6 +23,7 @@
 #define TK_PARSE_FAIL 8u  /* parse rejects the request */
 #define TK_BIG        16u /* use circuit "test-cubic-big" */
 #define TK_STAGGER    32u /* partition k sleeps (k + 1) x sleep_ms: they finish one by one */
+#define TK_SLOW_PI    64u /* public_inputs sleeps 2 x sleep_ms: the prover is busy verifying */
 
 #define TK_MAX_PARTS 16
 
