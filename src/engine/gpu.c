@@ -585,7 +585,7 @@ void eng_gpu_stage_locked(eng_t *eng, eng_job *job, size_t k)
     cuzk_err err = g16_gpu_stage(r->gp, &part->asg, eng->prove_pool, &dg);
     uint64_t t1 = eng_now_ns();
     if (eng->cfg.timing) {
-        eng_timing_stage(eng, job, k, "stage", NULL, t0, t1);
+        eng_timing_stage(eng, job, k, "staging", NULL, t0, t1);
     }
     if (err != CUZK_OK) {
         char buf[600], q[CZ_LOG_QUOTED_MAX(sizeof(buf))];

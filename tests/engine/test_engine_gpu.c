@@ -175,7 +175,7 @@ TEST(gpu_stages_the_next_partition)
     CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_staged_total"), staged);
     eng_free(eng);
     cz_log_set_sink(NULL, NULL);
-    ETU_CHECK_LOG("job=stage-a", "stage=stage ");
+    ETU_CHECK_LOG("job=stage-a", "stage=staging ");
     CHECK_EQ_U64(etu_count_lines("event=stage_failed", NULL), 0);
 }
 

@@ -35,7 +35,8 @@ static const stage_color COLORS[] = {
     {"quotient", "#8e24aa"},   {"msm_h", "#e53935"},    {"msm_l", "#fb8c00"},
     {"msm_a", "#43a047"},      {"msm_b_g1", "#00897b"}, {"msm_b_g2", "#3949ab"},
     {"assemble", "#c0ca33"},   {"verify", "#d81b60"},   {"shape_record", "#4e342e"},
-    {"shape_load", "#795548"}, {"products", "#26c6da"},
+    {"shape_load", "#795548"}, {"products", "#26c6da"}, {"staging", "#ffb300"},
+    {"gpu_upload", "#5d4037"},
 };
 #define OTHER_COLOR "#546e7a"
 
