@@ -75,6 +75,22 @@ for f in "$D"/lib/*.gz; do
     gunzip -c "$f" > "$W/lib/$(basename "$f" .gz)"
 done
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader
+# The e2e modes' daemon: cuzkd_toml FILE PARAMS [SHAPES] writes a config that listens on $SOCK,
+# loads parameters from PARAMS and caches shapes in SHAPES (when given); start_cuzkd CONFIG LOG
+# starts cuzkd in the background with its output in LOG, sets PID and waits up to 20 s for $SOCK.
+cuzkd_toml() {
+    {
+        printf '[daemon]\nlisten = ["unix://%s"]\n[srs]\nparam_cache = "%s"\n' "$SOCK" "$2"
+        [ -z "${3:-}" ] || printf '[synthesis]\nshape_cache = "%s"\n' "$3"
+        printf '[logging]\ntiming = true\n'
+    } > "$1"
+}
+start_cuzkd() {
+    rm -f "$SOCK"
+    "$W/cuzkd" --config "$1" > "$2" 2>&1 &
+    PID=$!
+    for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.2; done
+}
 for step in "${@:-tests}"; do
     case $step in
     tests)
@@ -182,12 +198,8 @@ for step in "${@:-tests}"; do
                 --seed 5eed32 --out "$PW" > "$OUT/setup-wpost32.log" 2>&1
             echo "setup --gpu window-post 32GiB rc=$? $(tail -1 "$OUT/setup-wpost32.log" | grep -o -E '(check|setup|total)_ms=[0-9.]+|peak_rss_bytes=[0-9]+|params_bytes=[0-9]+' | tr '\n' ' ')"
         fi
-        printf '[daemon]\nlisten = ["unix://%s"]\n[srs]\nparam_cache = "%s"\n[logging]\ntiming = true\n' \
-            "$SOCK" "$PW" > "$W/cuzkd-w.toml"
-        rm -f "$SOCK"
-        "$W/cuzkd" --config "$W/cuzkd-w.toml" > "$OUT/cuzkd-wpost.log" 2>&1 &
-        PID=$!
-        for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.2; done
+        cuzkd_toml "$W/cuzkd-w.toml" "$PW"
+        start_cuzkd "$W/cuzkd-w.toml" "$OUT/cuzkd-wpost.log"
         zero=0000000000000000000000000000000000000000000000000000000000000000
         for run in cold resident resident2; do
             timeout 200 "$W/cuzk-bench" single --type window-post --vanilla "$D/vec/post.vproof" \
@@ -231,12 +243,8 @@ for step in "${@:-tests}"; do
         [ -f "$V" ] || "$W/cuzk-bench" gen-vanilla snap --sector-size 32GiB --synthetic \
             --seed 5eed32 --out "$V" > "$OUT/gen-snap32.log" 2>&1
         tail -2 "$OUT/gen-snap32.log"
-        printf '[daemon]\nlisten = ["unix://%s"]\n[srs]\nparam_cache = "%s"\n[logging]\ntiming = true\n' \
-            "$SOCK" "$PS" > "$W/cuzkd-s.toml"
-        rm -f "$SOCK"
-        "$W/cuzkd" --config "$W/cuzkd-s.toml" > "$OUT/cuzkd-snap.log" 2>&1 &
-        PID=$!
-        for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.2; done
+        cuzkd_toml "$W/cuzkd-s.toml" "$PS"
+        start_cuzkd "$W/cuzkd-s.toml" "$OUT/cuzkd-snap.log"
         for run in cold resident; do
             timeout 200 "$W/cuzk-bench" single --type snap --vanilla "$V" --addr "unix://$SOCK" \
                 --vk "$(ls "$PS"/*.vk)" > "$OUT/snap-$run.log" 2>&1
@@ -256,21 +264,9 @@ for step in "${@:-tests}"; do
         C1=$W/c1-32g.json SOCK=$W/cuzkd.sock
         [ -f "$C1" ] || "$W/cuzk-bench" gen-vanilla porep --sector-size 32GiB --synthetic \
             --seed 5eed32 --out "$C1" > "$OUT/gen32.log" 2>&1
-        cat > "$W/cuzkd.toml" <<TOML
-[daemon]
-listen = ["unix://$SOCK"]
-[srs]
-param_cache = "$W/p32"
-[synthesis]
-shape_cache = "$W/shapes"
-[logging]
-timing = true
-TOML
+        cuzkd_toml "$W/cuzkd.toml" "$W/p32" "$W/shapes"
         mkdir -p "$W/shapes"
-        rm -f "$SOCK"
-        "$W/cuzkd" --config "$W/cuzkd.toml" > "$OUT/cuzkd.log" 2>&1 &
-        PID=$!
-        for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.2; done
+        start_cuzkd "$W/cuzkd.toml" "$OUT/cuzkd.log"
         VK=$(ls "$W"/p32/*.vk)
         timeout 200 "$W/cuzk-bench" single --type porep --c1 "$C1" --addr "unix://$SOCK" \
             --vk "$VK" > "$OUT/single1.log" 2>&1
@@ -292,10 +288,7 @@ TOML
         head -40 "$OUT/timeline.log"
         # A restart: the shape comes from the cache directory, the parameters from the page
         # cache; the peak RSS of a daemon that never records a shape.
-        rm -f "$SOCK"
-        "$W/cuzkd" --config "$W/cuzkd.toml" > "$OUT/cuzkd2.log" 2>&1 &
-        PID=$!
-        for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.2; done
+        start_cuzkd "$W/cuzkd.toml" "$OUT/cuzkd2.log"
         timeout 200 "$W/cuzk-bench" preload --circuit-id porep-32g --addr "unix://$SOCK" \
             > "$OUT/preload.log" 2>&1
         echo "preload rc=$? $(tail -1 "$OUT/preload.log")"

@@ -842,6 +842,38 @@ TEST(gpu_compact_matches_host)
  * Setup on the device (g16_setup_gpu_write) against the CPU setup, byte for byte
  * ------------------------------------------------------------------------------------------- */
 
+/* The parameters of two circuits, each written to a .params file and mapped: those of sp to
+ * /tmp/cuzk-<tag>-<pid>.params, those of other to /tmp/cuzk-<tag>-<pid>-2.params. */
+typedef struct params_files {
+    g16_params_t *p, *q; /* of sp, of other */
+    char path[64], path2[64];
+    g16_file_t f1, f2; /* path and path2 mapped */
+} params_files;
+
+static void params_files_init(params_files *pf, const char *tag, const gc_spec *sp,
+                              const gc_spec *other)
+{
+    pf->p = gc_setup(sp);
+    pf->q = gc_setup(other);
+    snprintf(pf->path, sizeof(pf->path), "/tmp/cuzk-%s-%d.params", tag, (int)getpid());
+    snprintf(pf->path2, sizeof(pf->path2), "/tmp/cuzk-%s-%d-2.params", tag, (int)getpid());
+    CHECK_OK(g16_params_write(pf->p, pf->path, NULL, NULL));
+    CHECK_OK(g16_params_write(pf->q, pf->path2, NULL, NULL));
+    CHECK_OK(g16_file_map(&pf->f1, pf->path, NULL));
+    CHECK_OK(g16_file_map(&pf->f2, pf->path2, NULL));
+}
+
+/* Removes and unmaps both files and frees both parameter sets. */
+static void params_files_clear(params_files *pf)
+{
+    remove(pf->path);
+    remove(pf->path2);
+    g16_file_unmap(&pf->f1);
+    g16_file_unmap(&pf->f2);
+    g16_params_free(pf->p);
+    g16_params_free(pf->q);
+}
+
 /* Dropping the host points of resident parameters: device proofs go on unchanged; everything
  * that reads the points refuses; a restore from the same file brings them back (and a restore
  * from other parameters is refused). */
@@ -850,23 +882,17 @@ TEST(gpu_params_drop_and_restore)
     gpu_dev *dev = gtu_need_dev();
     static const gc_spec sp = {.name = "drop", .ni = 3, .na = 300, .mode = GC_DARK, .seed = 71};
     static const gc_spec other = {.name = "drop2", .ni = 3, .na = 300, .mode = GC_DARK, .seed = 72};
-    g16_params_t *p = gc_setup(&sp), *q = gc_setup(&other);
+    params_files pf;
     g16_gpu_params *gp = NULL;
     cs_assignment_t asg;
     g16_proof_t proof;
     uint8_t want[G16_PROOF_NBYTES], got[G16_PROOF_NBYTES];
-    char path[64], path2[64];
-    g16_file_t f1, f2;
     fr_t r, s;
 
-    snprintf(path, sizeof(path), "/tmp/cuzk-drop-%d.params", (int)getpid());
-    snprintf(path2, sizeof(path2), "/tmp/cuzk-drop-%d-2.params", (int)getpid());
-    CHECK_OK(g16_params_write(p, path, NULL, NULL));
-    CHECK_OK(g16_params_write(q, path2, NULL, NULL));
-    CHECK_OK(g16_file_map(&f1, path, NULL));
-    CHECK_OK(g16_file_map(&f2, path2, NULL));
-    const uint8_t *file = f1.data, *file2 = f2.data;
-    const size_t len = f1.len, len2 = f2.len;
+    params_files_init(&pf, "drop", &sp, &other);
+    g16_params_t *p = pf.p;
+    const uint8_t *file = pf.f1.data, *file2 = pf.f2.data;
+    const size_t len = pf.f1.len, len2 = pf.f2.len;
     fixed_rs(&r, &s, 5);
     (void)gc_assign(&asg, &sp, 9, false);
     GPU_OK(g16_prove_ex(p, &proof, &asg, &r, &s, NULL, NULL, test_pool(), DG));
@@ -900,14 +926,9 @@ TEST(gpu_params_drop_and_restore)
     g16_proof_to_bytes(got, &proof);
     CHECK_MEM_EQ(got, want, sizeof(want));
 
-    remove(path);
-    remove(path2);
-    g16_file_unmap(&f1);
-    g16_file_unmap(&f2);
     cs_assignment_clear(&asg);
     g16_gpu_params_free(gp);
-    g16_params_free(p);
-    g16_params_free(q);
+    params_files_clear(&pf);
 }
 
 /* Parameters loaded without their points (skip_points) made resident straight from their file:
@@ -919,50 +940,45 @@ TEST(gpu_params_from_file)
     gpu_dev *dev = gtu_need_dev();
     static const gc_spec sp = {.name = "file", .ni = 3, .na = 700, .mode = GC_DARK, .seed = 73};
     static const gc_spec other = {.name = "file2", .ni = 3, .na = 700, .mode = GC_DARK, .seed = 74};
-    g16_params_t *full = gc_setup(&sp), *q = gc_setup(&other), *p = NULL;
+    params_files pf;
+    g16_params_t *p = NULL;
     g16_gpu_params *gp = NULL;
     cs_assignment_t asg;
     g16_proof_t proof;
     uint8_t want[G16_PROOF_NBYTES], got[G16_PROOF_NBYTES];
-    char path[64], path2[64];
-    g16_file_t f1, f2;
     fr_t r, s;
     cz_diag dg;
 
-    snprintf(path, sizeof(path), "/tmp/cuzk-file-%d.params", (int)getpid());
-    snprintf(path2, sizeof(path2), "/tmp/cuzk-file-%d-2.params", (int)getpid());
-    CHECK_OK(g16_params_write(full, path, NULL, NULL));
-    CHECK_OK(g16_params_write(q, path2, NULL, NULL));
-    CHECK_OK(g16_file_map(&f1, path, NULL));
-    CHECK_OK(g16_file_map(&f2, path2, NULL));
+    params_files_init(&pf, "file", &sp, &other);
+    const g16_params_t *full = pf.p;
     fixed_rs(&r, &s, 6);
     (void)gc_assign(&asg, &sp, 11, false);
     GPU_OK(g16_prove_ex(full, &proof, &asg, &r, &s, NULL, NULL, test_pool(), DG));
     g16_proof_to_bytes(want, &proof);
 
     g16_load_opts_t lo = {.skip_points = true};
-    GPU_OK(g16_params_from_bytes(&p, f1.data, f1.len, &lo, test_pool(), DG));
+    GPU_OK(g16_params_from_bytes(&p, pf.f1.data, pf.f1.len, &lo, test_pool(), DG));
     CHECK(!g16_params_has_points(p) && p->h == NULL && p->l_len == full->l_len);
     CHECK_MEM_EQ(p->vk.ic, full->vk.ic, p->vk.ic_len * sizeof(g1_aff_t));
     g16_gpu_opts_t go = {.stage_bytes = 4096, .stage_slots = 3};
     CHECK_ERR(g16_gpu_params_new(&gp, p, dev, &go, test_pool(), NULL), CUZK_E_INVAL);
-    go.file = f2.data;
-    go.file_len = f2.len;
+    go.file = pf.f2.data;
+    go.file_len = pf.f2.len;
     CHECK_ERR(g16_gpu_params_new(&gp, p, dev, &go, test_pool(), NULL), CUZK_E_FORMAT);
-    go.file = f1.data;
-    go.file_len = f1.len - 1;
+    go.file = pf.f1.data;
+    go.file_len = pf.f1.len - 1;
     CHECK_ERR(g16_gpu_params_new(&gp, p, dev, &go, test_pool(), NULL), CUZK_E_FORMAT);
     CHECK(gp == NULL);
     {
         /* point 200 of l with y + 1: off the curve */
-        uint8_t *bad = xmalloc(f1.len);
+        uint8_t *bad = xmalloc(pf.f1.len);
         size_t at = g16_vk_nbytes(&p->vk) + 4 + p->h_len * G1_UNCOMPRESSED_NBYTES + 4 +
                     200 * G1_UNCOMPRESSED_NBYTES + G1_UNCOMPRESSED_NBYTES - 1;
         char want_msg[96];
-        memcpy(bad, f1.data, f1.len);
+        memcpy(bad, pf.f1.data, pf.f1.len);
         bad[at] ^= 1;
         go.file = bad;
-        go.file_len = f1.len;
+        go.file_len = pf.f1.len;
         cz_diag_init(&dg);
         CHECK_ERR(g16_gpu_params_new(&gp, p, dev, &go, test_pool(), &dg), CUZK_E_NOT_IN_GROUP);
         snprintf(want_msg, sizeof(want_msg), "section l: point 200 (byte offset %zu)",
@@ -972,7 +988,7 @@ TEST(gpu_params_from_file)
         char bad_path[80];
         snprintf(bad_path, sizeof(bad_path), "/tmp/cuzk-file-%d-bad.params", (int)getpid());
         FILE *bf = fopen(bad_path, "wb");
-        CHECK(bf && fwrite(bad, 1, f1.len, bf) == f1.len && fclose(bf) == 0);
+        CHECK(bf && fwrite(bad, 1, pf.f1.len, bf) == pf.f1.len && fclose(bf) == 0);
         cz_diag_init(&dg);
         CHECK_ERR(g16_gpu_params_from_file(&gp, p, bad_path, dev, &go, test_pool(), &dg),
                   CUZK_E_NOT_IN_GROUP);
@@ -981,9 +997,9 @@ TEST(gpu_params_from_file)
         /* pread from a file (good bytes) shorter than the mapping it is checked against: an
          * I/O error */
         bf = fopen(bad_path, "wb");
-        CHECK(bf && fwrite(f1.data, 1, f1.len / 2, bf) == f1.len / 2 && fclose(bf) == 0);
-        go.file = f1.data;
-        go.file_len = f1.len;
+        CHECK(bf && fwrite(pf.f1.data, 1, pf.f1.len / 2, bf) == pf.f1.len / 2 && fclose(bf) == 0);
+        go.file = pf.f1.data;
+        go.file_len = pf.f1.len;
         go.file_fd = open(bad_path, O_RDONLY);
         go.file_pread = go.file_fd >= 0;
         CHECK(go.file_pread);
@@ -995,8 +1011,8 @@ TEST(gpu_params_from_file)
         remove(bad_path);
         cz_free(bad);
     }
-    go.file = f1.data;
-    go.file_len = f1.len;
+    go.file = pf.f1.data;
+    go.file_len = pf.f1.len;
     GPU_OK(g16_gpu_params_new(&gp, p, dev, &go, test_pool(), DG));
     CHECK(!g16_params_has_points(p));
     g16_prove_opts_t og = {.gpu = gp};
@@ -1010,7 +1026,7 @@ TEST(gpu_params_from_file)
         CHECK_ERR(g16_gpu_params_from_file(&gp2, p, "/nonexistent/x.params", dev, NULL, test_pool(),
                                            NULL),
                   CUZK_E_IO);
-        GPU_OK(g16_gpu_params_from_file(&gp2, p, path, dev, &go, test_pool(), DG));
+        GPU_OK(g16_gpu_params_from_file(&gp2, p, pf.path, dev, &go, test_pool(), DG));
         og2 = (g16_prove_opts_t){.gpu = gp2};
         GPU_OK(g16_prove_ex(p, &proof, &asg, &r, &s, &og2, NULL, test_pool(), DG));
         g16_proof_to_bytes(got, &proof);
@@ -1018,20 +1034,15 @@ TEST(gpu_params_from_file)
         g16_gpu_params_free(gp2);
     }
     /* the CPU path restores them from the same file and proves the same */
-    GPU_OK(g16_params_restore_points(p, f1.data, f1.len, NULL, test_pool(), DG));
+    GPU_OK(g16_params_restore_points(p, pf.f1.data, pf.f1.len, NULL, test_pool(), DG));
     GPU_OK(g16_prove_ex(p, &proof, &asg, &r, &s, NULL, NULL, test_pool(), DG));
     g16_proof_to_bytes(got, &proof);
     CHECK_MEM_EQ(got, want, sizeof(want));
 
-    remove(path);
-    remove(path2);
-    g16_file_unmap(&f1);
-    g16_file_unmap(&f2);
     cs_assignment_clear(&asg);
     g16_gpu_params_free(gp);
     g16_params_free(p);
-    g16_params_free(full);
-    g16_params_free(q);
+    params_files_clear(&pf);
 }
 
 /* The same .params bytes and VK from both setups for the circuit of `sp`. */
