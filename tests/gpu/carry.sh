@@ -34,7 +34,8 @@
 #                                       WindowPoSt parameters by setup --gpu, cuzkd, Curio's
 #                                       golden vanilla proof (vec/, from ../shared) proved cold
 #                                       and resident and verified with the .vk
-# Logs go to $OUT (the device tool's result folder) or /tmp/cuzk-gpu-out.
+# Logs go to $OUT (the device tool's result folder) or /tmp/cuzk-gpu-out, packed at the end into
+# one logs-HHMMSS.tar.gz (timeline SVGs stay beside it).
 # Usage (here): tests/gpu/carry.sh [BUILD]        (default build-gpu-carry; about 64 MiB max)
 set -euo pipefail
 BUILD=${1:-build-gpu-carry}
@@ -223,7 +224,7 @@ for step in "${@:-tests}"; do
     load32)
         # the 32 GiB PoRep parameters from the file to the device: host decode + upload, then
         # cuzkd's path (points decoded from the file into the pinned staging), warm and cold
-        bash "$0" setup32
+        CUZK_NESTED=1 bash "$0" setup32
         P=$(ls "$W"/p32/*.params)
         for flags in "--gpu" "--gpu --from-file" "--cold --gpu --from-file"; do
             "$W/cuzk-bench" check-params --params "$P" $flags > "$OUT/load32.log" 2>&1
@@ -260,7 +261,7 @@ for step in "${@:-tests}"; do
         echo "synth snap rc=$?"; grep -E '^(scalars|0 )|peak' "$OUT/snap-synth.log"
         ;;
     e2e-32g)
-        bash "$0" setup32
+        CUZK_NESTED=1 bash "$0" setup32
         C1=$W/c1-32g.json SOCK=$W/cuzkd.sock
         [ -f "$C1" ] || "$W/cuzk-bench" gen-vanilla porep --sector-size 32GiB --synthetic \
             --seed 5eed32 --out "$C1" > "$OUT/gen32.log" 2>&1
@@ -278,6 +279,8 @@ for step in "${@:-tests}"; do
             --count "${E2E_BATCH:-3}" > "$OUT/batch.log" 2>&1
         echo "batch rc=$?"; tail -16 "$OUT/batch.log"
         "$W/cuzk-bench" status --addr "unix://$SOCK" > "$OUT/status.log" 2>&1
+        "$W/cuzk-bench" metrics --addr "unix://$SOCK" > "$OUT/metrics.log" 2>&1
+        grep -E '^cuzk_gpu_(proofs|staged)_total' "$OUT/metrics.log"
         echo "cuzkd $(grep -E 'VmHWM|VmRSS' /proc/$PID/status | tr -s ' \n' ' ')"
         kill -TERM $PID; wait $PID
         echo "cuzkd exit rc=$?"
@@ -316,6 +319,10 @@ for step in "${@:-tests}"; do
     esac
 done
 grep -h -E "^FAIL|^  /" "$OUT"/*.log 2>/dev/null | head -20
+# Few files come back from the device: the logs travel as one archive beside the SVGs.
+if [ -z "${CUZK_NESTED:-}" ] && ls "$OUT"/*.log > /dev/null 2>&1; then
+    (cd "$OUT" && tar czf "logs-$(date +%H%M%S).tar.gz" ./*.log && rm -f ./*.log)
+fi
 DEV
 chmod +x "$C/device.sh"
 du -sh "$C"
