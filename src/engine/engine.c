@@ -311,6 +311,11 @@ void eng_part_release_locked(eng_t *eng, eng_job *job, size_t k, eng_defer *d)
 {
     eng_part *p = &job->parts[k];
     eng_gpu_stage_drop_locked(p);
+    if (p->asg_bytes) {
+        eng->asg_bytes -= p->asg_bytes;
+        eng->asg_held--;
+        p->asg_bytes = 0;
+    }
     if (p->asg.a || p->asg.aux || p->asg.inputs) {
         eng_defer_item it = {.kind = DEFER_FREE_ASG, .asg = p->asg};
         eng_defer_add(d, &it);

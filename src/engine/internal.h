@@ -128,6 +128,7 @@ typedef struct eng_part {
     const cs_shape_t *shape;   /* the recorded shape it was synthesized with, or NULL */
     uint64_t reserved;         /* budget bytes held from admission until verified */
     bool holds_srs;            /* a reference on job->srs */
+    uint64_t asg_bytes;        /* cs_assignment_bytes(&asg), counted in eng->asg_bytes */
     bool staging;              /* READY, being staged to a device (eng_gpu_stage_locked): no
                                 prover takes it until that ends */
     struct eng_gpu *staged_on; /* its inputs and aux wait in that device's spare buffer */
@@ -465,7 +466,11 @@ struct eng {
                            budget when a request is admitted, not by partition reservations
                            (a queued job never holds up the running ones) */
     uint64_t mem_used_peak; /* highest mem_used since eng_new (metrics) */
-    uint64_t mem_parts;     /* partition reservations only */
+    /* What synthesized partitions hold on the host (assignments, not estimates): now, at most,
+     * and the most assignments held at once (metrics). */
+    uint64_t asg_bytes, asg_bytes_peak;
+    unsigned asg_held, asg_held_peak;
+    uint64_t mem_parts; /* partition reservations only */
     unsigned loads_running;
 
     eng_metrics m;

@@ -237,6 +237,16 @@ cuzk_err eng_metrics_text(eng_t *eng, char **out, cz_diag *dg)
     sb_printf(&b, "cuzk_memory_partitions_bytes %llu\n", (unsigned long long)eng->mem_parts);
     family(&b, "cuzk_memory_used_peak_bytes", "gauge", "Highest budget in use since start");
     sb_printf(&b, "cuzk_memory_used_peak_bytes %llu\n", (unsigned long long)eng->mem_used_peak);
+    family(&b, "cuzk_partition_assignments_bytes", "gauge",
+           "Host bytes of the synthesized partitions' assignments held now (not estimates)");
+    sb_printf(&b, "cuzk_partition_assignments_bytes %llu\n", (unsigned long long)eng->asg_bytes);
+    family(&b, "cuzk_partition_assignments_peak_bytes", "gauge",
+           "Most host bytes of partition assignments held at once since start");
+    sb_printf(&b, "cuzk_partition_assignments_peak_bytes %llu\n",
+              (unsigned long long)eng->asg_bytes_peak);
+    family(&b, "cuzk_partition_assignments_peak", "gauge",
+           "Most partition assignments held at once since start");
+    sb_printf(&b, "cuzk_partition_assignments_peak %u\n", eng->asg_held_peak);
     family(&b, "cuzk_process_resident_bytes", "gauge", "Resident memory of the process now");
     sb_printf(&b, "cuzk_process_resident_bytes %zu\n", rss);
     family(&b, "cuzk_process_resident_peak_bytes", "gauge",

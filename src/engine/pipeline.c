@@ -336,6 +336,15 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
     }
     part->asg = asg;
     part->shape = shape;
+    part->asg_bytes = cs_assignment_bytes(&asg);
+    if (part->asg_bytes) {
+        eng->asg_bytes += part->asg_bytes;
+        eng->asg_held++;
+        eng->asg_bytes_peak =
+            eng->asg_bytes > eng->asg_bytes_peak ? eng->asg_bytes : eng->asg_bytes_peak;
+        eng->asg_held_peak =
+            eng->asg_held > eng->asg_held_peak ? eng->asg_held : eng->asg_held_peak;
+    }
     if (err != CUZK_OK) {
         if (!(err == CUZK_E_CANCELLED && atomic_load(&job->cancel))) {
             char buf[600];
@@ -347,8 +356,9 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
         eng_part_release_locked(eng, job, k, d);
     } else {
         part->state = PART_READY;
-        CZ_LOG(CZ_LOG_DEBUG, "job=%s stage=synthesis k=%zu constraints=%zu aux=%zu ms=%.1f",
-               job->qid, k, asg.m, asg.num_aux, ms_between(t0, t1));
+        CZ_LOG(CZ_LOG_DEBUG,
+               "job=%s stage=synthesis k=%zu constraints=%zu aux=%zu bytes=%llu ms=%.1f", job->qid,
+               k, asg.m, asg.num_aux, (unsigned long long)part->asg_bytes, ms_between(t0, t1));
         pthread_cond_broadcast(&eng->prove_cv);
         eng_gpu_stage_locked(eng, job, k); /* its upload beside a device's running proof */
     }

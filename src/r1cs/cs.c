@@ -1287,6 +1287,22 @@ void cs_assignment_clear(cs_assignment_t *asg)
     memset(asg, 0, sizeof(*asg));
 }
 
+size_t cs_assignment_bytes(const cs_assignment_t *asg)
+{
+    const cs_bitvec_t *bits[3] = {&asg->a_aux_density, &asg->b_input_density, &asg->b_aux_density};
+    const fr_t *abc[3] = {asg->a, asg->b, asg->c};
+    size_t n = (asg->inputs ? asg->num_inputs : 0) + (asg->aux ? asg->num_aux : 0);
+
+    for (int k = 0; k < 3; k++) {
+        n += abc[k] ? asg->m : 0;
+    }
+    n *= sizeof(fr_t);
+    for (int k = 0; k < 3; k++) {
+        n += bits[k]->words ? (bits[k]->len + 63) / 64 * sizeof(uint64_t) : 0;
+    }
+    return n;
+}
+
 void cs_matrix_clear(cs_matrix_t *m)
 {
     cz_free(m->row_ptr);

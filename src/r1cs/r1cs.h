@@ -332,6 +332,10 @@ typedef struct cs_assignment {
 /** Frees every buffer and zeroes the struct; a zeroed struct is accepted. */
 void cs_assignment_clear(cs_assignment_t *asg);
 
+/** Bytes of the vectors asg holds: a, b, c (m values each) when present, inputs, aux and the
+ *  three densities' words. */
+size_t cs_assignment_bytes(const cs_assignment_t *asg);
+
 /** After cs_finish on a prover (everything) or witness (inputs and aux; a, b, c NULL, m 0 and
  *  empty densities) cs: moves the result into *out (ownership to the caller). CUZK_E_INVAL for
  *  another kind, before cs_finish, or when already taken. */

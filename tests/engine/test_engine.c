@@ -392,6 +392,15 @@ TEST(failing_jobs_do_not_disturb_others)
     CHECK(strstr(text, "\ncuzk_verify_failures_total 1\n") != NULL);
     CHECK(strstr(text, "\ncuzk_verify_retries_total 1\n") != NULL);
     CHECK(strstr(text, "\ncuzk_proofs_failed{proof_kind=\"winning_post\"} 1\n") != NULL);
+    /* every assignment was freed, the failed jobs' included; at most some were held at once */
+    CHECK_MSG(strstr(text, "\ncuzk_partition_assignments_bytes 0\n") != NULL, "%s", text);
+    const char *pb = strstr(text, "\ncuzk_partition_assignments_peak_bytes ");
+    const char *pn = strstr(text, "\ncuzk_partition_assignments_peak ");
+    CHECK(pb != NULL && pn != NULL);
+    uint64_t peak_bytes = strtoull(strchr(pb + 1, ' ') + 1, NULL, 10);
+    uint64_t peak_n = strtoull(strchr(pn + 1, ' ') + 1, NULL, 10);
+    CHECK(peak_n >= 1 && peak_n <= 10);             /* 10 partitions in all */
+    CHECK(peak_bytes >= peak_n * 2 * sizeof(fr_t)); /* ONE and y at least */
     cz_free(text);
     eng_free(eng);
 }

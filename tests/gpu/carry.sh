@@ -280,7 +280,7 @@ for step in "${@:-tests}"; do
         echo "batch rc=$?"; tail -16 "$OUT/batch.log"
         "$W/cuzk-bench" status --addr "unix://$SOCK" > "$OUT/status.log" 2>&1
         "$W/cuzk-bench" metrics --addr "unix://$SOCK" > "$OUT/metrics.log" 2>&1
-        grep -E '^cuzk_gpu_(proofs|staged)_total' "$OUT/metrics.log"
+        grep -E '^cuzk_(gpu_(proofs|staged)_total|partition_assignments|process_resident)' "$OUT/metrics.log"
         echo "cuzkd $(grep -E 'VmHWM|VmRSS' /proc/$PID/status | tr -s ' \n' ' ')"
         kill -TERM $PID; wait $PID
         echo "cuzkd exit rc=$?"

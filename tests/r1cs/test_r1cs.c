@@ -549,8 +549,11 @@ TEST(prover_hand_circuit)
     check_bitvec(&asg.b_input_density, b_in, 2);
     check_bitvec(&asg.b_aux_density, b_aux, 3);
     CHECK_EQ_U64(asg.a_aux_density.words[0], 3);
+    /* a, b, c: 6 values each, inputs 2, aux 3; one word per density */
+    CHECK_EQ_U64(cs_assignment_bytes(&asg), (3 * 6 + 2 + 3) * sizeof(fr_t) + 3 * 8);
     cs_assignment_clear(&asg);
     CHECK(asg.a == NULL && asg.m == 0);
+    CHECK_EQ_U64(cs_assignment_bytes(&asg), 0);
     cs_assignment_clear(&asg);
 }
 
