@@ -352,6 +352,37 @@ TEST(synth_scalar_stats)
     free(sc);
 }
 
+/* synth --backend witness (the shape's densities, no a, b, c: what cuzkd holds per partition
+ * when a device proves) counts the same circuit as the prover backend, with fewer bytes. */
+TEST(synth_witness_backend)
+{
+    tu_result r;
+    char *sc = gen_and_check("porep", "c1wb.json", NULL, NULL);
+    size_t cons[2] = {0, 0}, aux[2] = {0, 0};
+    double mib[2] = {0, 0};
+
+    for (int b = 0; b < 2; b++) {
+        tu_bench(&r, "synth", "--type", "porep", "--c1", tu_path("c1wb.json"), "--repeat", "1",
+                 "--partition", "0", "--backend", b ? "witness" : "prover", "--quiet", NULL);
+        CHECK_EQ_U64(r.status, 0);
+        const char *row = strstr(r.out, "\n0 ");
+        double x[5]; /* min, median, max, spread, constraints per second; then the peak */
+        CHECK_MSG(row &&
+                      sscanf(row, "\n0 %zu %zu %lf %lf %lf %lf %lf %lf", &cons[b], &aux[b], &x[0],
+                             &x[1], &x[2], &x[3], &x[4], &mib[b]) == 8 &&
+                      strstr(row, " MiB") != NULL,
+                  "%s", r.out);
+        tu_result_clear(&r);
+    }
+    CHECK(cons[0] > 0 && cons[1] == cons[0] && aux[1] == aux[0]);
+    CHECK_MSG(mib[1] < mib[0], "witness %.1f MiB, prover %.1f MiB", mib[1], mib[0]);
+    tu_bench(&r, "synth", "--type", "porep", "--c1", tu_path("c1wb.json"), "--backend", "bogus",
+             NULL);
+    CHECK(r.status != 0 && strstr(r.err, "pce or witness") != NULL);
+    tu_result_clear(&r);
+    free(sc);
+}
+
 /* ---- SnapDeals (spec 3.2) -------------------------------------------------------------------- */
 
 /* 2 KiB: 8 apex leafs, 10 challenges, TreeD Single with 6 binary elements. */

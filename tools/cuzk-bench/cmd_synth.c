@@ -11,7 +11,10 @@
  *   pce     the pre-compiled constraint evaluator: the circuit's compact shape is recorded
  *           once (or loaded from --shape-file, and saved there when absent), then each run is
  *           the witness backend (no linear combinations) plus a, b, c from the shape's sparse
- *           products (cs_shape_eval), giving exactly the prover backend's assignment.
+ *           products (cs_shape_eval), giving exactly the prover backend's assignment;
+ *   witness the same without the products: inputs, aux and the shape's densities
+ *           (cs_shape_assign), what cuzkd holds per partition when a device proves from the
+ *           resident shape (its peak of allocated bytes is that partition's host memory).
  * --threads spreads synthesis (and the products) over a pool, as the daemon's workers do.
  * Per run: synthesis (cs_new + the handler's synthesize), finish (cs_finish + hand-over) and
  * total; per partition: min / median / max of total, constraints per second at the median,
@@ -31,7 +34,13 @@
 #include "progress.h"
 #include "synth_gpu.h"
 
-typedef enum { BK_PROVER, BK_COUNT, BK_CHECK, BK_PCE } synth_backend;
+typedef enum { BK_PROVER, BK_COUNT, BK_CHECK, BK_PCE, BK_WITNESS } synth_backend;
+
+/* The backends that use the recorded shape. */
+static bool uses_shape(synth_backend bk)
+{
+    return bk == BK_PCE || bk == BK_WITNESS;
+}
 
 typedef struct synth_run {
     double synth_ms, finish_ms, products_ms, total_ms;
@@ -52,13 +61,14 @@ static cuzk_err new_cs(synth_backend bk, const eng_plan_t *plan, cs_t **cs, cz_d
     case BK_COUNT:
         return cs_new_counter(cs, dg);
     case BK_PCE:
+    case BK_WITNESS:
         return cs_new_witness(cs, hint, dg);
     default:
         return cs_new_checker(cs, dg);
     }
 }
 
-/* One synthesis of partition k (with `shape` for BK_PCE). */
+/* One synthesis of partition k (with `shape` for BK_PCE and BK_WITNESS). */
 static int synth_once(const char *cmd, eng_offline_t *off, synth_backend bk, size_t k,
                       const cs_shape_t *shape, cz_pool *pool, synth_gpu *g, bool stats,
                       synth_run *run)
@@ -82,12 +92,14 @@ static int synth_once(const char *cmd, eng_offline_t *off, synth_backend bk, siz
     if (err == CUZK_OK) {
         err = cs_finish(cs, &dg);
     }
-    if (err == CUZK_OK && (bk == BK_PROVER || bk == BK_PCE)) {
+    if (err == CUZK_OK && (bk == BK_PROVER || uses_shape(bk))) {
         err = cs_take_assignment(cs, &asg, &dg);
     }
     double t2 = cli_now_ms();
     if (err == CUZK_OK && bk == BK_PCE) {
         err = cs_shape_eval(shape, &asg, pool, &dg);
+    } else if (err == CUZK_OK && bk == BK_WITNESS) {
+        err = cs_shape_assign(shape, &asg, &dg);
     }
     double t3 = cli_now_ms();
     if (err == CUZK_OK && g) {
@@ -220,6 +232,8 @@ static const char SYNTH_ABOUT[] =
     "  check   every constraint checked; an unsatisfied one is an error naming it\n"
     "  pce     witness only + a, b, c from the recorded compact shape (recorded once,\n"
     "          or loaded from --shape-file and saved there when absent)\n"
+    "  witness the same without a, b, c: what cuzkd holds per partition when a device\n"
+    "          proves from the shape (its peak of allocated bytes)\n"
     "Prints one line per partition: constraints, aux, min / median / max milliseconds,\n"
     "the spread, constraints per second at the median and the peak of allocated bytes;\n"
     "then the process's idle and peak resident memory. --timing adds one line per run\n"
@@ -262,12 +276,14 @@ static int synth_parse(synth_opts *o, cli_vreq_flags *f)
                                          &o->has_partition);
     opts[n++] = (cli_opt_t)CLI_OPT("repeat", CLI_U64, &o->repeat, "N",
                                    "runs per partition (default 3)", false);
-    opts[n++] = (cli_opt_t)CLI_OPT("backend", CLI_STR, &o->backend, "B",
-                                   "prover | count | check | pce (default prover)", false);
+    opts[n++] =
+        (cli_opt_t)CLI_OPT("backend", CLI_STR, &o->backend, "B",
+                           "prover | count | check | pce | witness (default prover)", false);
     opts[n++] = (cli_opt_t)CLI_OPT("threads", CLI_U64, &o->threads, "N",
                                    "cores for one partition's synthesis (default 1)", false);
-    opts[n++] = (cli_opt_t)CLI_OPT("shape-file", CLI_STR, &o->shape_file, "FILE",
-                                   "pce: load the shape from FILE, or save it there", false);
+    opts[n++] =
+        (cli_opt_t)CLI_OPT("shape-file", CLI_STR, &o->shape_file, "FILE",
+                           "pce, witness: load the shape from FILE, or save it there", false);
     opts[n++] = (cli_opt_t)CLI_OPT("gpu", CLI_FLAG, &o->use_gpu, NULL,
                                    "pce: also compute a, b, c on device 0 (timed, compared with "
                                    "the CPU's; with --timing)",
@@ -288,14 +304,15 @@ static int synth_parse(synth_opts *o, cli_vreq_flags *f)
 /* Checks --backend, --threads (and makes the pool) and --repeat. */
 static bool synth_check_opts(synth_opts *o, synth_state *st)
 {
-    static const char *const names[] = {"prover", "count", "check", "pce"}; /* by synth_backend */
+    static const char *const names[] = {"prover", "count", "check", "pce",
+                                        "witness"}; /* by synth_backend */
     size_t b = 0;
 
     while (b < ARRAY_LEN(names) && strcmp(o->backend, names[b]) != 0) {
         b++;
     }
     if (b == ARRAY_LEN(names)) {
-        cli_error(SYNTH_CMD, "--backend must be prover, count, check or pce (not '%s')",
+        cli_error(SYNTH_CMD, "--backend must be prover, count, check, pce or witness (not '%s')",
                   o->backend);
         return false;
     }
@@ -364,7 +381,7 @@ static bool synth_plan(synth_state *st, const synth_opts *o, const cli_vreq_flag
 /* pce: the shape (the "shape" stage); --gpu: the device copy of it; --timing: its header. */
 static bool synth_prepare(synth_state *st, const synth_opts *o)
 {
-    if (o->bk == BK_PCE) {
+    if (uses_shape(o->bk)) {
         cli_progress_begin(&st->pg, "shape", 0);
         if (!get_shape(SYNTH_CMD, st->off, st->k0, o->shape_file, st->pool, &st->pg, &st->shape)) {
             return false;
@@ -531,7 +548,7 @@ static int synth_run_all(synth_state *st, synth_opts *o, const cli_vreq_flags *f
         }
     }
     /* stages: parse, the shape (pce only), synthesis (partitions x repeat runs) */
-    cli_progress_init(&st->pg, SYNTH_CMD, o->bk == BK_PCE ? 3 : 2,
+    cli_progress_init(&st->pg, SYNTH_CMD, uses_shape(o->bk) ? 3 : 2,
                       cli_progress_default_mode(o->quiet));
     if (!synth_plan(st, o, f) || !synth_prepare(st, o)) {
         return CLI_EXIT_ERROR;
