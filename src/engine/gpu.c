@@ -388,13 +388,52 @@ static void log_cpu(const eng_gpu *g, const eng_job *job, size_t k, const eng_sr
            (unsigned long long)room, (unsigned long long)have);
 }
 
+/* Makes room on g for a copy of `need` bytes plus `room` of headroom (device thread, without
+ * mu): trims the device's scratch first (it grows again cheaply), then frees copies least
+ * recently used first. False (logged) when it cannot. *trimmed: the scratch was trimmed. */
+static bool make_room(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
+                      uint64_t need, uint64_t room, bool *trimmed)
+{
+    const uint64_t limit = eng->cfg.gpu_mem_limit_bytes;
+    uint64_t free_b = 0;
+    cz_diag dg;
+
+    for (;;) {
+        cz_diag_init(&dg);
+        cuzk_err err = refresh_info(eng, g, &free_b, &dg);
+        if (err != CUZK_OK) {
+            eng_gpu_proof_failed(eng, g, job, k, NULL, err, &dg);
+            return false;
+        }
+        uint64_t used = resident_bytes(eng, g);
+        bool mem_ok = need + room <= free_b, limit_ok = !limit || used + need <= limit;
+        if (mem_ok && limit_ok) {
+            return true;
+        }
+        if (!mem_ok && !*trimmed) {
+            *trimmed = true;
+            err = gpu_dev_trim(g->dev, &dg);
+            if (err != CUZK_OK) {
+                eng_gpu_proof_failed(eng, g, job, k, NULL, err, &dg);
+                return false;
+            }
+            continue;
+        }
+        if (!evict_one(eng, g)) {
+            log_cpu(g, job, k, srs, mem_ok ? "limit" : "device_memory", need, room,
+                    mem_ok ? (limit > used ? limit - used : 0) : free_b);
+            return false;
+        }
+    }
+}
+
 g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
                                  const g16_params_t *params, uint64_t extra, uint64_t *upload_ns)
 {
     const uint64_t limit = eng->cfg.gpu_mem_limit_bytes;
     const uint64_t need = resident_estimate(params) + extra, room = scratch_estimate(params);
     g16_gpu_params *gp = NULL;
-    uint64_t total, free_b = 0;
+    uint64_t total;
     bool trimmed = false;
     cuzk_err err = CUZK_OK;
     cz_diag dg;
@@ -424,33 +463,8 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
         log_cpu(g, job, k, srs, "too_large", need, room, limit && limit < total ? limit : total);
         return NULL;
     }
-    /* Make room: trim the device's scratch first (it grows again cheaply), then free copies. */
-    for (;;) {
-        cz_diag_init(&dg);
-        err = refresh_info(eng, g, &free_b, &dg);
-        if (err != CUZK_OK) {
-            eng_gpu_proof_failed(eng, g, job, k, NULL, err, &dg);
-            return NULL;
-        }
-        uint64_t used = resident_bytes(eng, g);
-        bool mem_ok = need + room <= free_b, limit_ok = !limit || used + need <= limit;
-        if (mem_ok && limit_ok) {
-            break;
-        }
-        if (!mem_ok && !trimmed) {
-            trimmed = true;
-            err = gpu_dev_trim(g->dev, &dg);
-            if (err != CUZK_OK) {
-                eng_gpu_proof_failed(eng, g, job, k, NULL, err, &dg);
-                return NULL;
-            }
-            continue;
-        }
-        if (!evict_one(eng, g)) {
-            log_cpu(g, job, k, srs, mem_ok ? "limit" : "device_memory", need, room,
-                    mem_ok ? (limit > used ? limit - used : 0) : free_b);
-            return NULL;
-        }
+    if (!make_room(eng, g, job, k, srs, need, room, &trimmed)) {
+        return NULL;
     }
 
     uint64_t t0 = eng_now_ns();

@@ -178,6 +178,39 @@ static void job_metrics(sbuf *b, const eng_t *eng)
     }
 }
 
+/* The memory gauges (mu held): the budget's accounting, what partitions really hold, and the
+ * process's resident memory (rss, rss_peak: read by the caller). */
+static void memory_metrics(sbuf *b, const eng_t *eng, size_t rss, size_t rss_peak)
+{
+    const struct {
+        const char *name, *help;
+        uint64_t v;
+    } g[] = {
+        {"cuzk_memory_budget_bytes", "Memory budget for parameters and partitions",
+         eng->cfg.mem_budget_bytes},
+        {"cuzk_memory_used_bytes", "Budget in use (hot parameters + partitions + queued requests)",
+         eng->mem_used + eng->req_bytes},
+        {"cuzk_memory_queued_requests_bytes", "Budget held by the requests of queued jobs",
+         eng->req_bytes},
+        {"cuzk_memory_partitions_bytes", "Budget reserved by partitions in flight", eng->mem_parts},
+        {"cuzk_memory_used_peak_bytes", "Highest budget in use since start", eng->mem_used_peak},
+        {"cuzk_partition_assignments_bytes",
+         "Host bytes of the synthesized partitions' assignments held now (not estimates)",
+         eng->asg_bytes},
+        {"cuzk_partition_assignments_peak_bytes",
+         "Most host bytes of partition assignments held at once since start", eng->asg_bytes_peak},
+        {"cuzk_partition_assignments_peak", "Most partition assignments held at once since start",
+         eng->asg_held_peak},
+        {"cuzk_process_resident_bytes", "Resident memory of the process now", rss},
+        {"cuzk_process_resident_peak_bytes", "Highest resident memory of the process since start",
+         rss_peak},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(g); i++) {
+        family(b, g[i].name, "gauge", g[i].help);
+        sb_printf(b, "%s %llu\n", g[i].name, (unsigned long long)g[i].v);
+    }
+}
+
 cuzk_err eng_metrics_text(eng_t *eng, char **out, cz_diag *dg)
 {
     sbuf b = {.cap = 8192};
@@ -224,34 +257,7 @@ cuzk_err eng_metrics_text(eng_t *eng, char **out, cz_diag *dg)
     per_kind(&b, "cuzk_queue_pending", "gauge", "Queued jobs per proof kind", pend);
     per_kind(&b, "cuzk_queue_in_progress", "gauge", "Running jobs per proof kind", prog);
 
-    family(&b, "cuzk_memory_budget_bytes", "gauge", "Memory budget for parameters and partitions");
-    sb_printf(&b, "cuzk_memory_budget_bytes %llu\n", (unsigned long long)eng->cfg.mem_budget_bytes);
-    family(&b, "cuzk_memory_used_bytes", "gauge",
-           "Budget in use (hot parameters + partitions + queued requests)");
-    sb_printf(&b, "cuzk_memory_used_bytes %llu\n",
-              (unsigned long long)(eng->mem_used + eng->req_bytes));
-    family(&b, "cuzk_memory_queued_requests_bytes", "gauge",
-           "Budget held by the requests of queued jobs");
-    sb_printf(&b, "cuzk_memory_queued_requests_bytes %llu\n", (unsigned long long)eng->req_bytes);
-    family(&b, "cuzk_memory_partitions_bytes", "gauge", "Budget reserved by partitions in flight");
-    sb_printf(&b, "cuzk_memory_partitions_bytes %llu\n", (unsigned long long)eng->mem_parts);
-    family(&b, "cuzk_memory_used_peak_bytes", "gauge", "Highest budget in use since start");
-    sb_printf(&b, "cuzk_memory_used_peak_bytes %llu\n", (unsigned long long)eng->mem_used_peak);
-    family(&b, "cuzk_partition_assignments_bytes", "gauge",
-           "Host bytes of the synthesized partitions' assignments held now (not estimates)");
-    sb_printf(&b, "cuzk_partition_assignments_bytes %llu\n", (unsigned long long)eng->asg_bytes);
-    family(&b, "cuzk_partition_assignments_peak_bytes", "gauge",
-           "Most host bytes of partition assignments held at once since start");
-    sb_printf(&b, "cuzk_partition_assignments_peak_bytes %llu\n",
-              (unsigned long long)eng->asg_bytes_peak);
-    family(&b, "cuzk_partition_assignments_peak", "gauge",
-           "Most partition assignments held at once since start");
-    sb_printf(&b, "cuzk_partition_assignments_peak %u\n", eng->asg_held_peak);
-    family(&b, "cuzk_process_resident_bytes", "gauge", "Resident memory of the process now");
-    sb_printf(&b, "cuzk_process_resident_bytes %zu\n", rss);
-    family(&b, "cuzk_process_resident_peak_bytes", "gauge",
-           "Highest resident memory of the process since start");
-    sb_printf(&b, "cuzk_process_resident_peak_bytes %zu\n", rss_peak);
+    memory_metrics(&b, eng, rss, rss_peak);
 
     family(&b, "cuzk_srs_bytes", "gauge", "Parameter file size per circuit and tier");
     for (const eng_srs *s = eng->srs; s; s = s->next) {

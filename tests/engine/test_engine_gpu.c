@@ -147,6 +147,18 @@ static void resident_sizes(uint64_t *rc, uint64_t *rb)
     eng_free(eng);
 }
 
+/* An engine on device 0 with timing on and its log captured (the test skips without a GPU). */
+static eng_t *start_dev0_timed(void)
+{
+    need_gpu();
+    etu_tk();
+    eng_config_t cfg;
+    dev0_cfg(&cfg, 0);
+    cfg.timing = true;
+    etu_capture_start();
+    return etu_start(&cfg, etu_all_kinds, &tk_ops);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Tests
  * ------------------------------------------------------------------------------------------- */
@@ -156,13 +168,7 @@ static void resident_sizes(uint64_t *rc, uint64_t *rb)
  * first partition, with the device idle, is never staged. Every proof verifies. */
 TEST(gpu_stages_the_next_partition)
 {
-    need_gpu();
-    etu_tk();
-    eng_config_t cfg;
-    dev0_cfg(&cfg, 0);
-    cfg.timing = true;
-    etu_capture_start();
-    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    eng_t *eng = start_dev0_timed();
     tk_req r = etu_req(TK_STAGGER | TK_SLOW_PI, 4, 21);
     r.sleep_ms = 300;
     prove_ok(eng, ENG_KIND_POREP, "stage-a", &r);
@@ -248,13 +254,7 @@ TEST(gpu_auto_proves_and_reports)
  * the copy there. */
 TEST(gpu_preload_makes_resident)
 {
-    need_gpu();
-    etu_tk();
-    eng_config_t cfg;
-    dev0_cfg(&cfg, 0);
-    cfg.timing = true;
-    etu_capture_start();
-    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    eng_t *eng = start_dev0_timed();
     bool already = true;
     CHECK_OK(etu_preload(eng, "test-cubic", &already));
     CHECK(!already);
