@@ -57,8 +57,7 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 }
 
 /* Device bytes g16_gpu_params_new allocates for p (groth16.h): the five vectors as bases, a, b
- * and c (n values each), the assignment and its spare (ic_len + l_len values each), the
- * compacted scalars when
+ * and c (n values each), the assignment (ic_len + l_len values), the compacted scalars when
  * they do not fit in n values, and two density maps. An estimate used before the copy exists;
  * the accounting uses g16_gpu_params_device_bytes afterwards. */
 static uint64_t resident_estimate(const g16_params_t *p)
@@ -69,11 +68,19 @@ static uint64_t resident_estimate(const g16_params_t *p)
     uint64_t b = sizeof(g1_aff_t) * ((uint64_t)p->h_len + p->l_len + p->a_len + p->b_g1_len) +
                  sizeof(g2_aff_t) * (uint64_t)p->b_g2_len;
 
-    b += sizeof(fr_t) * (3 * n + 2 * nz); /* nz twice: the spare for staging */
+    b += sizeof(fr_t) * (3 * n + nz);
     if (cmp > n) {
         b += sizeof(fr_t) * cmp;
     }
     return b + 2 * (uint64_t)gpu_compact_map_sizeof((size_t)nz);
+}
+
+/* The spare assignment for staging (g16_gpu_opts_t.spare_assignment): asked for only when it
+ * fits beside the copy, its headroom and the limit once room is made for the copy, so that it
+ * never costs a copy (this one or another). */
+static uint64_t spare_estimate(const g16_params_t *p)
+{
+    return sizeof(fr_t) * ((uint64_t)p->vk.ic_len + p->l_len);
 }
 
 /* Headroom a proof with p needs beyond the copy: its largest MSM and transform. */
@@ -390,9 +397,10 @@ static void log_cpu(const eng_gpu *g, const eng_job *job, size_t k, const eng_sr
 
 /* Makes room on g for a copy of `need` bytes plus `room` of headroom (device thread, without
  * mu): trims the device's scratch first (it grows again cheaply), then frees copies least
- * recently used first. False (logged) when it cannot. *trimmed: the scratch was trimmed. */
+ * recently used first. False (logged) when it cannot. *trimmed: the scratch was trimmed;
+ * *spare_fits: `spare` more bytes fit too, without freeing anything more. */
 static bool make_room(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
-                      uint64_t need, uint64_t room, bool *trimmed)
+                      uint64_t need, uint64_t room, uint64_t spare, bool *trimmed, bool *spare_fits)
 {
     const uint64_t limit = eng->cfg.gpu_mem_limit_bytes;
     uint64_t free_b = 0;
@@ -408,6 +416,7 @@ static bool make_room(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_
         uint64_t used = resident_bytes(eng, g);
         bool mem_ok = need + room <= free_b, limit_ok = !limit || used + need <= limit;
         if (mem_ok && limit_ok) {
+            *spare_fits = need + spare + room <= free_b && (!limit || used + need + spare <= limit);
             return true;
         }
         if (!mem_ok && !*trimmed) {
@@ -431,7 +440,7 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
                                  const g16_params_t *params, uint64_t extra, uint64_t *upload_ns)
 {
     const uint64_t limit = eng->cfg.gpu_mem_limit_bytes;
-    const uint64_t need = resident_estimate(params) + extra, room = scratch_estimate(params);
+    const uint64_t base = resident_estimate(params) + extra, room = scratch_estimate(params);
     g16_gpu_params *gp = NULL;
     uint64_t total;
     bool trimmed = false;
@@ -459,18 +468,20 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     }
 
     /* A copy larger than the device (or the limit) never fits: do not disturb the others. */
-    if (need + room > total || (limit && need > limit)) {
-        log_cpu(g, job, k, srs, "too_large", need, room, limit && limit < total ? limit : total);
+    if (base + room > total || (limit && base > limit)) {
+        log_cpu(g, job, k, srs, "too_large", base, room, limit && limit < total ? limit : total);
         return NULL;
     }
-    if (!make_room(eng, g, job, k, srs, need, room, &trimmed)) {
+    bool with_spare = false;
+    if (!make_room(eng, g, job, k, srs, base, room, spare_estimate(params), &trimmed,
+                   &with_spare)) {
         return NULL;
     }
 
     uint64_t t0 = eng_now_ns();
     cz_diag_init(&dg);
     /* dropped points (or never decoded): decoded from the file straight into the staging */
-    g16_gpu_opts_t go = {.release_file = true, .spare_assignment = true};
+    g16_gpu_opts_t go = {.release_file = true, .spare_assignment = with_spare};
     err = eng_srs_points_acquire(eng, srs, params, &go.file, &go.file_len, &go.file_fd, &dg);
     go.file_pread = go.file_fd >= 0;
     bool reading = err == CUZK_OK;
@@ -527,6 +538,7 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     r->srs = srs;
     r->params = params;
     r->gp = gp;
+    r->can_stage = g16_gpu_can_stage(gp);
     r->bytes = bytes;
     r->last_used_ns = t1;
     pthread_mutex_lock(&eng->mu);
@@ -569,7 +581,8 @@ static eng_gpu_res *stage_target_locked(eng_t *eng, const eng_job *job, eng_gpu 
             continue;
         }
         for (eng_gpu_res *r = g->res; r; r = r->next) {
-            if (r->srs == job->srs && r->params == job->srs->params && !r->freeing) {
+            if (r->srs == job->srs && r->params == job->srs->params && !r->freeing &&
+                r->can_stage) {
                 *out = g;
                 return r;
             }

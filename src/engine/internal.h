@@ -341,6 +341,7 @@ typedef struct eng_gpu_res {
     uint64_t last_used_ns;   /* LRU clock */
     bool freeing;            /* the device's thread is freeing it (still listed) */
     unsigned stagers;        /* workers uploading into its spare buffer: no free meanwhile */
+    bool can_stage;          /* gp has a spare buffer (g16_gpu_can_stage) */
     eng_gpu_hold *hold;      /* set by the demotion: release on free */
     struct eng_gpu_res *next;
 } eng_gpu_res;

@@ -353,7 +353,9 @@ typedef struct g16_gpu_opts {
     bool file_pread;
     int file_fd;
     /* Also allocate a spare [inputs | aux] buffer on the device and a staging ring of its own
-     * (num_inputs + l_len values, slots x slot bytes pinned) for g16_gpu_stage. */
+     * (num_inputs + l_len values, slots x slot bytes pinned) for g16_gpu_stage, when there is
+     * memory for them (without, the object is made as if not asked; g16_gpu_stage then says
+     * so). */
     bool spare_assignment;
 } g16_gpu_opts_t;
 
@@ -398,6 +400,9 @@ CZ_MUST_USE cuzk_err g16_gpu_params_from_file(g16_gpu_params **out, const g16_pa
  *  CUZK_E_NO_GPU; after an error nothing is staged. */
 CZ_MUST_USE cuzk_err g16_gpu_stage(g16_gpu_params *gp, const cs_assignment_t *asg, cz_pool *pool,
                                    cz_diag *dg);
+
+/** True when gp holds a spare for g16_gpu_stage (asked for, and there was memory for it). */
+bool g16_gpu_can_stage(const g16_gpu_params *gp);
 
 /** Before the proof of asg on gp (the proving thread, between proofs): when asg is the staged
  *  assignment, the spare becomes the buffer that proof reads and the previous one the spare

@@ -502,6 +502,34 @@ static cuzk_err pinned(gpu_params_impl *g, void **out, size_t len, const char *w
     return err;
 }
 
+/* The spare [inputs | aux] and its ring (spare_assignment). Out of device or pinned memory the
+ * object goes without: staging is an optimization, the proofs upload as before. */
+static cuzk_err spare_new(gpu_params_impl *g, size_t slot_bytes, unsigned slots, cz_diag *dg)
+{
+    const size_t ring_bytes = slot_bytes * slots;
+    void *mem = NULL;
+    cz_diag sdg;
+    cuzk_err err;
+
+    cz_diag_init(&sdg);
+    CZ_TRY(err, ring_init(&g->stage_ring, g->dev, slot_bytes, slots, &sdg), done);
+    CZ_TRY(err, pinned(g, &mem, ring_bytes, "the spare's staging ring", &sdg), done);
+    g->stage_ring.host = mem;
+    CZ_TRY(
+        err,
+        dev_buf(g, &g->dz_spare, (g->ni + g->na) * sizeof(fr_t), "the spare inputs and aux", &sdg),
+        done);
+done:
+    if (err == CUZK_E_NOMEM) {
+        g->pinned_bytes -= g->stage_ring.host ? ring_bytes : 0;
+        ring_clear(&g->stage_ring);
+        err = CUZK_OK;
+    } else if (err != CUZK_OK) {
+        err = cz_fail(dg, err, "%s", sdg.msg);
+    }
+    return err;
+}
+
 cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct gpu_dev *dev,
                             const g16_gpu_opts_t *opts, cz_pool *pool, cz_diag *dg)
 {
@@ -606,12 +634,7 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
         goto done;
     }
     if (opts && opts->spare_assignment) {
-        void *mem = NULL;
-        CZ_TRY(err, ring_init(&g->stage_ring, dev, slot_bytes, slots, dg), done);
-        CZ_TRY(err, pinned(g, &mem, slot_bytes * slots, "the spare's staging ring", dg), done);
-        g->stage_ring.host = mem;
-        CZ_TRY(err, dev_buf(g, &g->dz_spare, nz * sizeof(fr_t), "the spare inputs and aux", dg),
-               done);
+        CZ_TRY(err, spare_new(g, slot_bytes, slots, dg), done);
     }
     *out = &g->head;
     g = NULL; /* ownership moved to the caller */
@@ -710,6 +733,11 @@ cuzk_err g16_gpu_stage(g16_gpu_params *gp, const cs_assignment_t *asg, cz_pool *
     }
     pthread_mutex_unlock(&g->stage_mu);
     return err;
+}
+
+bool g16_gpu_can_stage(const g16_gpu_params *gp)
+{
+    return gp && ((const gpu_params_impl *)gp)->dz_spare != NULL;
 }
 
 bool g16_gpu_stage_take(g16_gpu_params *gp, const cs_assignment_t *asg)

@@ -130,6 +130,19 @@ static eng_gpu_info_t wait_resident(eng_t *eng, uint32_t n)
     test_fail(__FILE__, __LINE__, "device 0 never came down to %u resident circuits", n);
 }
 
+/* Device bytes of the spare assignment of a copy of the cubic (or the big) circuit. */
+static uint64_t spare_bytes(bool big)
+{
+    g16_params_t *p = NULL;
+    cz_diag dg;
+    cz_diag_init(&dg);
+    CHECK_MSG(g16_params_load(&p, tk_params_path(etu_tk(), big), NULL, NULL, &dg) == CUZK_OK, "%s",
+              dg.msg);
+    uint64_t b = sizeof(fr_t) * ((uint64_t)p->vk.ic_len + p->l_len);
+    g16_params_free(p);
+    return b;
+}
+
 /* Resident bytes of the cubic and the big circuit on device 0, measured without a limit. */
 static void resident_sizes(uint64_t *rc, uint64_t *rb)
 {
@@ -340,10 +353,12 @@ TEST(gpu_lru_under_memory_limit)
     need_gpu();
     etu_tk();
     uint64_t rc, rb;
-    resident_sizes(&rc, &rb);
+    resident_sizes(&rc, &rb); /* spares included: there was room for them */
+    uint64_t sc = spare_bytes(false), sb = spare_bytes(true);
+    CHECK(sb > rc - sc); /* the test's premise: the big spare is larger than the small copy */
 
     eng_config_t cfg;
-    dev0_cfg(&cfg, rc + rb - 1); /* either circuit fits, both do not */
+    dev0_cfg(&cfg, (rc - sc) + (rb - sb) - 1); /* either copy fits, both do not */
     etu_capture_start();
     eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
     tk_req c1 = etu_req(0, 2, 21), b = etu_req(TK_BIG, 1, 22), c2 = etu_req(0, 1, 23);
@@ -352,7 +367,7 @@ TEST(gpu_lru_under_memory_limit)
     prove_ok(eng, ENG_KIND_POREP, "lru-b", &b);
     eng_gpu_info_t g = status0(eng);
     CHECK_EQ_U64(g.n_resident, 1);
-    CHECK_EQ_U64(g.resident_bytes, rb);
+    CHECK_EQ_U64(g.resident_bytes, rb - sb); /* no room for its spare under the limit */
     prove_ok(eng, ENG_KIND_POREP, "lru-c2", &c2);
     g = status0(eng);
     CHECK_EQ_U64(g.n_resident, 1);

@@ -681,6 +681,7 @@ TEST(gpu_stage_beside_a_proof)
 
     GPU_OK(g16_gpu_params_new(&gp, p, dev, &go, test_pool(), DG));
     GPU_OK(g16_gpu_params_new(&plain, p, dev, &SMALL_RING, test_pool(), DG));
+    CHECK(g16_gpu_can_stage(gp) && !g16_gpu_can_stage(plain) && !g16_gpu_can_stage(NULL));
     CHECK(g16_gpu_params_device_bytes(gp) >=
           g16_gpu_params_device_bytes(plain) + (p->vk.ic_len + p->l_len) * sizeof(fr_t));
     fixed_rs(&r, &s, 17);
