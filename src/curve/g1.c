@@ -20,20 +20,7 @@ const g1_aff_t G1_GEN = {.x = {G1_GEN_X_MONT_INIT}, .y = {G1_GEN_Y_MONT_INIT}};
 _Static_assert(G1_COMPRESSED_NBYTES == FP_NBYTES && G1_UNCOMPRESSED_NBYTES == 2 * FP_NBYTES,
                "a G1 encoding is x, or x || y, of one Fp element each");
 
-#define FE                      fp_t
-#define FE_ADD                  fp_add
-#define FE_SUB                  fp_sub
-#define FE_DBL                  fp_dbl
-#define FE_NEG                  fp_neg
-#define FE_MUL                  fp_mul
-#define FE_SQR                  fp_sqr
-#define FE_INV                  fp_inv
-#define FE_EQ                   fp_eq
-#define FE_IS_ZERO              fp_is_zero
-#define FE_SQRT                 fp_sqrt
-#define FE_IS_LARGEST           fp_is_lexicographically_largest
-#define FE_ZERO                 FP_ZERO
-#define FE_ONE                  FP_ONE
+#include "field/fe_fp.h" /* FE, FE_ADD, ..., bound to the field */
 #define FE_NBYTES               FP_NBYTES
 #define FE_FROM_WIRE            fp_from_bytes
 #define FE_TO_WIRE              fp_to_bytes

@@ -43,20 +43,7 @@ static void g2_fp2_to_wire(uint8_t out[2 * FP_NBYTES], const fp2_t *a)
     fp_to_bytes(out + FP_NBYTES, &a->c0);
 }
 
-#define FE                      fp2_t
-#define FE_ADD                  fp2_add
-#define FE_SUB                  fp2_sub
-#define FE_DBL                  fp2_dbl
-#define FE_NEG                  fp2_neg
-#define FE_MUL                  fp2_mul
-#define FE_SQR                  fp2_sqr
-#define FE_INV                  fp2_inv
-#define FE_EQ                   fp2_eq
-#define FE_IS_ZERO              fp2_is_zero
-#define FE_SQRT                 fp2_sqrt
-#define FE_IS_LARGEST           fp2_is_lexicographically_largest
-#define FE_ZERO                 FP2_ZERO
-#define FE_ONE                  FP2_ONE
+#include "field/fe_fp2.h" /* FE, FE_ADD, ..., bound to the field */
 #define FE_NBYTES               (2 * FP_NBYTES)
 #define FE_FROM_WIRE            g2_fp2_from_wire
 #define FE_TO_WIRE              g2_fp2_to_wire

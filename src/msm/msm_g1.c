@@ -4,17 +4,7 @@
 #include "field/fp.h"
 #include "msm/internal.h"
 
-#define FE              fp_t
-#define FE_ADD          fp_add
-#define FE_SUB          fp_sub
-#define FE_DBL          fp_dbl
-#define FE_NEG          fp_neg
-#define FE_MUL          fp_mul
-#define FE_SQR          fp_sqr
-#define FE_INV          fp_inv
-#define FE_EQ           fp_eq
-#define FE_IS_ZERO      fp_is_zero
-#define FE_ONE          FP_ONE
+#include "field/fe_fp.h" /* FE, FE_ADD, ..., bound to the field */
 #define AFF             g1_aff_t
 #define JAC             g1_t
 #define AFF_IS_IDENTITY g1_aff_is_identity

@@ -4,17 +4,7 @@
 #include "field/fp2.h"
 #include "msm/internal.h"
 
-#define FE              fp2_t
-#define FE_ADD          fp2_add
-#define FE_SUB          fp2_sub
-#define FE_DBL          fp2_dbl
-#define FE_NEG          fp2_neg
-#define FE_MUL          fp2_mul
-#define FE_SQR          fp2_sqr
-#define FE_INV          fp2_inv
-#define FE_EQ           fp2_eq
-#define FE_IS_ZERO      fp2_is_zero
-#define FE_ONE          FP2_ONE
+#include "field/fe_fp2.h" /* FE, FE_ADD, ..., bound to the field */
 #define AFF             g2_aff_t
 #define JAC             g2_t
 #define AFF_IS_IDENTITY g2_aff_is_identity

@@ -5,23 +5,15 @@
 
 #include "msm/msm_vec.h"
 
-#define AFF        g1_aff_t
-#define JAC        g1_t
-#define XYZZ       msm_xyzz_g1_t
-#define FE         fp_t
-#define FE_ADD     fp_add
-#define FE_SUB     fp_sub
-#define FE_DBL     fp_dbl
-#define FE_NEG     fp_neg
-#define FE_MUL     fp_mul
-#define FE_SQR     fp_sqr
-#define FE_INV     fp_inv
-#define FE_IS_ZERO fp_is_zero
-#define FE_ONE     FP_ONE
-#define VFE        vfp_t
-#define VFE_NW     6
-#define VEC_FN     msm_vec_flush_g1
-#define SUMS_FN    msm_vec_bucket_sums_g1
+#include "field/fe_fp.h"
+
+#define AFF     g1_aff_t
+#define JAC     g1_t
+#define XYZZ    msm_xyzz_g1_t
+#define VFE     vfp_t
+#define VFE_NW  6
+#define VEC_FN  msm_vec_flush_g1
+#define SUMS_FN msm_vec_bucket_sums_g1
 
 static inline void vfe_from_words(vfp_t *r, const __m512i *w, const vfp_consts_t *K)
 {

@@ -5,23 +5,15 @@
 
 #include "msm/msm_vec.h"
 
-#define AFF        g2_aff_t
-#define JAC        g2_t
-#define XYZZ       msm_xyzz_g2_t
-#define FE         fp2_t
-#define FE_ADD     fp2_add
-#define FE_SUB     fp2_sub
-#define FE_DBL     fp2_dbl
-#define FE_NEG     fp2_neg
-#define FE_MUL     fp2_mul
-#define FE_SQR     fp2_sqr
-#define FE_INV     fp2_inv
-#define FE_IS_ZERO fp2_is_zero
-#define FE_ONE     FP2_ONE
-#define VFE        vfp2_t
-#define VFE_NW     12
-#define VEC_FN     msm_vec_flush_g2
-#define SUMS_FN    msm_vec_bucket_sums_g2
+#include "field/fe_fp2.h"
+
+#define AFF     g2_aff_t
+#define JAC     g2_t
+#define XYZZ    msm_xyzz_g2_t
+#define VFE     vfp2_t
+#define VFE_NW  12
+#define VEC_FN  msm_vec_flush_g2
+#define SUMS_FN msm_vec_bucket_sums_g2
 
 static inline void vfe_from_words(vfp2_t *r, const __m512i *w, const vfp_consts_t *K)
 {
