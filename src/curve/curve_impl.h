@@ -427,16 +427,32 @@ static cuzk_err check_decoded(const AFF *p, bool check_group)
     return CUZK_OK;
 }
 
+/* The decoders' first step: *out is the identity until a point is accepted; buf receives the
+ * len encoded bytes without the flag bits, which are returned. */
+static unsigned begin_decode(AFF *out, uint8_t *buf, const uint8_t *in, size_t len)
+{
+    CURVE_FN(_aff_set_identity)(out);
+    memcpy(buf, in, len);
+    buf[0] &= (uint8_t)~CURVE_FLAG_MASK;
+    return in[0] & CURVE_FLAG_MASK;
+}
+
+/* The decoders' last step: p's checks (check_decoded); *out = p when it passes. */
+static cuzk_err accept_decoded(AFF *out, const AFF *p, bool check_group)
+{
+    cuzk_err err = check_decoded(p, check_group);
+    if (err == CUZK_OK) {
+        *out = *p;
+    }
+    return err;
+}
+
 cuzk_err CURVE_FN(_aff_from_compressed)(AFF *out, const uint8_t in[FE_NBYTES], bool check_group)
 {
     uint8_t buf[FE_NBYTES];
-    unsigned flags = in[0] & CURVE_FLAG_MASK;
+    unsigned flags = begin_decode(out, buf, in, sizeof(buf));
     AFF p;
-    cuzk_err err;
 
-    CURVE_FN(_aff_set_identity)(out);
-    memcpy(buf, in, sizeof(buf));
-    buf[0] &= (uint8_t)~CURVE_FLAG_MASK;
     if (!(flags & CURVE_FLAG_COMPRESSED)) {
         return CUZK_E_FORMAT;
     }
@@ -456,24 +472,16 @@ cuzk_err CURVE_FN(_aff_from_compressed)(AFF *out, const uint8_t in[FE_NBYTES], b
     if (!y_from_x(&p.y, &p.x, (flags & CURVE_FLAG_SIGN) != 0)) {
         return CUZK_E_NOT_IN_GROUP;
     }
-    err = check_decoded(&p, check_group);
-    if (err == CUZK_OK) {
-        *out = p;
-    }
-    return err;
+    return accept_decoded(out, &p, check_group);
 }
 
 cuzk_err CURVE_FN(_aff_from_uncompressed)(AFF *out, const uint8_t in[2 * FE_NBYTES],
                                           bool check_group)
 {
     uint8_t buf[2 * FE_NBYTES];
-    unsigned flags = in[0] & CURVE_FLAG_MASK;
+    unsigned flags = begin_decode(out, buf, in, sizeof(buf));
     AFF p;
-    cuzk_err err;
 
-    CURVE_FN(_aff_set_identity)(out);
-    memcpy(buf, in, sizeof(buf));
-    buf[0] &= (uint8_t)~CURVE_FLAG_MASK;
     /* The compression flag contradicts the length; the sign has no meaning here. */
     if (flags & (CURVE_FLAG_COMPRESSED | CURVE_FLAG_SIGN)) {
         return CUZK_E_FORMAT;
@@ -484,11 +492,7 @@ cuzk_err CURVE_FN(_aff_from_uncompressed)(AFF *out, const uint8_t in[2 * FE_NBYT
     if (FE_FROM_WIRE(&p.x, buf) != CUZK_OK || FE_FROM_WIRE(&p.y, buf + FE_NBYTES) != CUZK_OK) {
         return CUZK_E_FORMAT;
     }
-    err = check_decoded(&p, check_group);
-    if (err == CUZK_OK) {
-        *out = p;
-    }
-    return err;
+    return accept_decoded(out, &p, check_group);
 }
 
 void CURVE_FN(_aff_to_compressed)(uint8_t out[FE_NBYTES], const AFF *p)
