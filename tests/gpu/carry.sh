@@ -92,6 +92,12 @@ start_cuzkd() {
     PID=$!
     for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.2; done
 }
+# stop_cuzkd [WHAT] prints the daemon's peak and current RSS, stops it and prints its exit status.
+stop_cuzkd() {
+    echo "cuzkd${1:+ $1} $(grep -E 'VmHWM|VmRSS' /proc/$PID/status | tr -s ' \n' ' ')"
+    kill -TERM $PID; wait $PID
+    echo "cuzkd exit rc=$?"
+}
 for step in "${@:-tests}"; do
     case $step in
     tests)
@@ -209,8 +215,7 @@ for step in "${@:-tests}"; do
                 > "$OUT/wpost-$run.log" 2>&1
             echo "single window-post ($run) rc=$?"; grep -A12 '^stage' "$OUT/wpost-$run.log"
         done
-        echo "cuzkd $(grep -E 'VmHWM|VmRSS' /proc/$PID/status | tr -s ' \n' ' ')"
-        kill -TERM $PID; wait $PID
+        stop_cuzkd
         "$W/cuzk-bench" timeline --log "$OUT/cuzkd-wpost.log" --out "$OUT/timeline-wpost-32g.svg" \
             > "$OUT/timeline-wpost.log" 2>&1
         grep -A30 '^stage' "$OUT/timeline-wpost.log" | head -30
@@ -251,8 +256,7 @@ for step in "${@:-tests}"; do
                 --vk "$(ls "$PS"/*.vk)" > "$OUT/snap-$run.log" 2>&1
             echo "single snap ($run) rc=$?"; grep -A12 '^stage' "$OUT/snap-$run.log"
         done
-        echo "cuzkd $(grep -E 'VmHWM|VmRSS' /proc/$PID/status | tr -s ' \n' ' ')"
-        kill -TERM $PID; wait $PID
+        stop_cuzkd
         "$W/cuzk-bench" timeline --log "$OUT/cuzkd-snap.log" --out "$OUT/timeline-snap-32g.svg" \
             > "$OUT/timeline-snap.log" 2>&1
         grep -A30 '^stage' "$OUT/timeline-snap.log" | head -30
@@ -281,9 +285,7 @@ for step in "${@:-tests}"; do
         "$W/cuzk-bench" status --addr "unix://$SOCK" > "$OUT/status.log" 2>&1
         "$W/cuzk-bench" metrics --addr "unix://$SOCK" > "$OUT/metrics.log" 2>&1
         grep -E '^cuzk_(gpu_(proofs|staged)_total|partition_assignments|process_resident)' "$OUT/metrics.log"
-        echo "cuzkd $(grep -E 'VmHWM|VmRSS' /proc/$PID/status | tr -s ' \n' ' ')"
-        kill -TERM $PID; wait $PID
-        echo "cuzkd exit rc=$?"
+        stop_cuzkd
         grep -E 'event=(resident|shape_resident|host_points_[a-z]*|recorded)|stage=srs_load' \
             "$OUT/cuzkd.log" | cut -c1-220
         "$W/cuzk-bench" timeline --log "$OUT/cuzkd.log" --out "$OUT/timeline-32g.svg" \
@@ -300,8 +302,7 @@ for step in "${@:-tests}"; do
                 --vk "$VK" > "$OUT/restart$run.log" 2>&1
             echo "single after restart ($run) rc=$? $(grep -E '^(total|srs load|synthesis|prove)' "$OUT/restart$run.log" | tr -s ' \n' ' ')"
         done
-        echo "cuzkd (restart) $(grep -E 'VmHWM|VmRSS' /proc/$PID/status | tr -s ' \n' ' ')"
-        kill -TERM $PID; wait $PID
+        stop_cuzkd "(restart)"
         grep -E 'event=(loaded|recorded|resident|shape_resident|preloaded)' "$OUT/cuzkd2.log" |
             cut -c1-220
         ;;
