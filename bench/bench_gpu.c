@@ -13,7 +13,8 @@
  * a base), which takes another window size and another code path through the buckets; each
  * SpMV matrix on 1024 rows against a CPU sum.
  * Options: case-name filters; --min-lg N and --max-lg N (sizes 2^N, 20 and 27 by default),
- * --g2-max-lg N (24), --window C (MSM window; 0 = automatic), --ntt-minb B (NTT pass kernel
+ * --g2-max-lg N (24), --window C (MSM window; 0 = automatic), --acc-chunk N (MSM
+ * accumulation entries per thread, 64..1024; 0 = default), --ntt-minb B (NTT pass kernel
  * built for 1 or 2 blocks per SM; 0 = default), --spmv-rows N (rows of the SpMV matrices,
  * 130278869 by default, term counts scaled with them; e.g. 4000000 for a quick run),
  * --spmv-uniform (SpMV columns uniform over z instead of mostly near the row). The NTT, MSM
@@ -38,7 +39,7 @@
 #define CHUNK_SC_LG    22
 
 static gpu_dev *dev;
-static unsigned min_lg = 20, max_lg = 27, g2_max_lg = 24, window, ntt_minb;
+static unsigned min_lg = 20, max_lg = 27, g2_max_lg = 24, window, ntt_minb, acc_chunk;
 
 static void die(const char *what, cz_diag *dg)
 {
@@ -716,6 +717,8 @@ int main(int argc, char **argv)
             g2_max_lg = (unsigned)atoi(argv[++i]);
         } else if (strcmp(argv[i], "--ntt-minb") == 0 && i + 1 < argc) {
             ntt_minb = (unsigned)atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--acc-chunk") == 0 && i + 1 < argc) {
+            acc_chunk = (unsigned)atoi(argv[++i]);
         } else if (strcmp(argv[i], "--window") == 0 && i + 1 < argc) {
             window = (unsigned)atoi(argv[++i]);
         } else if (strcmp(argv[i], "--spmv-rows") == 0 && i + 1 < argc) {
@@ -742,9 +745,10 @@ int main(int argc, char **argv)
     TRY(gpu_dev_get_info(dev, &info, DG));
     TRY(gpu_debug_profile(dev, true, DG));
     TRY(gpu_debug_ntt_layout(dev, 0, 0, 0, ntt_minb, DG));
-    printf("# %s, %zu MiB, %u SMs, cc %u.%u; auto window for 2^27 terms: %u\n", info.name,
-           info.total_mem >> 20, info.sm_count, info.cc_major, info.cc_minor,
-           gpu_msm_auto_window_bits((size_t)1 << 27));
+    TRY(gpu_debug_msm_chunk(dev, acc_chunk, DG));
+    printf("# %s, %zu MiB, %u SMs, cc %u.%u; auto window for 2^27 terms: %u; MSM chunks: %u\n",
+           info.name, info.total_mem >> 20, info.sm_count, info.cc_major, info.cc_minor,
+           gpu_msm_auto_window_bits((size_t)1 << 27), acc_chunk);
     bench_header();
     bench_ntt(nf, filters);
     bench_msm(nf, filters, 0);

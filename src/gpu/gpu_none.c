@@ -261,6 +261,11 @@ cuzk_err gpu_debug_ntt_layout(gpu_dev *dev, unsigned k0, unsigned k1, unsigned t
     return no_gpu(dg);
 }
 
+cuzk_err gpu_debug_msm_chunk(gpu_dev *dev, unsigned chunk, cz_diag *dg)
+{
+    return no_gpu(dg);
+}
+
 cuzk_err gpu_debug_profile(gpu_dev *dev, bool on, cz_diag *dg)
 {
     return no_gpu(dg);

@@ -93,6 +93,14 @@ CZ_MUST_USE cuzk_err gpu_debug_g2(gpu_dev *dev, uint64_t *out, const struct g2_a
 CZ_MUST_USE cuzk_err gpu_debug_ntt_layout(gpu_dev *dev, unsigned k0, unsigned k1, unsigned tile_lg,
                                           unsigned min_blocks, cz_diag *dg);
 
+/** Fixes the sorted entries one thread of the MSM accumulation sums (0 = automatic, 8 to 64
+ *  by size; else GPU_MSM_CHUNK_MIN .. GPU_MSM_CHUNK_MAX, or CUZK_E_INVAL): fewer, longer chains
+ *  leave fewer partial sums to combine. Results never depend on it; benchmarks compare, tests
+ *  reach long chains over many buckets at small sizes. */
+#define GPU_MSM_CHUNK_MIN 64
+#define GPU_MSM_CHUNK_MAX 1024
+CZ_MUST_USE cuzk_err gpu_debug_msm_chunk(gpu_dev *dev, unsigned chunk, cz_diag *dg);
+
 /** Phase timing of MSM calls, for benchmarks: when on, each MSM records device events and
  *  gpu_debug_profile_get returns the milliseconds of the last call per phase: classify (with the
  *  count read-back), sort (digits, histogram, scan, scatter over all windows), accumulate

@@ -917,8 +917,19 @@ TEST(gpu_msm_g1_kinds_and_windows)
             GPU_OK(gpu_msm_g1(dev, &got, b, 0, s, n, &o, DG));
             CHECK_MSG(g1_eq(&got, &want), "n %zu scalars %s window %u", n, SC_NAMES[kind],
                       o.window_bits);
+            /* long accumulation chains: across many buckets, few records */
+            for (unsigned chunk = GPU_MSM_CHUNK_MIN; n > 700 && chunk <= GPU_MSM_CHUNK_MAX;
+                 chunk *= 4) {
+                GPU_OK(gpu_debug_msm_chunk(dev, chunk, DG));
+                GPU_OK(gpu_msm_g1(dev, &got, b, 0, s, n, NULL, DG));
+                CHECK_MSG(g1_eq(&got, &want), "n %zu scalars %s chunk %u", n, SC_NAMES[kind],
+                          chunk);
+            }
+            GPU_OK(gpu_debug_msm_chunk(dev, 0, DG));
         }
     }
+    CHECK_ERR(gpu_debug_msm_chunk(dev, GPU_MSM_CHUNK_MIN - 1, NULL), CUZK_E_INVAL);
+    CHECK_ERR(gpu_debug_msm_chunk(dev, GPU_MSM_CHUNK_MAX + 1, NULL), CUZK_E_INVAL);
     gpu_msm_bases_free(b);
     cz_free_aligned(p);
     cz_free_aligned(s);

@@ -4,14 +4,16 @@
  * One call:
  *  1. classify: scalars 0 are dropped; scalars 1 go to a "ones" list (their bases are simply
  *     summed: the batch addition of spec 5.5); the others ("tail") are compacted with their
- *     indices. Block-level atomics keep the order unspecified, which no sum depends on.
+ *     indices, their words in eight planes (a window's digits read one or two words of each).
+ *     Block-level atomics keep the order unspecified, which no sum depends on.
  *  2. the windows go in groups (all of them when they fit, one at a time for the largest
  *     MSMs: GROUP_* below), each group in one pass of a few launches, so that a small MSM has
  *     W times more parallel work per launch than window by window would give it. Per group:
  *     signed Booth digits d in [-2^(c-1), 2^(c-1)] of window w from bits [wc - 1, wc + c) of each
  *     tail scalar (so the windows are independent; ceil(256 / c) windows cover scalars below
- *     2^255); counting sort of the (key, index | sign) pairs, key = (window in the group) *
- *     2^(c-1) + |d| - 1 (histogram, exclusive scan, scatter);
+ *     2^255); counting sort of the (index | sign) entries by key = (window in the group) *
+ *     2^(c-1) + |d| - 1 (histogram, exclusive scan, scatter): the scan's bucket starts tell
+ *     the keys of the sorted list (a thread finds its first by binary search);
  *     bucket accumulation: each thread sums a chunk of the sorted list with mixed XYZZ additions;
  *     a bucket whose run lies strictly inside a chunk is stored directly, the runs that touch a
  *     chunk's ends go to a record list (key, partial sum) which is sorted too and reduced the
@@ -24,7 +26,7 @@
  *  3. the ones list goes through the same chunked reduction into one bucket;
  *  4. the host combines the windows by doublings (Horner) and adds the ones (gpu_host.c).
  * Memory: about 40 bytes per term (indices, compacted scalars), 32 more when the scalars are
- * copied in or converted; per group 8 bytes per sorted entry (at most max(n, 2^26) entries),
+ * copied in or converted; per group 4 bytes per sorted entry (at most max(n, 2^26) entries),
  * records (2 XYZZ points per level-0 thread: at most max(2^18, entries / 32)), and the
  * buckets: 2^(c-1) XYZZ points per window (192 bytes on G1, 384 on G2), at most 256 MiB unless
  * one window needs more.
@@ -51,7 +53,8 @@ constexpr uint32_t SIGN_BIT = 0x80000000u;
  * so chunks shrink when the total is small, down to ACC_CHUNK_MIN entries, as long as about
  * ACC_TARGET_THREADS threads result; large totals keep long chunks (fewer records). */
 constexpr unsigned ACC_CHUNK_MIN = 8;  /* sorted entries per thread at level 0, at least */
-constexpr unsigned ACC_CHUNK_MAX = 64; /* ... and at most */
+constexpr unsigned ACC_CHUNK_MAX = 64; /* ... and at most (gpu_debug_msm_chunk: fixed) */
+static_assert(GPU_MSM_CHUNK_MIN >= ACC_CHUNK_MAX, "records are sized for chunks of ACC_CHUNK_MAX");
 constexpr size_t ACC_TARGET_THREADS = (size_t)1 << 17;
 constexpr unsigned REC_CHUNK = 8; /* records per thread at levels >= 1 (short chains) */
 constexpr unsigned ACC_THREADS = 128;
@@ -69,35 +72,39 @@ constexpr size_t GROUP_BUCKET_BYTES = (size_t)1 << 28;
 
 /* ---- scalars ---- */
 
-CZ_DEV void load_scalar(const uint4 *sc, size_t i, uint32_t s[8])
+/* The tail scalars are kept as eight planes of 32-bit words (word j of tail scalar i at
+ * planes[j stride + i]), so that a window's digits read only the one or two words they need
+ * and a warp's loads are contiguous. */
+
+/** Bits [pos, pos + 33) of tail scalar i (zero past the top), pos < 256. */
+CZ_DEV uint64_t plane_bits(const uint32_t *planes, size_t stride, size_t i, unsigned pos)
 {
-    uint4 a = sc[2 * i], b = sc[2 * i + 1];
-    s[0] = a.x;
-    s[1] = a.y;
-    s[2] = a.z;
-    s[3] = a.w;
-    s[4] = b.x;
-    s[5] = b.y;
-    s[6] = b.z;
-    s[7] = b.w;
+    const unsigned wi = pos >> 5;
+    uint64_t two = planes[wi * stride + i];
+    if (wi + 1 < 8) {
+        two |= (uint64_t)planes[(wi + 1) * stride + i] << 32;
+    }
+    return two >> (pos & 31);
 }
 
 /** Booth digit of window w: d = v + b - 2^c t with v = bits [wc, wc + c), b = bit wc - 1 and
  *  t = bit wc + c - 1; sum_w d_w 2^(wc) = s when the top window's last bit is zero. */
-CZ_DEV int32_t booth_digit(const uint32_t s[8], unsigned w, unsigned c)
+CZ_DEV int32_t booth_digit(const uint32_t *planes, size_t stride, size_t i, unsigned w, unsigned c)
 {
-    unsigned pos = w * c;
-    uint32_t v = scalar_bits(s, pos, c);
-    uint32_t b = pos ? scalar_bits(s, pos - 1, 1) : 0;
-    uint32_t t = v >> (c - 1);
+    const unsigned pos = w * c;
+    const uint64_t x =
+        pos ? plane_bits(planes, stride, i, pos - 1) : plane_bits(planes, stride, i, 0) << 1;
+    const uint32_t b = (uint32_t)x & 1u, v = (uint32_t)(x >> 1) & ((1u << c) - 1);
+    const uint32_t t = v >> (c - 1);
     return (int32_t)(v + b) - (int32_t)(t << c);
 }
 
-/* Splits the scalars into zeros (dropped), ones (one_idx) and the rest (tail_idx, tail_sc);
+/* Splits the scalars into zeros (dropped), ones (one_idx) and the rest (tail_idx, and their
+ * words in planes of stride n);
  * counts[0] / counts[1] receive the tail / ones counts (zeroed by the caller). */
 __global__ void __launch_bounds__(256)
-    msm_classify_kernel(const uint4 *sc, size_t n, int split01, uint32_t *tail_idx, uint4 *tail_sc,
-                        uint32_t *one_idx, uint32_t *counts)
+    msm_classify_kernel(const uint4 *sc, size_t n, int split01, uint32_t *tail_idx,
+                        uint32_t *planes, uint32_t *one_idx, uint32_t *counts)
 {
     __shared__ uint32_t s_cnt[2];
     __shared__ uint32_t s_base[2];
@@ -135,8 +142,11 @@ __global__ void __launch_bounds__(256)
         if (cls == 1) {
             const uint32_t pos = s_base[0] + my;
             tail_idx[pos] = (uint32_t)i;
-            tail_sc[2 * (size_t)pos] = lo;
-            tail_sc[2 * (size_t)pos + 1] = hi;
+            const uint32_t w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+            CZ_UNROLL
+            for (unsigned j = 0; j < 8; j++) {
+                planes[j * n + pos] = w[j];
+            }
         } else if (cls == 2) {
             one_idx[s_base[1] + my] = (uint32_t)i;
         }
@@ -145,16 +155,14 @@ __global__ void __launch_bounds__(256)
 }
 
 /* hist[g nb + |d| - 1] counts the nonzero Booth digits d of tail scalar i in window w0 + g, for
- * g < G (one scalar load serves the G windows of the group). */
-__global__ void msm_digits_kernel(const uint4 *tail_sc, size_t m, unsigned w0, unsigned G,
-                                  unsigned c, size_t nb, uint32_t *hist)
+ * g < G (planes of stride `stride`, m tail scalars). */
+__global__ void msm_digits_kernel(const uint32_t *planes, size_t stride, size_t m, unsigned w0,
+                                  unsigned G, unsigned c, size_t nb, uint32_t *hist)
 {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
          i += (size_t)gridDim.x * blockDim.x) {
-        uint32_t s[8];
-        load_scalar(tail_sc, i, s);
         for (unsigned g = 0; g < G; g++) {
-            const int32_t d = booth_digit(s, w0 + g, c);
+            const int32_t d = booth_digit(planes, stride, i, w0 + g, c);
             if (d) {
                 atomicAdd(&hist[g * nb + (uint32_t)(d < 0 ? -d : d) - 1], 1u);
             }
@@ -162,26 +170,22 @@ __global__ void msm_digits_kernel(const uint4 *tail_sc, size_t m, unsigned w0, u
     }
 }
 
-/* Counting-sort scatter: the (key = g nb + |d| - 1, index | sign) entry of every nonzero digit of
- * the group goes to its bucket's range. */
-__global__ void msm_scatter_kernel(const uint4 *tail_sc, const uint32_t *tail_idx, size_t m,
-                                   unsigned w0, unsigned G, unsigned c, size_t nb, uint32_t *cursor,
-                                   uint32_t *keys, uint32_t *vals)
+/* Counting-sort scatter: every nonzero digit of the group puts (base index | sign) into its
+ * bucket's range (key = g nb + |d| - 1; the ranges, offs, tell the keys apart later). */
+__global__ void msm_scatter_kernel(const uint32_t *planes, size_t stride, const uint32_t *tail_idx,
+                                   size_t m, unsigned w0, unsigned G, unsigned c, size_t nb,
+                                   uint32_t *cursor, uint32_t *vals)
 {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
          i += (size_t)gridDim.x * blockDim.x) {
-        uint32_t s[8];
-        load_scalar(tail_sc, i, s);
         const uint32_t idx = tail_idx[i];
         for (unsigned g = 0; g < G; g++) {
-            const int32_t d = booth_digit(s, w0 + g, c);
+            const int32_t d = booth_digit(planes, stride, i, w0 + g, c);
             if (!d) {
                 continue;
             }
             const uint32_t key = (uint32_t)(g * nb) + (uint32_t)(d < 0 ? -d : d) - 1;
-            const uint32_t pos = atomicAdd(&cursor[key], 1u);
-            keys[pos] = key;
-            vals[pos] = idx | (d < 0 ? SIGN_BIT : 0);
+            vals[atomicAdd(&cursor[key], 1u)] = idx | (d < 0 ? SIGN_BIT : 0);
         }
     }
 }
@@ -258,11 +262,33 @@ CZ_DEV void acc_flush(const acc_out<F> &o, size_t t, uint32_t key, const xyzz_t<
     }
 }
 
-/* Level 0: sorted (key, base index | sign) entries, `chunk` per thread; keys == NULL means key 0
- * for all. */
+/** The key of sorted entry i: the last k < nk with offs[k] <= i (offs: the buckets' starts,
+ *  nondecreasing, offs[0] = 0). */
+CZ_DEV uint32_t key_of(const uint32_t *offs, uint32_t nk, size_t i)
+{
+    uint32_t lo = 0, hi = nk; /* offs[lo] <= i; the answer is below hi */
+    while (hi - lo > 1) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (offs[mid] <= i) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+/** Where the bucket after `key` starts (cnt past the last one). */
+CZ_DEV size_t key_end(const uint32_t *offs, uint32_t nk, uint32_t key, size_t cnt)
+{
+    return key + 1 < nk ? offs[key + 1] : cnt;
+}
+
+/* Level 0: sorted (base index | sign) entries whose buckets start at offs[0 .. nk), `chunk` per
+ * thread; offs == NULL means one bucket, key 0. */
 template <class F>
 __global__ void __launch_bounds__(ACC_THREADS)
-    msm_acc0_kernel(const aff_t<F> *bases, const uint32_t *keys, const uint32_t *vals,
+    msm_acc0_kernel(const aff_t<F> *bases, const uint32_t *offs, uint32_t nk, const uint32_t *vals,
                     const uint32_t *cnt_ptr, size_t nthreads, unsigned chunk, acc_out<F> o)
 {
     const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -278,16 +304,22 @@ __global__ void __launch_bounds__(ACC_THREADS)
         }
         return;
     }
+    if (!offs) {
+        nk = 1;
+    }
     xyzz_t<F> acc = xyzz_inf<F>();
-    uint32_t cur = keys ? keys[start] : 0;
+    uint32_t cur = offs ? key_of(offs, nk, start) : 0;
+    size_t next = offs ? key_end(offs, nk, cur, cnt) : cnt;
     bool first = true;
     for (size_t i = start; i < end; i++) {
-        const uint32_t key = keys ? keys[i] : 0;
-        if (key != cur) {
+        if (i == next) { /* the next nonempty bucket */
             acc_flush(o, t, cur, acc, first, false);
             first = false;
             acc = xyzz_inf<F>();
-            cur = key;
+            do {
+                cur++;
+                next = key_end(offs, nk, cur, cnt);
+            } while (next == i);
         }
         const uint32_t v = vals[i];
         aff_t<F> q = ldg16(bases + (v & ~SIGN_BIT));
@@ -442,29 +474,33 @@ done:
 template <class F> struct msm_mem {
     uint32_t *counts; /* [0] tail, [1] ones, [2] nonzero digits of the current group */
     uint32_t *tail_idx;
-    uint4 *tail_sc;
+    uint32_t *planes; /* the tail scalars' words, 8 planes of n */
     uint32_t *one_idx;
     uint32_t *hist, *offs, *cursor, *scan_tmp;
-    uint32_t *keys, *vals;
+    uint32_t *vals;
     xyzz_t<F> *buckets;
     uint32_t *rk[2];
     xyzz_t<F> *rp[2];
     xyzz_t<F> *seg, *sum_tmp, *win;
-    size_t e_cap; /* sorted entries (keys, vals) */
+    size_t e_cap; /* sorted entries (vals) */
     size_t b_cap; /* buckets of a group (hist, offs, cursor, buckets) */
 };
 
-/* Level-0 chunk for cnt entries: ACC_TARGET_THREADS threads where the bounds allow. */
-static unsigned acc_chunk(size_t cnt)
+/* Level-0 chunk for cnt entries: ACC_TARGET_THREADS threads where the bounds allow, or the
+ * device's msm_chunk when set (never below ACC_CHUNK_MAX: the records' space). */
+static unsigned acc_chunk(const gpu_dev *d, size_t cnt)
 {
-    size_t k = host_cdiv(cnt, ACC_TARGET_THREADS);
+    const size_t k = host_cdiv(cnt, ACC_TARGET_THREADS);
+    if (d->msm_chunk) {
+        return d->msm_chunk;
+    }
     return k < ACC_CHUNK_MIN ? ACC_CHUNK_MIN : k > ACC_CHUNK_MAX ? ACC_CHUNK_MAX : (unsigned)k;
 }
 
 /* Level-0 threads for cnt entries; at most acc_threads_max(e) for every cnt <= e. */
-static size_t acc_threads(size_t cnt)
+static size_t acc_threads(const gpu_dev *d, size_t cnt)
 {
-    return host_cdiv(cnt ? cnt : 1, acc_chunk(cnt));
+    return host_cdiv(cnt ? cnt : 1, acc_chunk(d, cnt));
 }
 
 static size_t acc_threads_max(size_t e)
@@ -503,21 +539,20 @@ template <class F> static size_t msm_layout(char *base, size_t n, unsigned c_max
     size_t o_counts = L.add(16), o_tidx = L.add(n * 4), o_tsc = L.add(n * 32),
            o_oidx = L.add(n * 4), o_hist = L.add(b_cap * 4), o_offs = L.add(b_cap * 4),
            o_cur = L.add(b_cap * 4), o_scan = L.add(scan_tmp_len(b_cap) * 4),
-           o_keys = L.add(e_cap * 4), o_vals = L.add(e_cap * 4), o_bk = L.add(b_cap * sizeof(X)),
-           o_rk0 = L.add(rec0 * 4), o_rk1 = L.add(rec1 * 4), o_rp0 = L.add(rec0 * sizeof(X)),
+           o_vals = L.add(e_cap * 4), o_bk = L.add(b_cap * sizeof(X)), o_rk0 = L.add(rec0 * 4),
+           o_rk1 = L.add(rec1 * 4), o_rp0 = L.add(rec0 * sizeof(X)),
            o_rp1 = L.add(rec1 * sizeof(X)), o_seg = L.add(nseg * sizeof(X)),
            o_sum = L.add((size_t)GROUP_MAX * SUM_BLOCKS * sizeof(X)),
            o_win = L.add(258 * sizeof(X));
     if (base) {
         m->counts = (uint32_t *)(base + o_counts);
         m->tail_idx = (uint32_t *)(base + o_tidx);
-        m->tail_sc = (uint4 *)(base + o_tsc);
+        m->planes = (uint32_t *)(base + o_tsc);
         m->one_idx = (uint32_t *)(base + o_oidx);
         m->hist = (uint32_t *)(base + o_hist);
         m->offs = (uint32_t *)(base + o_offs);
         m->cursor = (uint32_t *)(base + o_cur);
         m->scan_tmp = (uint32_t *)(base + o_scan);
-        m->keys = (uint32_t *)(base + o_keys);
         m->vals = (uint32_t *)(base + o_vals);
         m->buckets = (X *)(base + o_bk);
         m->rk[0] = (uint32_t *)(base + o_rk0);
@@ -548,14 +583,15 @@ static unsigned group_windows(const msm_mem<F> &m, unsigned W, size_t tail, size
 }
 
 /** Sums sorted entries into buckets (chunked, level by level). cnt_ptr: device count of
- *  entries (<= cnt_max); keys == NULL: every entry belongs to bucket 0. */
+ *  entries (<= cnt_max); offs: where each of the nk buckets starts (NULL: one bucket). */
 template <class F>
 static cuzk_err reduce_runs(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *bases,
-                            const uint32_t *keys, const uint32_t *vals, const uint32_t *cnt_ptr,
-                            size_t cnt_max, xyzz_t<F> *buckets, cz_diag *dg)
+                            const uint32_t *offs, size_t nk, const uint32_t *vals,
+                            const uint32_t *cnt_ptr, size_t cnt_max, xyzz_t<F> *buckets,
+                            cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
-    const unsigned chunk = acc_chunk(cnt_max);
+    const unsigned chunk = acc_chunk(d, cnt_max);
     size_t T, cnt;
     int in = 0;
     acc_out<F> o;
@@ -565,11 +601,11 @@ static cuzk_err reduce_runs(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *bas
     }
     o.buckets = buckets;
     o.final_level = cnt_max <= chunk;
-    T = o.final_level ? 1 : acc_threads(cnt_max);
+    T = o.final_level ? 1 : acc_threads(d, cnt_max);
     o.rk = m.rk[0];
     o.rp = m.rp[0];
     CUDA_LAUNCH(err, done, msm_acc0_kernel<F>, (unsigned)host_cdiv(T, ACC_THREADS), ACC_THREADS, 0,
-                d->s, bases, keys, vals, cnt_ptr, T, chunk, o);
+                d->s, bases, offs, (uint32_t)nk, vals, cnt_ptr, T, chunk, o);
     cnt = 2 * T;
     while (!o.final_level) {
         o.final_level = cnt <= REC_CHUNK;
@@ -627,7 +663,7 @@ static cuzk_err msm_run(gpu_dev *d, char *base, size_t n, unsigned c_max, const 
     prof_begin(d);
     CUDA_TRY(err, cudaMemsetAsync(m.counts, 0, 16, d->s), done);
     CUDA_LAUNCH(err, done, msm_classify_kernel, grid_for(d, n, 256), 256, 0, d->s, sc, n,
-                opts && opts->no_split01 ? 0 : 1, m.tail_idx, m.tail_sc, m.one_idx, m.counts);
+                opts && opts->no_split01 ? 0 : 1, m.tail_idx, m.planes, m.one_idx, m.counts);
     CUDA_TRY(err, cudaMemcpyAsync(counts, m.counts, 8, cudaMemcpyDeviceToHost, d->s), done);
     CUDA_TRY(err, cudaStreamSynchronize(d->s), done);
     prof_mark(d, 0);
@@ -648,18 +684,19 @@ static cuzk_err msm_run(gpu_dev *d, char *base, size_t n, unsigned c_max, const 
         const size_t nseg = host_cdiv(nb, seg);
         CUDA_TRY(err, cudaMemsetAsync(m.hist, 0, tb * 4, d->s), done);
         CUDA_LAUNCH(err, done, msm_digits_kernel, grid_for(d, tail, 256), 256, 0, d->s,
-                    (const uint4 *)m.tail_sc, tail, w0, g, c, nb, m.hist);
+                    (const uint32_t *)m.planes, n, tail, w0, g, c, nb, m.hist);
         CZ_TRY(err, scan_u32(d, m.hist, m.offs, tb, m.counts + 2, m.scan_tmp, dg), done);
         CUDA_TRY(err, cudaMemcpyAsync(m.cursor, m.offs, tb * 4, cudaMemcpyDeviceToDevice, d->s),
                  done);
         CUDA_LAUNCH(err, done, msm_scatter_kernel, grid_for(d, tail, 256), 256, 0, d->s,
-                    (const uint4 *)m.tail_sc, (const uint32_t *)m.tail_idx, tail, w0, g, c, nb,
-                    m.cursor, m.keys, m.vals);
+                    (const uint32_t *)m.planes, n, (const uint32_t *)m.tail_idx, tail, w0, g, c, nb,
+                    m.cursor, m.vals);
         CUDA_TRY(err, cudaMemsetAsync(m.buckets, 0, tb * sizeof(X), d->s), done);
         prof_mark(d, 1);
-        CZ_TRY(err,
-               reduce_runs<F>(d, m, bases, m.keys, m.vals, m.counts + 2, g * tail, m.buckets, dg),
-               done);
+        CZ_TRY(
+            err,
+            reduce_runs<F>(d, m, bases, m.offs, tb, m.vals, m.counts + 2, g * tail, m.buckets, dg),
+            done);
         prof_mark(d, 2);
         CUDA_LAUNCH(err, done, msm_bucket_seg_kernel<F>, (unsigned)host_cdiv(g * nseg, ACC_THREADS),
                     ACC_THREADS, 0, d->s, (const X *)m.buckets, nb, seg, nseg, g * nseg, m.seg);
@@ -667,7 +704,7 @@ static cuzk_err msm_run(gpu_dev *d, char *base, size_t n, unsigned c_max, const 
         prof_mark(d, 3);
     }
     prof_mark(d, 1);
-    CZ_TRY(err, reduce_runs<F>(d, m, bases, NULL, m.one_idx, m.counts + 1, ones, m.win + W, dg),
+    CZ_TRY(err, reduce_runs<F>(d, m, bases, NULL, 1, m.one_idx, m.counts + 1, ones, m.win + W, dg),
            done);
     prof_mark(d, 4);
     CUDA_TRY(err,

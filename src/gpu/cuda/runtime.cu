@@ -216,6 +216,15 @@ done:
     return err;
 }
 
+cuzk_err gpu_debug_msm_chunk(gpu_dev *dev, unsigned chunk, cz_diag *dg)
+{
+    if (chunk && (chunk < GPU_MSM_CHUNK_MIN || chunk > GPU_MSM_CHUNK_MAX)) {
+        return cz_fail(dg, CUZK_E_INVAL, "MSM chunks of %u entries", chunk);
+    }
+    dev->msm_chunk = chunk;
+    return CUZK_OK;
+}
+
 cuzk_err gpu_debug_profile(gpu_dev *dev, bool on, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
