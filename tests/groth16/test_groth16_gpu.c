@@ -449,6 +449,66 @@ TEST(gpu_prove_larger)
     check_spec(&sp, small ? NULL : &ring, small ? 1 : 3);
 }
 
+/* Moves one set bit of bits (n positions) to a clear position: same popcount, other density. */
+static void move_one_bit(uint64_t *bits, size_t n)
+{
+    size_t set = n, clear = n;
+    for (size_t i = 0; i < n && (set == n || clear == n); i++) {
+        bool on = (bits[i / 64] >> (i % 64)) & 1;
+        if (on && set == n) {
+            set = i;
+        } else if (!on && clear == n) {
+            clear = i;
+        }
+    }
+    CHECK(set < n && clear < n);
+    bits[set / 64] &= ~((uint64_t)1 << (set % 64));
+    bits[clear / 64] |= (uint64_t)1 << (clear % 64);
+}
+
+/* The device keeps its density maps while the densities stay the same, and rebuilds them when
+ * they change: with one bit of A's and then of B's aux density moved (same counts, another
+ * circuit as far as the prover can tell), the GPU's bytes still equal the CPU's for the same
+ * assignment; then the first densities again. */
+TEST(gpu_maps_follow_the_densities)
+{
+    static const gc_spec sp = {.name = "maps", .ni = 6, .na = 500, .mode = GC_DARK, .seed = 71};
+    gpu_dev *dev = gtu_need_dev();
+    g16_params_t *p = gc_setup(&sp);
+    g16_gpu_params *gp = NULL;
+    g16_prove_opts_t og = {0};
+    cs_assignment_t w;
+    g16_proof_t proof;
+    uint8_t want[G16_PROOF_NBYTES], got[G16_PROOF_NBYTES];
+    fr_t r, s;
+
+    GPU_OK(g16_gpu_params_new(&gp, p, dev, NULL, test_pool(), DG));
+    og.gpu = gp;
+    fixed_rs(&r, &s, 23);
+    (void)gc_assign(&w, &sp, 9, false);
+    for (int step = 0; step < 4; step++) {
+        if (step == 1) {
+            move_one_bit(w.a_aux_density.words, w.num_aux);
+        } else if (step == 2) {
+            move_one_bit(w.b_aux_density.words, w.num_aux);
+        } else if (step == 3) {
+            cs_assignment_clear(&w);
+            (void)gc_assign(&w, &sp, 9, false);
+        }
+        CHECK_OK(g16_prove_ex(p, &proof, &w, &r, &s, NULL, NULL, test_pool(), NULL));
+        g16_proof_to_bytes(want, &proof);
+        for (int again = 0; again < 2; again++) {
+            memset(got, 0, sizeof(got));
+            GPU_OK(g16_prove_ex(p, &proof, &w, &r, &s, &og, NULL, test_pool(), DG));
+            g16_proof_to_bytes(got, &proof);
+            CHECK_MSG(memcmp(got, want, sizeof(want)) == 0, "step %d, proof %d", step, again);
+        }
+    }
+    cs_assignment_clear(&w);
+    g16_gpu_params_free(gp);
+    g16_params_free(p);
+}
+
 TEST(gpu_prove_unsat_then_recovers)
 {
     static const gc_spec sp = {.name = "unsat", .ni = 3, .na = 300, .mode = GC_DARK, .seed = 41};
