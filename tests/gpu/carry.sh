@@ -6,6 +6,9 @@
 # root of the copied tree:
 #   bash BUILD/carry/device.sh tests    GPU tests at full size, memcheck and racecheck at small
 #   bash BUILD/carry/device.sh bench    bench_gpu (NTT, quotient, MSM) and bench_groth16's GPU cases
+#   bash BUILD/carry/device.sh msm27    the G1 MSM at 2^27 (dense, 0/1-heavy) with the automatic
+#                                       settings, accumulation chunks of 256 and 1024, window 21,
+#                                       and bench_gpu_base.gz's build when carried beside
 #   bash BUILD/carry/device.sh spmv     the SpMV tests (full size, memcheck, racecheck) and
 #                                       bench_gpu's SpMV cases at the 32 GiB partition's shape
 #   bash BUILD/carry/device.sh engine   the engine on the device with 2 KiB PoSt parameters
@@ -25,7 +28,8 @@
 #   bash BUILD/carry/device.sh e2e-32g  setup32 when its files are missing, a synthetic 32 GiB
 #                                       PoRep C1, cuzkd on the device with those parameters,
 #                                       one proof verified (cuzk-bench single --vk), then a
-#                                       batch; the daemon's log, timeline SVG and peak RSS
+#                                       batch (E2E_BATCH, 3), a restart (E2E_NO_RESTART=1: none);
+#                                       the daemon's log, timeline SVG and peak RSS
 #   bash BUILD/carry/device.sh e2e-snap-32g  (drops the other 32 GiB parameters: disk) 32 GiB
 #                                       SnapDeals parameters by setup --gpu, a synthetic 32 GiB
 #                                       SnapDeals input (16 partitions), cuzkd, proved cold and
@@ -114,6 +118,21 @@ for step in "${@:-tests}"; do
             "$W/test_gpu" gpu_ntt_naive_dft gpu_ntt_buf_roundtrip gpu_msm_g1_small_n \
             gpu_msm_from_quotient gpu_spmv_edges > "$OUT/racecheck.log" 2>&1
         echo "racecheck rc=$? $(grep 'RACECHECK SUMMARY' "$OUT/racecheck.log")"
+        ;;
+    msm27)
+        # the G1 MSM at 2^27 (dense and 0/1-heavy scalars, phases) by accumulation chunk and
+        # window; bench_gpu_base (an earlier build, when carried beside) for before and after
+        M="gpu_msm_g1_dense_2^27 gpu_msm_g1_01_2^27 --min-lg 24 --max-lg 27"
+        for v in "base" "--acc-chunk 0" "--acc-chunk 256" "--acc-chunk 1024" "--window 21"; do
+            b=$W/bench_gpu
+            if [ "$v" = base ]; then
+                b=$W/bench_gpu_base
+                [ -x "$b" ] || continue
+            fi
+            timeout 90 "$b" $M ${v#base} > "$OUT/msm27.log" 2>&1
+            echo "bench_gpu $v rc=$?"
+            grep -E '^gpu_msm|phases ms' "$OUT/msm27.log" | cut -c1-200
+        done
         ;;
     bench)
         timeout 330 "$W/bench_gpu" gpu_ntt gpu_quotient gpu_msm > "$OUT/bench_gpu.log" 2>&1
@@ -292,7 +311,8 @@ for step in "${@:-tests}"; do
             > "$OUT/timeline.log" 2>&1
         head -40 "$OUT/timeline.log"
         # A restart: the shape comes from the cache directory, the parameters from the page
-        # cache; the peak RSS of a daemon that never records a shape.
+        # cache; the peak RSS of a daemon that never records a shape (E2E_NO_RESTART=1: not).
+        [ -n "${E2E_NO_RESTART:-}" ] && continue
         start_cuzkd "$W/cuzkd.toml" "$OUT/cuzkd2.log"
         timeout 200 "$W/cuzk-bench" preload --circuit-id porep-32g --addr "unix://$SOCK" \
             > "$OUT/preload.log" 2>&1
