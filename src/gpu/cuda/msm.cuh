@@ -52,9 +52,10 @@ constexpr uint32_t SIGN_BIT = 0x80000000u;
  * XYZZ additions (thousands of instructions each): with few threads the device is latency bound,
  * so chunks shrink when the total is small, down to ACC_CHUNK_MIN entries, as long as about
  * ACC_TARGET_THREADS threads result; large totals keep long chunks (fewer records). */
-constexpr unsigned ACC_CHUNK_MIN = 8;  /* sorted entries per thread at level 0, at least */
-constexpr unsigned ACC_CHUNK_MAX = 64; /* ... and at most (gpu_debug_msm_chunk: fixed) */
-static_assert(GPU_MSM_CHUNK_MIN >= ACC_CHUNK_MAX, "records are sized for chunks of ACC_CHUNK_MAX");
+constexpr unsigned ACC_CHUNK_MIN = 8;   /* sorted entries per thread at level 0, at least */
+constexpr unsigned ACC_CHUNK_MAX = 256; /* ... and at most (gpu_debug_msm_chunk: fixed) */
+/* records are sized for chunks of GPU_MSM_CHUNK_MIN or more once the target is reached */
+static_assert(ACC_CHUNK_MAX >= GPU_MSM_CHUNK_MIN, "chunk bounds");
 constexpr size_t ACC_TARGET_THREADS = (size_t)1 << 17;
 constexpr unsigned REC_CHUNK = 8; /* records per thread at levels >= 1 (short chains) */
 constexpr unsigned ACC_THREADS = 128;
@@ -487,7 +488,7 @@ template <class F> struct msm_mem {
 };
 
 /* Level-0 chunk for cnt entries: ACC_TARGET_THREADS threads where the bounds allow, or the
- * device's msm_chunk when set (never below ACC_CHUNK_MAX: the records' space). */
+ * device's msm_chunk when set (never below GPU_MSM_CHUNK_MIN: the records' space). */
 static unsigned acc_chunk(const gpu_dev *d, size_t cnt)
 {
     const size_t k = host_cdiv(cnt, ACC_TARGET_THREADS);
@@ -505,7 +506,7 @@ static size_t acc_threads(const gpu_dev *d, size_t cnt)
 
 static size_t acc_threads_max(size_t e)
 {
-    size_t a = host_cdiv(e ? e : 1, ACC_CHUNK_MIN), b = host_cdiv(e ? e : 1, ACC_CHUNK_MAX);
+    size_t a = host_cdiv(e ? e : 1, ACC_CHUNK_MIN), b = host_cdiv(e ? e : 1, GPU_MSM_CHUNK_MIN);
     if (b < ACC_TARGET_THREADS) {
         b = ACC_TARGET_THREADS;
     }
