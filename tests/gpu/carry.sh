@@ -7,8 +7,9 @@
 #   bash BUILD/carry/device.sh tests    GPU tests at full size, memcheck and racecheck at small
 #   bash BUILD/carry/device.sh bench    bench_gpu (NTT, quotient, MSM) and bench_groth16's GPU cases
 #   bash BUILD/carry/device.sh msm27    the G1 MSM at 2^27 (dense, 0/1-heavy) with the automatic
-#                                       settings, accumulation chunks of 256 and 1024, window 21,
+#                                       settings, accumulation chunks of 64 and 1024, window 22,
 #                                       and bench_gpu_base.gz's build when carried beside
+#                                       (MSM27_VARIANTS: a comma-separated choice)
 #   bash BUILD/carry/device.sh spmv     the SpMV tests (full size, memcheck, racecheck) and
 #                                       bench_gpu's SpMV cases at the 32 GiB partition's shape
 #   bash BUILD/carry/device.sh engine   the engine on the device with 2 KiB PoSt parameters
@@ -121,9 +122,11 @@ for step in "${@:-tests}"; do
         ;;
     msm27)
         # the G1 MSM at 2^27 (dense and 0/1-heavy scalars, phases) by accumulation chunk and
-        # window; bench_gpu_base (an earlier build, when carried beside) for before and after
+        # window; bench_gpu_base (an earlier build, when carried beside) for before and after;
+        # MSM27_VARIANTS="base,--acc-chunk 64" chooses (comma-separated)
         M="gpu_msm_g1_dense_2^27 gpu_msm_g1_01_2^27 --min-lg 24 --max-lg 27"
-        for v in "base" "--acc-chunk 0" "--acc-chunk 256" "--acc-chunk 1024" "--window 21"; do
+        IFS=, read -r -a VARS <<< "${MSM27_VARIANTS:-base,--acc-chunk 0,--acc-chunk 64,--acc-chunk 1024,--window 22}"
+        for v in "${VARS[@]}"; do
             b=$W/bench_gpu
             if [ "$v" = base ]; then
                 b=$W/bench_gpu_base
