@@ -351,6 +351,25 @@ __global__ void tw_lower_kernel(fr_e *tw, unsigned L)
     }
 }
 
+/* a = a b pointwise (the coset values of A B). */
+__global__ void q_mul_kernel(fr_e *a, const fr_e *b, size_t n)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        store16(a + i, load16(a + i) * load16(b + i));
+    }
+}
+
+/* h_j = (a_j - c_(bitrev j)) / Z: a holds A B mod (x^n - 7^n) in natural order, c the
+ * coefficients of C in bit-reversed order (quotient_dev). */
+__global__ void q_finish_kernel(fr_e *a, const fr_e *c, fr_e zinv, unsigned lg, size_t n)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        store16(a + i, (load16(a + i) - ldg16(c + bitrev_idx(i, lg))) * zinv);
+    }
+}
+
 /* a = (a b - c) / Z on the coset (Z = 7^n - 1 at every point). */
 __global__ void q_combine_kernel(fr_e *a, const fr_e *b, const fr_e *c, fr_e zinv, size_t n)
 {
@@ -622,7 +641,13 @@ done:
     return err;
 }
 
-/** Quotient on device data: a, b, c hold n values, the first m of them meaningful. */
+/** Quotient on device data: a, b, c hold n values, the first m of them meaningful.
+ *  Six transforms, not seven: C's values on the coset are never needed. The inverse coset
+ *  transform of A B's coset values is A B mod (x^n - 7^n); as A B = H Z + C with Z = x^n - 1,
+ *  that is H (7^n - 1) + C (degree below n), so H = (that - C) / (7^n - 1), C's coefficients
+ *  coming from its inverse transform alone. When A B - C is not divisible by Z the result is
+ *  the same as the seven-transform form's, (A B - C) mod (x^n - 7^n) / (7^n - 1), whose top
+ *  coefficient says so. */
 static cuzk_err quotient_dev(gpu_dev *d, fr_e *a, fr_e *b, fr_e *c, size_t m, unsigned lg,
                              bool *top_zero, cz_diag *dg)
 {
@@ -650,15 +675,20 @@ static cuzk_err quotient_dev(gpu_dev *d, fr_e *a, fr_e *b, fr_e *c, size_t m, un
         CZ_TRY(err, ensure_twiddles(d, lg, dg), done);
         CZ_TRY(err, scale_tables(d, lg, GPU_SCALE_COSET_NINV, 1, &s_in, dg), done);
         CZ_TRY(err, scale_tables(d, lg, GPU_SCALE_ICOSET_NINV, 0, &s_out, dg), done);
-        for (int i = 0; i < 3; i++) {
-            /* coefficients c_j 7^j at position bitrev(j), then evaluations on the coset */
+        for (int i = 0; i < 2; i++) {
+            /* coefficients a_j 7^j at position bitrev(j), then evaluations on the coset */
             CZ_TRY(err, run_dif_inv(d, v[i], lg, s_in, dg), done);
             CZ_TRY(err, run_dit(d, v[i], v[i], lg, 0, false, scale_none(), scale_none(), dg), done);
         }
-        CUDA_LAUNCH(err, done, q_combine_kernel, grid_for(d, n, 256), 256, 0, d->s, a, b, c,
-                    fr_from_limbs(zinv), n);
+        ntt_scale s_c = scale_none(); /* C's coefficients c_j at position bitrev(j) */
+        s_c.mode = SCALE_CONST;
+        s_c.c = fr_from_limbs(ninv);
+        CZ_TRY(err, run_dif_inv(d, c, lg, s_c, dg), done);
+        CUDA_LAUNCH(err, done, q_mul_kernel, grid_for(d, n, 256), 256, 0, d->s, a, b, n);
         /* natural order in and out through b (no longer needed) */
         CZ_TRY(err, run_dit(d, a, b, lg, 1, true, scale_none(), s_out, dg), done);
+        CUDA_LAUNCH(err, done, q_finish_kernel, grid_for(d, n, 256), 256, 0, d->s, a,
+                    (const fr_e *)c, fr_from_limbs(zinv), lg, n);
     }
     if (top_zero) {
         CUDA_TRY(err, cudaMemcpyAsync(&top, a + n - 1, sizeof(top), cudaMemcpyDeviceToHost, d->s),
