@@ -360,22 +360,13 @@ __global__ void q_mul_kernel(fr_e *a, const fr_e *b, size_t n)
     }
 }
 
-/* h_j = (a_j - c_(bitrev j)) / Z: a holds A B mod (x^n - 7^n) in natural order, c the
- * coefficients of C in bit-reversed order (quotient_dev). */
-__global__ void q_finish_kernel(fr_e *a, const fr_e *c, fr_e zinv, unsigned lg, size_t n)
+/* h_j = (a_j - c_j) / Z: a holds A B mod (x^n - 7^n) in natural order, c the coefficients of C
+ * in natural order, or in bit-reversed order when rev (quotient_dev). */
+__global__ void q_finish_kernel(fr_e *a, const fr_e *c, fr_e zinv, unsigned lg, int rev, size_t n)
 {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x) {
-        store16(a + i, (load16(a + i) - ldg16(c + bitrev_idx(i, lg))) * zinv);
-    }
-}
-
-/* a = (a b - c) / Z on the coset (Z = 7^n - 1 at every point). */
-__global__ void q_combine_kernel(fr_e *a, const fr_e *b, const fr_e *c, fr_e zinv, size_t n)
-{
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        store16(a + i, (load16(a + i) * load16(b + i) - load16(c + i)) * zinv);
+        store16(a + i, (load16(a + i) - ldg16(c + (rev ? bitrev_idx(i, lg) : i))) * zinv);
     }
 }
 
@@ -664,12 +655,13 @@ static cuzk_err quotient_dev(gpu_dev *d, fr_e *a, fr_e *b, fr_e *c, size_t m, un
             CUDA_TRY(err, cudaMemsetAsync(v[i] + m, 0, (n - m) * sizeof(fr_e), d->s), done);
         }
     }
-    if (lg <= 2) {
-        for (int i = 0; i < 3; i++) {
+    if (lg <= 2) { /* one-launch transforms in natural order */
+        for (int i = 0; i < 2; i++) {
             CZ_TRY(err, ntt_natural(d, v[i], NULL, lg, GPU_NTT_INV, dg), done);
             CZ_TRY(err, ntt_natural(d, v[i], NULL, lg, GPU_NTT_COSET_FWD, dg), done);
         }
-        CUDA_LAUNCH(err, done, q_combine_kernel, 1, 32, 0, d->s, a, b, c, fr_from_limbs(zinv), n);
+        CZ_TRY(err, ntt_natural(d, c, NULL, lg, GPU_NTT_INV, dg), done);
+        CUDA_LAUNCH(err, done, q_mul_kernel, 1, 32, 0, d->s, a, b, n);
         CZ_TRY(err, ntt_natural(d, a, NULL, lg, GPU_NTT_COSET_INV, dg), done);
     } else {
         CZ_TRY(err, ensure_twiddles(d, lg, dg), done);
@@ -687,9 +679,9 @@ static cuzk_err quotient_dev(gpu_dev *d, fr_e *a, fr_e *b, fr_e *c, size_t m, un
         CUDA_LAUNCH(err, done, q_mul_kernel, grid_for(d, n, 256), 256, 0, d->s, a, b, n);
         /* natural order in and out through b (no longer needed) */
         CZ_TRY(err, run_dit(d, a, b, lg, 1, true, scale_none(), s_out, dg), done);
-        CUDA_LAUNCH(err, done, q_finish_kernel, grid_for(d, n, 256), 256, 0, d->s, a,
-                    (const fr_e *)c, fr_from_limbs(zinv), lg, n);
     }
+    CUDA_LAUNCH(err, done, q_finish_kernel, grid_for(d, n, 256), 256, 0, d->s, a, (const fr_e *)c,
+                fr_from_limbs(zinv), lg, lg > 2 ? 1 : 0, n);
     if (top_zero) {
         CUDA_TRY(err, cudaMemcpyAsync(&top, a + n - 1, sizeof(top), cudaMemcpyDeviceToHost, d->s),
                  done);
