@@ -307,6 +307,21 @@ void eng_job_fail_locked(eng_t *eng, eng_job *job, const char *fmt, ...)
 }
 
 /* Releases what partition k holds: its assignment, its budget bytes, its parameter ref. */
+void eng_part_hold_asg_locked(eng_t *eng, eng_part *p)
+{
+    p->asg_bytes = cs_assignment_bytes(&p->asg);
+    if (p->asg_bytes) {
+        eng->asg_bytes += p->asg_bytes;
+        eng->asg_held++;
+        if (eng->asg_bytes > eng->asg_bytes_peak) {
+            eng->asg_bytes_peak = eng->asg_bytes;
+        }
+        if (eng->asg_held > eng->asg_held_peak) {
+            eng->asg_held_peak = eng->asg_held;
+        }
+    }
+}
+
 void eng_part_release_locked(eng_t *eng, eng_job *job, size_t k, eng_defer *d)
 {
     eng_part *p = &job->parts[k];

@@ -538,7 +538,6 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     r->srs = srs;
     r->params = params;
     r->gp = gp;
-    r->can_stage = g16_gpu_can_stage(gp);
     r->bytes = bytes;
     r->last_used_ns = t1;
     pthread_mutex_lock(&eng->mu);
@@ -582,7 +581,7 @@ static eng_gpu_res *stage_target_locked(eng_t *eng, const eng_job *job, eng_gpu 
         }
         for (eng_gpu_res *r = g->res; r; r = r->next) {
             if (r->srs == job->srs && r->params == job->srs->params && !r->freeing &&
-                r->can_stage) {
+                g16_gpu_can_stage(r->gp)) {
                 *out = g;
                 return r;
             }
@@ -595,9 +594,12 @@ void eng_gpu_stage_locked(eng_t *eng, eng_job *job, size_t k)
 {
     eng_part *part = &job->parts[k];
     eng_gpu *g = NULL;
-    eng_gpu_res *r = stage_target_locked(eng, job, &g);
 
-    if (!r || part->state != PART_READY || part->staging || part->staged_on) {
+    if (part->state != PART_READY || part->staging || part->staged_on) {
+        return;
+    }
+    eng_gpu_res *r = stage_target_locked(eng, job, &g);
+    if (!r) {
         return;
     }
     g->spare_busy = true;

@@ -341,7 +341,6 @@ typedef struct eng_gpu_res {
     uint64_t last_used_ns;   /* LRU clock */
     bool freeing;            /* the device's thread is freeing it (still listed) */
     unsigned stagers;        /* workers uploading into its spare buffer: no free meanwhile */
-    bool can_stage;          /* gp has a spare buffer (g16_gpu_can_stage) */
     eng_gpu_hold *hold;      /* set by the demotion: release on free */
     struct eng_gpu_res *next;
 } eng_gpu_res;
@@ -510,6 +509,9 @@ void eng_job_fail_locked(eng_t *eng, eng_job *job, const char *fmt, ...) CZ_PRIN
 void eng_job_maybe_finish_locked(eng_t *eng, eng_job *job, eng_defer *d);
 void eng_job_unref_locked(eng_t *eng, eng_job *job, eng_defer *d);
 bool eng_same_circuit_type(const eng_job *a, const eng_job *b);
+/* Partition p now holds its synthesized assignment: counted in what partitions hold on the
+ * host (eng->asg_bytes and the peaks) until eng_part_release_locked. */
+void eng_part_hold_asg_locked(eng_t *eng, eng_part *p);
 /* Releases what partition k holds: assignment, budget bytes, parameter reference. */
 void eng_part_release_locked(eng_t *eng, eng_job *job, size_t k, eng_defer *d);
 /* Drops finished jobs beyond the retention limits; returns the next expiry time (0 = none). */

@@ -336,15 +336,7 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
     }
     part->asg = asg;
     part->shape = shape;
-    part->asg_bytes = cs_assignment_bytes(&asg);
-    if (part->asg_bytes) {
-        eng->asg_bytes += part->asg_bytes;
-        eng->asg_held++;
-        eng->asg_bytes_peak =
-            eng->asg_bytes > eng->asg_bytes_peak ? eng->asg_bytes : eng->asg_bytes_peak;
-        eng->asg_held_peak =
-            eng->asg_held > eng->asg_held_peak ? eng->asg_held : eng->asg_held_peak;
-    }
+    eng_part_hold_asg_locked(eng, part);
     if (err != CUZK_OK) {
         if (!(err == CUZK_E_CANCELLED && atomic_load(&job->cancel))) {
             char buf[600];
