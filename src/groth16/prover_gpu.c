@@ -263,7 +263,7 @@ static cuzk_err upload_maps(gpu_params_impl *g, const cs_assignment_t *asg, size
     const uint64_t *src[3] = {asg->a_aux_density.words, asg->b_input_density.words,
                               asg->b_aux_density.words};
     const size_t at[3] = {0, wa, wa + wi}, nw[3] = {wa, wi, wa};
-    bool same = g->maps_ok && g->map_key;
+    bool same = g->maps_ok; /* never set without map_key */
 
     for (int k = 0; k < 3; k++) {
         same = same && src[k] && memcmp(g->map_key + at[k], src[k], nw[k] * 8) == 0;

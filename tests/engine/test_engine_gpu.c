@@ -160,6 +160,13 @@ static void resident_sizes(uint64_t *rc, uint64_t *rb)
     eng_free(eng);
 }
 
+/* An engine with cfg and every kind, its log captured. */
+static eng_t *start_captured(const eng_config_t *cfg)
+{
+    etu_capture_start();
+    return etu_start(cfg, etu_all_kinds, &tk_ops);
+}
+
 /* An engine on device 0 with timing on and its log captured (the test skips without a GPU). */
 static eng_t *start_dev0_timed(void)
 {
@@ -168,8 +175,7 @@ static eng_t *start_dev0_timed(void)
     eng_config_t cfg;
     dev0_cfg(&cfg, 0);
     cfg.timing = true;
-    etu_capture_start();
-    return etu_start(&cfg, etu_all_kinds, &tk_ops);
+    return start_captured(&cfg);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -208,8 +214,7 @@ TEST(gpu_auto_proves_and_reports)
     eng_config_t cfg;
     base_cfg(&cfg);
     cfg.timing = true;
-    etu_capture_start();
-    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    eng_t *eng = start_captured(&cfg);
     tk_req a = etu_req(0, 3, 11), b = etu_req(0, 3, 1000003), w = etu_req(0, 1, 77);
     prove_ok(eng, ENG_KIND_POREP, "auto-a", &a);
     prove_ok(eng, ENG_KIND_SNAP, "auto-b", &b);
@@ -303,8 +308,7 @@ TEST(gpu_points_in_changed_file_load_again)
     uint8_t *good = etu_read_all(path, &len);
     eng_config_t cfg;
     dev0_cfg(&cfg, 0);
-    etu_capture_start();
-    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    eng_t *eng = start_captured(&cfg);
     tk_req r1 = etu_req(0, 1, 91), r2 = etu_req(0, 1, 92), r3 = etu_req(0, 1, 93);
     prove_ok(eng, ENG_KIND_POREP, "before", &r1);
     etu_rewrite_in_place(path, good, len);
@@ -334,8 +338,7 @@ TEST(gpu_keep_host_points)
     eng_config_t cfg;
     dev0_cfg(&cfg, 0);
     cfg.keep_host_points = true;
-    etu_capture_start();
-    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    eng_t *eng = start_captured(&cfg);
     tk_req r = etu_req(0, 2, 71);
     prove_ok(eng, ENG_KIND_POREP, "keep", &r);
     CHECK_EQ_U64(status0(eng).proofs, 2);
@@ -359,8 +362,7 @@ TEST(gpu_lru_under_memory_limit)
 
     eng_config_t cfg;
     dev0_cfg(&cfg, (rc - sc) + (rb - sb) - 1); /* either copy fits, both do not */
-    etu_capture_start();
-    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    eng_t *eng = start_captured(&cfg);
     tk_req c1 = etu_req(0, 2, 21), b = etu_req(TK_BIG, 1, 22), c2 = etu_req(0, 1, 23);
     prove_ok(eng, ENG_KIND_POREP, "lru-c1", &c1);
     CHECK_EQ_U64(status0(eng).resident_bytes, rc);
@@ -398,8 +400,7 @@ TEST(gpu_cpu_fallback_when_parameters_do_not_fit)
 
     eng_config_t cfg;
     dev0_cfg(&cfg, rc);
-    etu_capture_start();
-    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    eng_t *eng = start_captured(&cfg);
     tk_req c = etu_req(0, 2, 31), b = etu_req(TK_BIG, 2, 32), c2 = etu_req(0, 1, 33);
     prove_ok(eng, ENG_KIND_POREP, "fit-c", &c);
     prove_ok(eng, ENG_KIND_POREP, "fit-b", &b);
@@ -484,8 +485,7 @@ TEST(gpu_bad_public_input_is_not_the_devices_fault)
     etu_tk();
     eng_config_t cfg;
     dev0_cfg(&cfg, 0);
-    etu_capture_start();
-    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    eng_t *eng = start_captured(&cfg);
     for (int i = 0; i < 4; i++) { /* more than the failures that would disable a device */
         char rid[32];
         tk_req bad = etu_req(TK_BAD_INPUT, 1, 51 + (uint64_t)i);
@@ -529,8 +529,7 @@ TEST(gpu_listed_devices_partly_missing)
     cfg.gpu_devices[0] = missing;
     cfg.gpu_devices[1] = 0;
     cfg.n_gpu_devices = 2;
-    etu_capture_start();
-    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    eng_t *eng = start_captured(&cfg);
     tk_req r = etu_req(0, 2, 90);
     prove_ok(eng, ENG_KIND_POREP, "mix", &r);
     eng_gpu_info_t g = status0(eng);
@@ -551,8 +550,7 @@ TEST(gpu_disabled_after_repeated_failures)
     etu_tk();
     eng_config_t cfg;
     dev0_cfg(&cfg, 0);
-    etu_capture_start();
-    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    eng_t *eng = start_captured(&cfg);
     tk_req r = etu_req(0, 1, 101);
     eng_job fake;
     memset(&fake, 0, sizeof(fake));

@@ -304,8 +304,8 @@ static int synth_parse(synth_opts *o, cli_vreq_flags *f)
 /* Checks --backend, --threads (and makes the pool) and --repeat. */
 static bool synth_check_opts(synth_opts *o, synth_state *st)
 {
-    static const char *const names[] = {"prover", "count", "check", "pce",
-                                        "witness"}; /* by synth_backend */
+    /* by synth_backend */
+    static const char *const names[] = {"prover", "count", "check", "pce", "witness"};
     size_t b = 0;
 
     while (b < ARRAY_LEN(names) && strcmp(o->backend, names[b]) != 0) {
