@@ -37,7 +37,6 @@
 
 #include "gpu/cuda/curve.cuh"
 #include "gpu/cuda/dev.cuh"
-#include "gpu/cuda/scalar.cuh"
 
 #include <string.h>
 
@@ -304,9 +303,6 @@ __global__ void __launch_bounds__(ACC_THREADS)
             o.rk[2 * t + 1] = KEY_NONE;
         }
         return;
-    }
-    if (!offs) {
-        nk = 1;
     }
     xyzz_t<F> acc = xyzz_inf<F>();
     uint32_t cur = offs ? key_of(offs, nk, start) : 0;

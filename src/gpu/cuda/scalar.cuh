@@ -1,5 +1,5 @@
 /* scalar.cuh - reading windows of 256-bit scalars held as eight little-endian 32-bit words in
- * registers: the MSM's digits (msm.cuh) and the fixed-base setup's (fixed_base.cu).
+ * registers: the fixed-base setup's digits (fixed_base.cu; the MSM reads word planes).
  */
 #ifndef CUZK_GPU_CUDA_SCALAR_CUH
 #define CUZK_GPU_CUDA_SCALAR_CUH
