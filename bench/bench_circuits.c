@@ -25,6 +25,7 @@
  *                           cases time one cold run, whose page faults can cost more than the
  *                           work on a busy machine)
  *   porep_<size>_shape_eval_mt   cs_shape_eval alone on the pool
+ *   porep_<size>_shape_mul(_mt)  cs_shape_mul alone into kept buffers, one thread (pool)
  *   porep_32gib_count       the 32 GiB PoRep partition (18 challenges), counter backend
  *   porep_32gib_shape       its compact shape recorded on the pool (~6 GB; named only)
  * With CUZK_BENCH_SHAPE_FILE=<path>, the shape cases also save the shape there and load it
@@ -488,18 +489,75 @@ static void porep_cmp_cases(int argc, char **argv, porep_bench *b, const char *t
     }
 }
 
+/* cs_shape_mul into the kept buffers, on one thread and on the pool. */
+typedef struct mul_run {
+    const cs_shape_t *shape;
+    const cs_assignment_t *asg;
+    fr_t *const *abc;
+    cz_pool *pool;
+} mul_run;
+
+static void mul_once(void *p)
+{
+    mul_run *e = p;
+
+    cs_shape_mul(e->shape, e->abc[0], e->abc[1], e->abc[2], e->asg->inputs, e->asg->aux, e->pool);
+}
+
+/* The products alone (see the file comment): cs_shape_eval (a, b, c allocated) and cs_shape_mul
+ * (kept buffers) on one witness assignment of b's partition. */
+static void porep_products_cases(int argc, char **argv, porep_bench *b, const char *tag,
+                                 cz_pool *pool, const cs_shape_t *shape, fr_t *const abc[3])
+{
+    char ev[64], mul[64], mul_mt[64];
+    cs_assignment_t asg;
+    cs_t *cs = NULL;
+
+    snprintf(ev, sizeof(ev), "porep_%s_shape_eval_mt", tag);
+    snprintf(mul, sizeof(mul), "porep_%s_shape_mul", tag);
+    snprintf(mul_mt, sizeof(mul_mt), "porep_%s_shape_mul_mt", tag);
+    if (!bench_selected(argc, argv, ev) && !bench_selected(argc, argv, mul) &&
+        !bench_selected(argc, argv, mul_mt)) {
+        return;
+    }
+    if (cs_new_witness(&cs, NULL, NULL) != CUZK_OK) {
+        exit(1);
+    }
+    porep_synth_mt(cs, b, pool);
+    if (cs_finish(cs, NULL) != CUZK_OK || cs_take_assignment(cs, &asg, NULL) != CUZK_OK) {
+        exit(1);
+    }
+    cs_free(cs);
+    double n = (double)shape->num_constraints;
+    mul_run m1 = {shape, &asg, abc, NULL}, m2 = {shape, &asg, abc, pool};
+    if (bench_selected(argc, argv, mul)) {
+        bench_case(mul, shape->num_constraints, 5, n, BENCH_NS, mul_once, &m1);
+    }
+    if (bench_selected(argc, argv, mul_mt)) {
+        bench_case(mul_mt, shape->num_constraints, 5, n, BENCH_NS, mul_once, &m2);
+    }
+    if (bench_selected(argc, argv, ev)) {
+        eval_run e = {shape, &asg, pool};
+        bench_case(ev, shape->num_constraints, 3, n, BENCH_NS, eval_once, &e);
+    }
+    cs_assignment_clear(&asg);
+}
+
 /* The pre-compiled evaluator's cases of one PoRep size (see the file comment). */
 static void porep_compact_cases(int argc, char **argv, porep_bench *b, const char *tag,
                                 unsigned iters, cz_pool *pool)
 {
-    char rec[64], ev[64];
+    char rec[64], ev[64], mul[64], mul_mt[64];
     cs_shape_t shape;
     fr_t *abc[3];
     cz_buf buf[3];
 
     snprintf(rec, sizeof(rec), "porep_%s_shape_mt", tag);
     snprintf(ev, sizeof(ev), "porep_%s_shape_eval_mt", tag);
+    snprintf(mul, sizeof(mul), "porep_%s_shape_mul", tag);
+    snprintf(mul_mt, sizeof(mul_mt), "porep_%s_shape_mul_mt", tag);
     if (!pool || !(bench_selected(argc, argv, rec) || bench_selected(argc, argv, ev) ||
+                   bench_selected(argc, argv, mul) || bench_selected(argc, argv, mul_mt) ||
                    cmp_selected(argc, argv, tag))) {
         return;
     }
@@ -516,24 +574,9 @@ static void porep_compact_cases(int argc, char **argv, porep_bench *b, const cha
         abc[k] = buf[k].ptr;
     }
     porep_cmp_cases(argc, argv, b, tag, iters, pool, &shape, abc);
+    porep_products_cases(argc, argv, b, tag, pool, &shape, abc);
     for (int k = 0; k < 3; k++) {
         cz_buf_free(&buf[k]);
-    }
-    if (bench_selected(argc, argv, ev)) {
-        cs_assignment_t asg;
-        cs_t *cs = NULL;
-        if (cs_new_witness(&cs, NULL, NULL) != CUZK_OK) {
-            exit(1);
-        }
-        porep_synth_mt(cs, b, pool);
-        if (cs_finish(cs, NULL) != CUZK_OK || cs_take_assignment(cs, &asg, NULL) != CUZK_OK) {
-            exit(1);
-        }
-        cs_free(cs);
-        eval_run e = {&shape, &asg, pool};
-        bench_case(ev, shape.num_constraints, 3, (double)shape.num_constraints, BENCH_NS, eval_once,
-                   &e);
-        cs_assignment_clear(&asg);
     }
     cs_shape_clear(&shape);
 }
