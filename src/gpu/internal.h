@@ -100,6 +100,10 @@ CZ_MUST_USE cuzk_err gpu_debug_ntt_layout(gpu_dev *dev, unsigned k0, unsigned k1
 #define GPU_MSM_CHUNK_MIN 64
 #define GPU_MSM_CHUNK_MAX 1024
 CZ_MUST_USE cuzk_err gpu_debug_msm_chunk(gpu_dev *dev, unsigned chunk, cz_diag *dg);
+/** Caps the windows an MSM sorts and accumulates together (0 = automatic: all that fit the
+ *  scratch, one at a time for the largest MSMs; else 1 .. 64, or CUZK_E_INVAL). Results never
+ *  depend on it; tests reach the two-stream group pipeline of the large MSMs at small sizes. */
+CZ_MUST_USE cuzk_err gpu_debug_msm_group(gpu_dev *dev, unsigned max_windows, cz_diag *dg);
 
 /** Phase timing of MSM calls, for benchmarks: when on, each MSM records device events and
  *  gpu_debug_profile_get returns the milliseconds of the last call per phase: classify (with the

@@ -926,8 +926,18 @@ TEST(gpu_msm_g1_kinds_and_windows)
                           chunk);
             }
             GPU_OK(gpu_debug_msm_chunk(dev, 0, DG));
+            /* window groups sorted on one stream while the last is accumulated on the other
+             * (the largest MSMs): groups of 1 (13 groups at 20 bits) and 2 (7) */
+            for (unsigned grp = 1; grp <= 2; grp++) {
+                GPU_OK(gpu_debug_msm_group(dev, grp, DG));
+                GPU_OK(gpu_msm_g1(dev, &got, b, 0, s, n, NULL, DG));
+                CHECK_MSG(g1_eq(&got, &want), "n %zu scalars %s groups of %u", n, SC_NAMES[kind],
+                          grp);
+            }
+            GPU_OK(gpu_debug_msm_group(dev, 0, DG));
         }
     }
+    CHECK_ERR(gpu_debug_msm_group(dev, 65, NULL), CUZK_E_INVAL);
     CHECK_ERR(gpu_debug_msm_chunk(dev, GPU_MSM_CHUNK_MIN - 1, NULL), CUZK_E_INVAL);
     CHECK_ERR(gpu_debug_msm_chunk(dev, GPU_MSM_CHUNK_MAX + 1, NULL), CUZK_E_INVAL);
     gpu_msm_bases_free(b);
@@ -1009,6 +1019,13 @@ TEST(gpu_msm_g2)
             CHECK_MSG(g2_eq(&got, &want), "n %zu scalars %s", n, SC_NAMES[kind]);
         }
     }
+    /* G2 through the group pipeline too (groups of one window) */
+    fill_scalars(s, nmax, SC_RANDOM);
+    g2_cpu_msm(&want, p, s, nmax);
+    GPU_OK(gpu_debug_msm_group(dev, 1, DG));
+    GPU_OK(gpu_msm_g2(dev, &got, b, 0, s, nmax, NULL, DG));
+    GPU_OK(gpu_debug_msm_group(dev, 0, DG));
+    CHECK(g2_eq(&got, &want));
     fill_scalars(s, 50, SC_EDGE);
     g2_cpu_msm(&want, p + 7, s, 50);
     for (unsigned c = 1; c <= 9; c += 2) {

@@ -1,6 +1,7 @@
 /* dev.cuh - the handles of gpu.h as the CUDA side defines them, and the per-device caches and
  * scratch area that ntt.cu and msm.cu share (runtime.cu implements the functions).
- * All work of a gpu_dev runs on its own stream `s`; a call makes the device current first.
+ * All work of a gpu_dev runs on its own stream `s` (an MSM forks part of it to `s_sort` and joins
+ * it back); a call makes the device current first.
  */
 #ifndef CUZK_GPU_CUDA_DEV_CUH
 #define CUZK_GPU_CUDA_DEV_CUH
@@ -19,9 +20,17 @@ struct gpu_prof {
     float ms[GPU_PROF_PHASES];
 };
 
+/* Events of the MSM's two-stream pipeline (msm.cuh): classify done, group sorted (per buffer
+ * set), accumulation started. */
+#define GPU_MSM_EVENTS 4
+
 struct gpu_dev {
     int index;
     cudaStream_t s;
+    /* the MSM's sort stream: sorts the next window group while `s` accumulates this one; every
+     * use is joined back into `s` before the call returns */
+    cudaStream_t s_sort;
+    cudaEvent_t msm_ev[GPU_MSM_EVENTS];
     char name[128];
     size_t total_mem;
     unsigned sm_count;
@@ -40,6 +49,7 @@ struct gpu_dev {
     unsigned ntt_k0, ntt_k1, ntt_tile_lg;
     unsigned ntt_minb;  /* pass kernel build: 1 or 2 blocks per SM guaranteed (0 = 2) */
     unsigned msm_chunk; /* MSM accumulation: sorted entries per thread (0 = automatic) */
+    unsigned msm_group; /* MSM: most windows per group (0 = automatic) */
     gpu_prof *prof;     /* NULL unless profiling */
 };
 

@@ -350,6 +350,7 @@ typedef CUevent_st *cudaEvent_t;
 #define cudaHostAllocDefault    0
 #define cudaHostRegisterDefault 0
 #define cudaEventDefault        0
+#define cudaEventDisableTiming  2
 
 struct cudaDeviceProp {
     char name[256];

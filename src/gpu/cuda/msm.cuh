@@ -8,7 +8,9 @@
  *     Block-level atomics keep the order unspecified, which no sum depends on.
  *  2. the windows go in groups (all of them when they fit, one at a time for the largest
  *     MSMs: GROUP_* below), each group in one pass of a few launches, so that a small MSM has
- *     W times more parallel work per launch than window by window would give it. Per group:
+ *     W times more parallel work per launch than window by window would give it. With several
+ *     groups, group k + 1 is sorted on the device's second stream while group k is accumulated
+ *     (msm_groups: two sets of sort buffers). Per group:
  *     signed Booth digits d in [-2^(c-1), 2^(c-1)] of window w from bits [wc - 1, wc + c) of each
  *     tail scalar (so the windows are independent; ceil(256 / c) windows cover scalars below
  *     2^255); counting sort of the (index | sign) entries by key = (window in the group) *
@@ -26,7 +28,7 @@
  *  3. the ones list goes through the same chunked reduction into one bucket;
  *  4. the host combines the windows by doublings (Horner) and adds the ones (gpu_host.c).
  * Memory: about 40 bytes per term (indices, compacted scalars), 32 more when the scalars are
- * copied in or converted; per group 4 bytes per sorted entry (at most max(n, 2^26) entries),
+ * copied in or converted; twice (two sets) 4 bytes per sorted entry (at most max(n, 2^26)),
  * records (2 XYZZ points per level-0 thread: at most max(2^18, entries / 32)), and the
  * buckets: 2^(c-1) XYZZ points per window (192 bytes on G1, 384 on G2), at most 256 MiB unless
  * one window needs more.
@@ -449,32 +451,34 @@ static size_t scan_tmp_len(size_t n)
     return nblk <= 1 ? 2 : 2 * nblk + scan_tmp_len(nblk);
 }
 
-static cuzk_err scan_u32(gpu_dev *d, const uint32_t *in, uint32_t *out, size_t n, uint32_t *total,
-                         uint32_t *tmp, cz_diag *dg)
+static cuzk_err scan_u32(gpu_dev *d, cudaStream_t st, const uint32_t *in, uint32_t *out, size_t n,
+                         uint32_t *total, uint32_t *tmp, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     const size_t nblk = host_cdiv(n, SCAN_ITEMS);
     uint32_t *bsum = tmp, *boff = tmp + nblk;
 
-    CUDA_LAUNCH(err, done, scan_block_kernel, (unsigned)nblk, 256, 0, d->s, in, out, n, bsum);
+    CUDA_LAUNCH(err, done, scan_block_kernel, (unsigned)nblk, 256, 0, st, in, out, n, bsum);
     if (nblk == 1) {
-        CUDA_TRY(err, cudaMemcpyAsync(total, bsum, 4, cudaMemcpyDeviceToDevice, d->s), done);
+        CUDA_TRY(err, cudaMemcpyAsync(total, bsum, 4, cudaMemcpyDeviceToDevice, st), done);
     } else {
-        CZ_TRY(err, scan_u32(d, bsum, boff, nblk, total, tmp + 2 * nblk, dg), done);
-        CUDA_LAUNCH(err, done, scan_add_kernel, grid_for(d, n, 256), 256, 0, d->s, out, n, boff);
+        CZ_TRY(err, scan_u32(d, st, bsum, boff, nblk, total, tmp + 2 * nblk, dg), done);
+        CUDA_LAUNCH(err, done, scan_add_kernel, grid_for(d, n, 256), 256, 0, st, out, n, boff);
     }
 done:
     return err;
 }
 
-/** Device scratch of one MSM call, sized for n terms and windows up to c_max bits. */
+/** Device scratch of one MSM call, sized for n terms and windows up to c_max bits. The sorted
+ *  entries of a group and their bucket starts come in two sets, so that group k + 1 is sorted
+ *  (on s_sort) into one while group k is accumulated (on s) from the other. */
 template <class F> struct msm_mem {
-    uint32_t *counts; /* [0] tail, [1] ones, [2] nonzero digits of the current group */
+    uint32_t *counts; /* [0] tail, [1] ones, [2 + p] nonzero digits of the group in set p */
     uint32_t *tail_idx;
     uint32_t *planes; /* the tail scalars' words, 8 planes of n */
     uint32_t *one_idx;
-    uint32_t *hist, *offs, *cursor, *scan_tmp;
-    uint32_t *vals;
+    uint32_t *hist[2], *offs[2], *cursor[2], *scan_tmp[2];
+    uint32_t *vals[2];
     xyzz_t<F> *buckets;
     uint32_t *rk[2];
     xyzz_t<F> *rp[2];
@@ -534,23 +538,31 @@ template <class F> static size_t msm_layout(char *base, size_t n, unsigned c_max
     const size_t nseg = host_cdiv(b_cap, SEG_MIN) + GROUP_MAX;
     layout L;
     size_t o_counts = L.add(16), o_tidx = L.add(n * 4), o_tsc = L.add(n * 32),
-           o_oidx = L.add(n * 4), o_hist = L.add(b_cap * 4), o_offs = L.add(b_cap * 4),
-           o_cur = L.add(b_cap * 4), o_scan = L.add(scan_tmp_len(b_cap) * 4),
-           o_vals = L.add(e_cap * 4), o_bk = L.add(b_cap * sizeof(X)), o_rk0 = L.add(rec0 * 4),
+           o_oidx = L.add(n * 4), o_bk = L.add(b_cap * sizeof(X)), o_rk0 = L.add(rec0 * 4),
            o_rk1 = L.add(rec1 * 4), o_rp0 = L.add(rec0 * sizeof(X)),
            o_rp1 = L.add(rec1 * sizeof(X)), o_seg = L.add(nseg * sizeof(X)),
            o_sum = L.add((size_t)GROUP_MAX * SUM_BLOCKS * sizeof(X)),
            o_win = L.add(258 * sizeof(X));
+    size_t o_hist[2], o_offs[2], o_cur[2], o_scan[2], o_vals[2];
+    for (int p = 0; p < 2; p++) {
+        o_hist[p] = L.add(b_cap * 4);
+        o_offs[p] = L.add(b_cap * 4);
+        o_cur[p] = L.add(b_cap * 4);
+        o_scan[p] = L.add(scan_tmp_len(b_cap) * 4);
+        o_vals[p] = L.add(e_cap * 4);
+    }
     if (base) {
         m->counts = (uint32_t *)(base + o_counts);
         m->tail_idx = (uint32_t *)(base + o_tidx);
         m->planes = (uint32_t *)(base + o_tsc);
         m->one_idx = (uint32_t *)(base + o_oidx);
-        m->hist = (uint32_t *)(base + o_hist);
-        m->offs = (uint32_t *)(base + o_offs);
-        m->cursor = (uint32_t *)(base + o_cur);
-        m->scan_tmp = (uint32_t *)(base + o_scan);
-        m->vals = (uint32_t *)(base + o_vals);
+        for (int p = 0; p < 2; p++) {
+            m->hist[p] = (uint32_t *)(base + o_hist[p]);
+            m->offs[p] = (uint32_t *)(base + o_offs[p]);
+            m->cursor[p] = (uint32_t *)(base + o_cur[p]);
+            m->scan_tmp[p] = (uint32_t *)(base + o_scan[p]);
+            m->vals[p] = (uint32_t *)(base + o_vals[p]);
+        }
         m->buckets = (X *)(base + o_bk);
         m->rk[0] = (uint32_t *)(base + o_rk0);
         m->rk[1] = (uint32_t *)(base + o_rk1);
@@ -567,9 +579,13 @@ template <class F> static size_t msm_layout(char *base, size_t n, unsigned c_max
 
 /** Windows per group for W windows of nb buckets over `tail` scalars (at least 1). */
 template <class F>
-static unsigned group_windows(const msm_mem<F> &m, unsigned W, size_t tail, size_t nb)
+static unsigned group_windows(const gpu_dev *d, const msm_mem<F> &m, unsigned W, size_t tail,
+                              size_t nb)
 {
     size_t g = W < GROUP_MAX ? W : GROUP_MAX;
+    if (d->msm_group && g > d->msm_group) {
+        g = d->msm_group;
+    }
     if (tail && g * tail > m.e_cap) {
         g = m.e_cap / tail;
     }
@@ -641,6 +657,83 @@ done:
     return err;
 }
 
+/* Events of the group pipeline (dev->msm_ev). */
+enum { EV_START = 0, EV_SORTED = 1 /* + set */, EV_ACC_START = 3 };
+
+/** Sorts the tail's digits of windows [w0, w0 + g) into set p, on the sort stream. */
+template <class F>
+static cuzk_err sort_group(gpu_dev *d, const msm_mem<F> &m, int p, size_t n, size_t tail,
+                           unsigned w0, unsigned g, unsigned c, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    cudaStream_t st = d->s_sort;
+    const size_t nb = (size_t)1 << (c - 1), tb = g * nb;
+
+    CUDA_TRY(err, cudaMemsetAsync(m.hist[p], 0, tb * 4, st), done);
+    CUDA_LAUNCH(err, done, msm_digits_kernel, grid_for(d, tail, 256), 256, 0, st,
+                (const uint32_t *)m.planes, n, tail, w0, g, c, nb, m.hist[p]);
+    CZ_TRY(err, scan_u32(d, st, m.hist[p], m.offs[p], tb, m.counts + 2 + p, m.scan_tmp[p], dg),
+           done);
+    CUDA_TRY(err, cudaMemcpyAsync(m.cursor[p], m.offs[p], tb * 4, cudaMemcpyDeviceToDevice, st),
+             done);
+    CUDA_LAUNCH(err, done, msm_scatter_kernel, grid_for(d, tail, 256), 256, 0, st,
+                (const uint32_t *)m.planes, n, (const uint32_t *)m.tail_idx, tail, w0, g, c, nb,
+                m.cursor[p], m.vals[p]);
+    CUDA_TRY(err, cudaEventRecord(d->msm_ev[EV_SORTED + p], st), done);
+done:
+    return err;
+}
+
+/** The window groups of the tail (W windows of c bits, G per group) into m.win: group k + 1 is
+ *  sorted on s_sort (into set k + 1 mod 2) while group k is accumulated on s (from set k mod 2).
+ *  The sort waits until that accumulation has started: then the set it overwrites is no longer
+ *  read (group k - 1's accumulation is over), and its kernels share the device with the long
+ *  accumulation rather than with the short, latency-bound bucket reduction before it. Every
+ *  s_sort launch is ordered after the work already on s, and s waits for the last sort. */
+template <class F>
+static cuzk_err msm_groups(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *bases, size_t n,
+                           size_t tail, unsigned W, unsigned G, unsigned c, cz_diag *dg)
+{
+    typedef xyzz_t<F> X;
+    cuzk_err err = CUZK_OK;
+    const size_t nb = (size_t)1 << (c - 1);
+    const unsigned groups = tail ? (W + G - 1) / G : 0;
+
+    if (!groups) {
+        return CUZK_OK;
+    }
+    CUDA_TRY(err, cudaEventRecord(d->msm_ev[EV_START], d->s), done);
+    CUDA_TRY(err, cudaStreamWaitEvent(d->s_sort, d->msm_ev[EV_START], 0), done);
+    CZ_TRY(err, sort_group<F>(d, m, 0, n, tail, 0, G < W ? G : W, c, dg), done);
+    for (unsigned k = 0; k < groups; k++) {
+        const unsigned w0 = k * G, g = W - w0 < G ? W - w0 : G;
+        const int p = (int)(k & 1);
+        const size_t tb = g * nb;
+        const unsigned seg = seg_size(tb);
+        const size_t nseg = host_cdiv(nb, seg);
+        CUDA_TRY(err, cudaStreamWaitEvent(d->s, d->msm_ev[EV_SORTED + p], 0), done);
+        CUDA_TRY(err, cudaMemsetAsync(m.buckets, 0, tb * sizeof(X), d->s), done);
+        prof_mark(d, 1);
+        if (k + 1 < groups) {
+            const unsigned w1 = w0 + G, g1 = W - w1 < G ? W - w1 : G;
+            CUDA_TRY(err, cudaEventRecord(d->msm_ev[EV_ACC_START], d->s), done);
+            CUDA_TRY(err, cudaStreamWaitEvent(d->s_sort, d->msm_ev[EV_ACC_START], 0), done);
+            CZ_TRY(err, sort_group<F>(d, m, 1 - p, n, tail, w1, g1, c, dg), done);
+        }
+        CZ_TRY(err,
+               reduce_runs<F>(d, m, bases, m.offs[p], tb, m.vals[p], m.counts + 2 + p, g * tail,
+                              m.buckets, dg),
+               done);
+        prof_mark(d, 2);
+        CUDA_LAUNCH(err, done, msm_bucket_seg_kernel<F>, (unsigned)host_cdiv(g * nseg, ACC_THREADS),
+                    ACC_THREADS, 0, d->s, (const X *)m.buckets, nb, seg, nseg, g * nseg, m.seg);
+        CZ_TRY(err, sum_points<F>(d, m, m.seg, nseg, g, m.win + w0, dg), done);
+        prof_mark(d, 3);
+    }
+done:
+    return err;
+}
+
 /** The MSM of n canonical device scalars `sc` against bases[0 .. n). Writes to `win_host` the
  *  W window sums and then the ones sum (W + 1 XYZZ points), and W, c. `base` is scratch laid out
  *  by msm_layout(n, c_max). */
@@ -672,34 +765,9 @@ static cuzk_err msm_run(gpu_dev *d, char *base, size_t n, unsigned c_max, const 
     }
     W = (256 + c - 1) / c;
     nb = (size_t)1 << (c - 1);
-    G = group_windows(m, W, tail, nb);
+    G = group_windows(d, m, W, tail, nb);
     CUDA_TRY(err, cudaMemsetAsync(m.win, 0, (W + 1) * sizeof(X), d->s), done);
-    for (unsigned w0 = 0; w0 < W && tail; w0 += G) {
-        const unsigned g = W - w0 < G ? W - w0 : G;
-        const size_t tb = g * nb;
-        const unsigned seg = seg_size(tb);
-        const size_t nseg = host_cdiv(nb, seg);
-        CUDA_TRY(err, cudaMemsetAsync(m.hist, 0, tb * 4, d->s), done);
-        CUDA_LAUNCH(err, done, msm_digits_kernel, grid_for(d, tail, 256), 256, 0, d->s,
-                    (const uint32_t *)m.planes, n, tail, w0, g, c, nb, m.hist);
-        CZ_TRY(err, scan_u32(d, m.hist, m.offs, tb, m.counts + 2, m.scan_tmp, dg), done);
-        CUDA_TRY(err, cudaMemcpyAsync(m.cursor, m.offs, tb * 4, cudaMemcpyDeviceToDevice, d->s),
-                 done);
-        CUDA_LAUNCH(err, done, msm_scatter_kernel, grid_for(d, tail, 256), 256, 0, d->s,
-                    (const uint32_t *)m.planes, n, (const uint32_t *)m.tail_idx, tail, w0, g, c, nb,
-                    m.cursor, m.vals);
-        CUDA_TRY(err, cudaMemsetAsync(m.buckets, 0, tb * sizeof(X), d->s), done);
-        prof_mark(d, 1);
-        CZ_TRY(
-            err,
-            reduce_runs<F>(d, m, bases, m.offs, tb, m.vals, m.counts + 2, g * tail, m.buckets, dg),
-            done);
-        prof_mark(d, 2);
-        CUDA_LAUNCH(err, done, msm_bucket_seg_kernel<F>, (unsigned)host_cdiv(g * nseg, ACC_THREADS),
-                    ACC_THREADS, 0, d->s, (const X *)m.buckets, nb, seg, nseg, g * nseg, m.seg);
-        CZ_TRY(err, sum_points<F>(d, m, m.seg, nseg, g, m.win + w0, dg), done);
-        prof_mark(d, 3);
-    }
+    CZ_TRY(err, msm_groups<F>(d, m, bases, n, tail, W, G, c, dg), done);
     prof_mark(d, 1);
     CZ_TRY(err, reduce_runs<F>(d, m, bases, NULL, 1, m.one_idx, m.counts + 1, ones, m.win + W, dg),
            done);

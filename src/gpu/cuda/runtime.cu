@@ -125,6 +125,22 @@ unsigned gpu_count(void)
     return n > 0 ? (unsigned)n : 0;
 }
 
+/* Destroys what gpu_dev_open created of the streams and events (NULL members skipped). */
+static void dev_streams_free(gpu_dev *d)
+{
+    for (int i = 0; i < GPU_MSM_EVENTS; i++) {
+        if (d->msm_ev[i]) {
+            (void)cudaEventDestroy(d->msm_ev[i]);
+        }
+    }
+    if (d->s_sort) {
+        (void)cudaStreamDestroy(d->s_sort);
+    }
+    if (d->s) {
+        (void)cudaStreamDestroy(d->s);
+    }
+}
+
 cuzk_err gpu_dev_open(gpu_dev **out, unsigned index, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
@@ -148,9 +164,16 @@ cuzk_err gpu_dev_open(gpu_dev **out, unsigned index, cz_diag *dg)
     d->cc_major = (unsigned)prop.major;
     d->cc_minor = (unsigned)prop.minor;
     CUDA_TRY(err, cudaStreamCreateWithFlags(&d->s, cudaStreamNonBlocking), done);
+    CUDA_TRY(err, cudaStreamCreateWithFlags(&d->s_sort, cudaStreamNonBlocking), done);
+    for (int i = 0; i < GPU_MSM_EVENTS; i++) {
+        CUDA_TRY(err, cudaEventCreateWithFlags(&d->msm_ev[i], cudaEventDisableTiming), done);
+    }
     *out = d;
     d = NULL;
 done:
+    if (d) {
+        dev_streams_free(d);
+    }
     cz_free(d);
     return err;
 }
@@ -192,7 +215,7 @@ void gpu_dev_close(gpu_dev *dev)
         cuzk_err e = gpu_dev_trim(dev, NULL);
         (void)e;
         prof_free(dev);
-        (void)cudaStreamDestroy(dev->s);
+        dev_streams_free(dev);
     }
     (void)cudaGetLastError();
     cz_free(dev);
@@ -222,6 +245,15 @@ cuzk_err gpu_debug_msm_chunk(gpu_dev *dev, unsigned chunk, cz_diag *dg)
         return cz_fail(dg, CUZK_E_INVAL, "MSM chunks of %u entries", chunk);
     }
     dev->msm_chunk = chunk;
+    return CUZK_OK;
+}
+
+cuzk_err gpu_debug_msm_group(gpu_dev *dev, unsigned max_windows, cz_diag *dg)
+{
+    if (max_windows > 64) {
+        return cz_fail(dg, CUZK_E_INVAL, "MSM groups of %u windows", max_windows);
+    }
+    dev->msm_group = max_windows;
     return CUZK_OK;
 }
 
