@@ -504,20 +504,30 @@ static void mul_once(void *p)
     cs_shape_mul(e->shape, e->abc[0], e->abc[1], e->abc[2], e->asg->inputs, e->asg->aux, e->pool);
 }
 
+/* The names of the products cases of one size: shape_eval_mt, shape_mul, shape_mul_mt. */
+typedef struct products_names {
+    char ev[64], mul[64], mul_mt[64];
+} products_names;
+
+static bool products_selected(int argc, char **argv, const char *tag, products_names *nm)
+{
+    snprintf(nm->ev, sizeof(nm->ev), "porep_%s_shape_eval_mt", tag);
+    snprintf(nm->mul, sizeof(nm->mul), "porep_%s_shape_mul", tag);
+    snprintf(nm->mul_mt, sizeof(nm->mul_mt), "porep_%s_shape_mul_mt", tag);
+    return bench_selected(argc, argv, nm->ev) || bench_selected(argc, argv, nm->mul) ||
+           bench_selected(argc, argv, nm->mul_mt);
+}
+
 /* The products alone (see the file comment): cs_shape_eval (a, b, c allocated) and cs_shape_mul
  * (kept buffers) on one witness assignment of b's partition. */
 static void porep_products_cases(int argc, char **argv, porep_bench *b, const char *tag,
                                  cz_pool *pool, const cs_shape_t *shape, fr_t *const abc[3])
 {
-    char ev[64], mul[64], mul_mt[64];
+    products_names nm;
     cs_assignment_t asg;
     cs_t *cs = NULL;
 
-    snprintf(ev, sizeof(ev), "porep_%s_shape_eval_mt", tag);
-    snprintf(mul, sizeof(mul), "porep_%s_shape_mul", tag);
-    snprintf(mul_mt, sizeof(mul_mt), "porep_%s_shape_mul_mt", tag);
-    if (!bench_selected(argc, argv, ev) && !bench_selected(argc, argv, mul) &&
-        !bench_selected(argc, argv, mul_mt)) {
+    if (!products_selected(argc, argv, tag, &nm)) {
         return;
     }
     if (cs_new_witness(&cs, NULL, NULL) != CUZK_OK) {
@@ -530,15 +540,15 @@ static void porep_products_cases(int argc, char **argv, porep_bench *b, const ch
     cs_free(cs);
     double n = (double)shape->num_constraints;
     mul_run m1 = {shape, &asg, abc, NULL}, m2 = {shape, &asg, abc, pool};
-    if (bench_selected(argc, argv, mul)) {
-        bench_case(mul, shape->num_constraints, 5, n, BENCH_NS, mul_once, &m1);
+    if (bench_selected(argc, argv, nm.mul)) {
+        bench_case(nm.mul, shape->num_constraints, 5, n, BENCH_NS, mul_once, &m1);
     }
-    if (bench_selected(argc, argv, mul_mt)) {
-        bench_case(mul_mt, shape->num_constraints, 5, n, BENCH_NS, mul_once, &m2);
+    if (bench_selected(argc, argv, nm.mul_mt)) {
+        bench_case(nm.mul_mt, shape->num_constraints, 5, n, BENCH_NS, mul_once, &m2);
     }
-    if (bench_selected(argc, argv, ev)) {
+    if (bench_selected(argc, argv, nm.ev)) {
         eval_run e = {shape, &asg, pool};
-        bench_case(ev, shape->num_constraints, 3, n, BENCH_NS, eval_once, &e);
+        bench_case(nm.ev, shape->num_constraints, 3, n, BENCH_NS, eval_once, &e);
     }
     cs_assignment_clear(&asg);
 }
@@ -547,17 +557,14 @@ static void porep_products_cases(int argc, char **argv, porep_bench *b, const ch
 static void porep_compact_cases(int argc, char **argv, porep_bench *b, const char *tag,
                                 unsigned iters, cz_pool *pool)
 {
-    char rec[64], ev[64], mul[64], mul_mt[64];
+    char rec[64];
+    products_names nm;
     cs_shape_t shape;
     fr_t *abc[3];
     cz_buf buf[3];
 
     snprintf(rec, sizeof(rec), "porep_%s_shape_mt", tag);
-    snprintf(ev, sizeof(ev), "porep_%s_shape_eval_mt", tag);
-    snprintf(mul, sizeof(mul), "porep_%s_shape_mul", tag);
-    snprintf(mul_mt, sizeof(mul_mt), "porep_%s_shape_mul_mt", tag);
-    if (!pool || !(bench_selected(argc, argv, rec) || bench_selected(argc, argv, ev) ||
-                   bench_selected(argc, argv, mul) || bench_selected(argc, argv, mul_mt) ||
+    if (!pool || !(bench_selected(argc, argv, rec) || products_selected(argc, argv, tag, &nm) ||
                    cmp_selected(argc, argv, tag))) {
         return;
     }
