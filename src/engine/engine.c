@@ -306,7 +306,7 @@ void eng_job_fail_locked(eng_t *eng, eng_job *job, const char *fmt, ...)
     }
 }
 
-/* Releases what partition k holds: its assignment, its budget bytes, its parameter ref. */
+/* Counts partition p's assignment in what partitions hold on the host, and the peaks. */
 void eng_part_hold_asg_locked(eng_t *eng, eng_part *p)
 {
     p->asg_bytes = cs_assignment_bytes(&p->asg);
@@ -322,6 +322,7 @@ void eng_part_hold_asg_locked(eng_t *eng, eng_part *p)
     }
 }
 
+/* Releases what partition k holds: its assignment, its budget bytes, its parameter ref. */
 void eng_part_release_locked(eng_t *eng, eng_job *job, size_t k, eng_defer *d)
 {
     eng_part *p = &job->parts[k];

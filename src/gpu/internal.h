@@ -101,13 +101,16 @@ CZ_MUST_USE cuzk_err gpu_debug_ntt_layout(gpu_dev *dev, unsigned k0, unsigned k1
 #define GPU_MSM_CHUNK_MAX 1024
 CZ_MUST_USE cuzk_err gpu_debug_msm_chunk(gpu_dev *dev, unsigned chunk, cz_diag *dg);
 /** Caps the windows an MSM sorts and accumulates together (0 = automatic: all that fit the
- *  scratch, one at a time for the largest MSMs; else 1 .. 64, or CUZK_E_INVAL). Results never
- *  depend on it; tests reach the two-stream group pipeline of the large MSMs at small sizes. */
+ *  scratch, at most GPU_MSM_GROUP_MAX, one at a time for the largest MSMs; else 1 ..
+ *  GPU_MSM_GROUP_MAX, or CUZK_E_INVAL). Results never depend on it; tests reach the two-stream
+ *  group pipeline of the large MSMs at small sizes. */
+#define GPU_MSM_GROUP_MAX 64
 CZ_MUST_USE cuzk_err gpu_debug_msm_group(gpu_dev *dev, unsigned max_windows, cz_diag *dg);
 
 /** Phase timing of MSM calls, for benchmarks: when on, each MSM records device events and
  *  gpu_debug_profile_get returns the milliseconds of the last call per phase: classify (with the
- *  count read-back), sort (digits, histogram, scan, scatter over all windows), accumulate
+ *  count read-back), sort (digits, histogram, scan, scatter; with several window groups only
+ *  what the accumulation waits for, since the next group is sorted beside it), accumulate
  *  (bucket sums), reduce (window sums), ones, the copy back. */
 #define GPU_PROF_PHASES 6
 CZ_MUST_USE cuzk_err gpu_debug_profile(gpu_dev *dev, bool on, cz_diag *dg);

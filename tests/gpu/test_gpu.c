@@ -927,7 +927,7 @@ TEST(gpu_msm_g1_kinds_and_windows)
             }
             GPU_OK(gpu_debug_msm_chunk(dev, 0, DG));
             /* window groups sorted on one stream while the last is accumulated on the other
-             * (the largest MSMs): groups of 1 (13 groups at 20 bits) and 2 (7) */
+             * (the largest MSMs): groups of one window and of two (odd and even counts) */
             for (unsigned grp = 1; grp <= 2; grp++) {
                 GPU_OK(gpu_debug_msm_group(dev, grp, DG));
                 GPU_OK(gpu_msm_g1(dev, &got, b, 0, s, n, NULL, DG));
@@ -937,7 +937,7 @@ TEST(gpu_msm_g1_kinds_and_windows)
             GPU_OK(gpu_debug_msm_group(dev, 0, DG));
         }
     }
-    CHECK_ERR(gpu_debug_msm_group(dev, 65, NULL), CUZK_E_INVAL);
+    CHECK_ERR(gpu_debug_msm_group(dev, GPU_MSM_GROUP_MAX + 1, NULL), CUZK_E_INVAL);
     CHECK_ERR(gpu_debug_msm_chunk(dev, GPU_MSM_CHUNK_MIN - 1, NULL), CUZK_E_INVAL);
     CHECK_ERR(gpu_debug_msm_chunk(dev, GPU_MSM_CHUNK_MAX + 1, NULL), CUZK_E_INVAL);
     gpu_msm_bases_free(b);

@@ -68,7 +68,7 @@ constexpr unsigned SCAN_ITEMS = 1024; /* per block of 256 threads */
  * launch per step for the whole group). A group holds at most GROUP_MAX windows, at most
  * GROUP_ENTRIES sorted entries (8 bytes each) unless one window alone has more, and at most
  * GROUP_BUCKET_BYTES of buckets unless one window alone needs more. */
-constexpr unsigned GROUP_MAX = 64;
+constexpr unsigned GROUP_MAX = GPU_MSM_GROUP_MAX;
 constexpr size_t GROUP_ENTRIES = (size_t)1 << 26;
 constexpr size_t GROUP_BUCKET_BYTES = (size_t)1 << 28;
 
@@ -658,7 +658,14 @@ done:
 }
 
 /* Events of the group pipeline (dev->msm_ev). */
-enum { EV_START = 0, EV_SORTED = 1 /* + set */, EV_ACC_START = 3 };
+enum { EV_START = 0, EV_SORTED = 1 /* + set */, EV_ACC_START = 3, EV_COUNT };
+static_assert(EV_COUNT == GPU_MSM_EVENTS, "dev->msm_ev holds the pipeline's events");
+
+/** Windows in the group that starts at window w0 (W windows, G per group). */
+static unsigned group_width(unsigned W, unsigned G, unsigned w0)
+{
+    return W - w0 < G ? W - w0 : G;
+}
 
 /** Sorts the tail's digits of windows [w0, w0 + g) into set p, on the sort stream. */
 template <class F>
@@ -704,9 +711,9 @@ static cuzk_err msm_groups(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *base
     }
     CUDA_TRY(err, cudaEventRecord(d->msm_ev[EV_START], d->s), done);
     CUDA_TRY(err, cudaStreamWaitEvent(d->s_sort, d->msm_ev[EV_START], 0), done);
-    CZ_TRY(err, sort_group<F>(d, m, 0, n, tail, 0, G < W ? G : W, c, dg), done);
+    CZ_TRY(err, sort_group<F>(d, m, 0, n, tail, 0, group_width(W, G, 0), c, dg), done);
     for (unsigned k = 0; k < groups; k++) {
-        const unsigned w0 = k * G, g = W - w0 < G ? W - w0 : G;
+        const unsigned w0 = k * G, g = group_width(W, G, w0);
         const int p = (int)(k & 1);
         const size_t tb = g * nb;
         const unsigned seg = seg_size(tb);
@@ -715,10 +722,11 @@ static cuzk_err msm_groups(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *base
         CUDA_TRY(err, cudaMemsetAsync(m.buckets, 0, tb * sizeof(X), d->s), done);
         prof_mark(d, 1);
         if (k + 1 < groups) {
-            const unsigned w1 = w0 + G, g1 = W - w1 < G ? W - w1 : G;
             CUDA_TRY(err, cudaEventRecord(d->msm_ev[EV_ACC_START], d->s), done);
             CUDA_TRY(err, cudaStreamWaitEvent(d->s_sort, d->msm_ev[EV_ACC_START], 0), done);
-            CZ_TRY(err, sort_group<F>(d, m, 1 - p, n, tail, w1, g1, c, dg), done);
+            CZ_TRY(err,
+                   sort_group<F>(d, m, 1 - p, n, tail, w0 + G, group_width(W, G, w0 + G), c, dg),
+                   done);
         }
         CZ_TRY(err,
                reduce_runs<F>(d, m, bases, m.offs[p], tb, m.vals[p], m.counts + 2 + p, g * tail,

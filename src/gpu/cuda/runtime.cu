@@ -250,7 +250,7 @@ cuzk_err gpu_debug_msm_chunk(gpu_dev *dev, unsigned chunk, cz_diag *dg)
 
 cuzk_err gpu_debug_msm_group(gpu_dev *dev, unsigned max_windows, cz_diag *dg)
 {
-    if (max_windows > 64) {
+    if (max_windows > GPU_MSM_GROUP_MAX) {
         return cz_fail(dg, CUZK_E_INVAL, "MSM groups of %u windows", max_windows);
     }
     dev->msm_group = max_windows;
