@@ -45,11 +45,13 @@
 /* Device failures in a row after which the device is no longer used. */
 #define GPU_MAX_FAILURES_IN_ROW 3u
 
-/* Headroom for the scratch area a device grows for the proofs (gpu.h): an MSM of n terms takes
+/* Headroom for the scratch areas a device grows for the proofs (gpu.h): an MSM of n terms takes
  * about 80 n bytes plus its buckets, the NTT twiddles 32 n and the out-of-place NTT's second
- * buffer 32 n; the rest covers buckets and small tables. */
-#define SCRATCH_PER_TERM UINT64_C(160)
-#define SCRATCH_FIXED    (UINT64_C(64) << 20)
+ * buffer 32 n; the rest covers buckets and small tables. The G2 MSM's affine rounds take up to
+ * 144 bytes per term more (SCRATCH_PER_G2_TERM). */
+#define SCRATCH_PER_TERM    UINT64_C(160)
+#define SCRATCH_PER_G2_TERM UINT64_C(144)
+#define SCRATCH_FIXED       (UINT64_C(64) << 20)
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
 {
@@ -88,7 +90,7 @@ static uint64_t scratch_estimate(const g16_params_t *p)
 {
     uint64_t terms =
         max_u64(max_u64((uint64_t)p->h_len + 1, p->l_len), max_u64(p->a_len, p->b_g1_len));
-    return SCRATCH_PER_TERM * terms + SCRATCH_FIXED;
+    return SCRATCH_PER_TERM * terms + SCRATCH_PER_G2_TERM * p->b_g2_len + SCRATCH_FIXED;
 }
 
 static bool is_device_failure(cuzk_err err)

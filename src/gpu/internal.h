@@ -106,6 +106,17 @@ CZ_MUST_USE cuzk_err gpu_debug_msm_chunk(gpu_dev *dev, unsigned chunk, cz_diag *
  *  group pipeline of the large MSMs at small sizes. */
 #define GPU_MSM_GROUP_MAX 64
 CZ_MUST_USE cuzk_err gpu_debug_msm_group(gpu_dev *dev, unsigned max_windows, cz_diag *dg);
+/** Sets the affine rounds of the MSM's window sums (0 .. GPU_MSM_AFF_ROUNDS_MAX, or
+ *  GPU_MSM_AFF_ROUNDS_AUTO, the setting at start: none on G1; on G2 one from 2^24 scalars
+ *  other than 0 and 1, two from 2^25, as measured on the H200; else CUZK_E_INVAL): before the XYZZ
+ *  accumulation, each round adds the points of every bucket in pairs, in affine coordinates
+ *  with batched inversions (msm.cuh), halving the runs. The rounds' points take a second
+ *  scratch area: half a point (48 bytes on G1, 96 on G2) per scalar other than 0 and 1 for the
+ *  first round, half that for the second. Results never depend on it; benchmarks compare,
+ *  tests check every count. */
+#define GPU_MSM_AFF_ROUNDS_MAX  8
+#define GPU_MSM_AFF_ROUNDS_AUTO 0xffffffffu
+CZ_MUST_USE cuzk_err gpu_debug_msm_aff_rounds(gpu_dev *dev, unsigned rounds, cz_diag *dg);
 
 /** Phase timing of MSM calls, for benchmarks: when on, each MSM records device events and
  *  gpu_debug_profile_get returns the milliseconds of the last call per phase: classify (with the

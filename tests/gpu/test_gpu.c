@@ -945,6 +945,107 @@ TEST(gpu_msm_g1_kinds_and_windows)
     cz_free_aligned(s);
 }
 
+/* Bases that collide within a bucket: P, -P, P, the identity, ... (with equal or small scalars
+ * the affine rounds meet doublings, cancellations and identities at every level). */
+static void g1_colliding_points(g1_aff_t *p, size_t n)
+{
+    g1_random_points(p, NULL, 1);
+    for (size_t i = 1; i < n; i++) {
+        if (i % 4 == 1) {
+            g1_aff_neg(&p[i], &p[0]);
+        } else if (i % 4 == 3) {
+            g1_aff_set_identity(&p[i]);
+        } else {
+            p[i] = p[0];
+        }
+    }
+}
+
+TEST(gpu_msm_affine_rounds)
+{
+    gpu_dev *dev = gtu_need_dev();
+    const size_t n = MSM_MID_N, nc = 700;
+    const int kinds[] = {SC_RANDOM, SC_01, SC_EQUAL, SC_EDGE, SC_SMALL};
+    const unsigned rounds[] = {1, 2, 3, GPU_MSM_AFF_ROUNDS_MAX};
+    g1_aff_t *p = xmalloc(n * sizeof(g1_aff_t));
+    g2_aff_t *q = xmalloc(n * sizeof(g2_aff_t));
+    fr_repr_t *s = xmalloc(n * sizeof(fr_repr_t));
+    gpu_msm_bases *b = NULL, *bc = NULL, *b2 = NULL;
+    g1_t got, want;
+    g2_t got2, want2;
+
+    g1_random_points(p, NULL, n);
+    for (size_t i = 0; i < n; i += 97) {
+        g1_aff_set_identity(&p[i]);
+    }
+    GPU_OK(gpu_msm_bases_new_g1(&b, dev, n, DG));
+    GPU_OK(gpu_msm_bases_upload_g1(b, 0, p, n, DG));
+    for (size_t ki = 0; ki < ARRAY_LEN(kinds); ki++) {
+        fill_scalars(s, n, kinds[ki]);
+        g1_cpu_msm(&want, p, s, n);
+        for (size_t ri = 0; ri < ARRAY_LEN(rounds); ri++) {
+            GPU_OK(gpu_debug_msm_aff_rounds(dev, rounds[ri], DG));
+            GPU_OK(gpu_debug_msm_group(dev, ri == 1 ? 1 : 0, DG));
+            GPU_OK(gpu_msm_g1(dev, &got, b, 0, s, n, NULL, DG));
+            CHECK_MSG(g1_eq(&got, &want), "scalars %s, %u rounds", SC_NAMES[kinds[ki]], rounds[ri]);
+        }
+    }
+    GPU_OK(gpu_debug_msm_group(dev, 0, DG));
+    /* doublings, cancellations, identities */
+    g1_colliding_points(p, nc);
+    GPU_OK(gpu_msm_bases_new_g1(&bc, dev, nc, DG));
+    GPU_OK(gpu_msm_bases_upload_g1(bc, 0, p, nc, DG));
+    const int ckinds[] = {SC_EQUAL, SC_SMALL};
+    for (size_t ki = 0; ki < ARRAY_LEN(ckinds); ki++) {
+        const int kind = ckinds[ki];
+        fill_scalars(s, nc, kind);
+        g1_cpu_msm(&want, p, s, nc);
+        for (size_t ri = 0; ri < ARRAY_LEN(rounds); ri++) {
+            GPU_OK(gpu_debug_msm_aff_rounds(dev, rounds[ri], DG));
+            GPU_OK(gpu_msm_g1(dev, &got, bc, 0, s, nc, NULL, DG));
+            CHECK_MSG(g1_eq(&got, &want), "colliding bases, scalars %s, %u rounds", SC_NAMES[kind],
+                      rounds[ri]);
+        }
+    }
+    /* G2: dense scalars, and colliding bases */
+    g2_random_points(q, NULL, nc);
+    GPU_OK(gpu_msm_bases_new_g2(&b2, dev, nc, DG));
+    GPU_OK(gpu_msm_bases_upload_g2(b2, 0, q, nc, DG));
+    fill_scalars(s, nc, SC_RANDOM);
+    g2_cpu_msm(&want2, q, s, nc);
+    GPU_OK(gpu_debug_msm_aff_rounds(dev, 2, DG));
+    GPU_OK(gpu_msm_g2(dev, &got2, b2, 0, s, nc, NULL, DG));
+    CHECK(g2_eq(&got2, &want2));
+    for (size_t i = 1; i < nc; i++) {
+        if (i % 3 == 1) {
+            g2_aff_neg(&q[i], &q[0]);
+        } else {
+            q[i] = q[0];
+        }
+    }
+    GPU_OK(gpu_msm_bases_upload_g2(b2, 0, q, nc, DG));
+    fill_scalars(s, nc, SC_EQUAL);
+    g2_cpu_msm(&want2, q, s, nc);
+    GPU_OK(gpu_msm_g2(dev, &got2, b2, 0, s, nc, NULL, DG));
+    CHECK(g2_eq(&got2, &want2));
+    /* no rounds on G2, and the automatic setting on G1 */
+    GPU_OK(gpu_debug_msm_aff_rounds(dev, 0, DG));
+    GPU_OK(gpu_msm_g2(dev, &got2, b2, 0, s, nc, NULL, DG));
+    CHECK(g2_eq(&got2, &want2));
+    GPU_OK(gpu_debug_msm_aff_rounds(dev, GPU_MSM_AFF_ROUNDS_AUTO, DG));
+    fill_scalars(s, nc, SC_SMALL);
+    g1_cpu_msm(&want, p, s, nc);
+    GPU_OK(gpu_msm_g1(dev, &got, bc, 0, s, nc, NULL, DG));
+    CHECK(g1_eq(&got, &want));
+    CHECK_ERR(gpu_debug_msm_aff_rounds(dev, GPU_MSM_AFF_ROUNDS_MAX + 1, NULL), CUZK_E_INVAL);
+    gpu_msm_bases_free(b);
+    gpu_msm_bases_free(bc);
+    gpu_msm_bases_free(b2);
+    cz_free_aligned(p);
+    cz_free_aligned(q);
+    cz_free_aligned(s);
+}
+
 TEST(gpu_msm_g1_big_known_logs)
 {
     gpu_dev *dev = gtu_need_dev();

@@ -38,6 +38,9 @@ struct gpu_dev {
     /* scratch area for one call at a time (grow-only until gpu_dev_trim) */
     void *scratch;
     size_t scratch_len;
+    /* a second one, for the MSM's affine rounds, sized once the scalars are classified */
+    void *scratch2;
+    size_t scratch2_len;
     /* NTT twiddles: tw[2^s + e] = omega_(2^(s+1))^e for s < tw_lg, e < 2^s */
     void *tw;
     unsigned tw_lg;
@@ -47,10 +50,11 @@ struct gpu_dev {
     /* NTT pass layout, 0 = default (gpu_debug_ntt_layout): most stages of the pass with
      * s_lo = 0, of the other passes, and log2 of the elements per tile */
     unsigned ntt_k0, ntt_k1, ntt_tile_lg;
-    unsigned ntt_minb;  /* pass kernel build: 1 or 2 blocks per SM guaranteed (0 = 2) */
-    unsigned msm_chunk; /* MSM accumulation: sorted entries per thread (0 = automatic) */
-    unsigned msm_group; /* MSM: most windows per group (0 = automatic) */
-    gpu_prof *prof;     /* NULL unless profiling */
+    unsigned ntt_minb;       /* pass kernel build: 1 or 2 blocks per SM guaranteed (0 = 2) */
+    unsigned msm_chunk;      /* MSM accumulation: sorted entries per thread (0 = automatic) */
+    unsigned msm_group;      /* MSM: most windows per group (0 = automatic) */
+    unsigned msm_aff_rounds; /* MSM: affine rounds before the accumulation (or ..._AUTO) */
+    gpu_prof *prof;          /* NULL unless profiling */
 };
 
 struct gpu_buf {
@@ -83,6 +87,8 @@ namespace czg
 cuzk_err dev_enter(gpu_dev *dev, cz_diag *dg);
 /** Scratch of at least `len` bytes (256-byte aligned), valid until the next call on `dev`. */
 cuzk_err dev_scratch(gpu_dev *dev, size_t len, char **out, cz_diag *dg);
+/** The same from the second scratch area, which growing leaves the first one's contents. */
+cuzk_err dev_scratch2(gpu_dev *dev, size_t len, char **out, cz_diag *dg);
 /** Profiling: starts a profiled call (no-op when off), closes an interval of `phase`, and
  *  (after the stream is synchronized) adds the intervals up into prof->ms. */
 void prof_begin(gpu_dev *dev);

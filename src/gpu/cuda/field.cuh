@@ -548,6 +548,24 @@ template <class C> CZ_DEV fe<C> sqr(const fe<C> &a)
     return a * a;
 }
 
+/** a^-1 (0 for 0) as a^(p - 2), squarings and multiplications from the exponent's top bit:
+ *  about N * 32 squarings, for the batch inversions of the MSM's affine additions. Variable
+ *  time (the exponent is public). */
+template <class C> CZ_DEV_CALL fe<C> fe_inv(fe<C> a)
+{
+    fe<C> r = fe_one<C>();
+    for (int i = C::N - 1; i >= 0; i--) {
+        const uint32_t e = C::mod(i) - (i == 0 ? 2u : 0u); /* p odd and > 2: no borrow */
+        for (int b = 31; b >= 0; b--) {
+            r = sqr(r);
+            if ((e >> b) & 1u) {
+                r = r * a;
+            }
+        }
+    }
+    return r;
+}
+
 /** Canonical value of a Montgomery element (a * 1 / R). */
 template <class C> CZ_DEV fe<C> from_mont(const fe<C> &a)
 {
@@ -605,8 +623,14 @@ CZ_DEV bool is_zero(const fp2_e &a)
 {
     return is_zero(a.c0) && is_zero(a.c1);
 }
+/* (a0 - a1 u) / (a0^2 + a1^2): one inversion in Fp */
+static CZ_DEV_CALL fp2_e fp2_inv(fp2_e a)
+{
+    fp_e t = fe_inv(sqr(a.c0) + sqr(a.c1));
+    return fp2_e{a.c0 * t, -(a.c1 * t)};
+}
 
-/** Zero and one of each field type, for the templates of curve.cuh. */
+/** Zero, one and inversion of each field type, for the templates of curve.cuh and msm.cuh. */
 template <class F> struct field_traits;
 template <> struct field_traits<fp_e> {
     CZ_DEV static fp_e zero()
@@ -617,6 +641,10 @@ template <> struct field_traits<fp_e> {
     {
         return fe_one<fp_cfg>();
     }
+    CZ_DEV static fp_e inv(const fp_e &a)
+    {
+        return fe_inv(a);
+    }
 };
 template <> struct field_traits<fp2_e> {
     CZ_DEV static fp2_e zero()
@@ -626,6 +654,10 @@ template <> struct field_traits<fp2_e> {
     CZ_DEV static fp2_e one()
     {
         return fp2_e{fe_one<fp_cfg>(), fe_zero<fp_cfg>()};
+    }
+    CZ_DEV static fp2_e inv(const fp2_e &a)
+    {
+        return fp2_inv(a);
     }
 };
 

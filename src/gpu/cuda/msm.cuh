@@ -287,7 +287,8 @@ CZ_DEV size_t key_end(const uint32_t *offs, uint32_t nk, uint32_t key, size_t cn
 }
 
 /* Level 0: sorted (base index | sign) entries whose buckets start at offs[0 .. nk), `chunk` per
- * thread; offs == NULL means one bucket, key 0. */
+ * thread; offs == NULL means one bucket, key 0; vals == NULL means entry i is base i (the
+ * points of the affine rounds). */
 template <class F>
 __global__ void __launch_bounds__(ACC_THREADS)
     msm_acc0_kernel(const aff_t<F> *bases, const uint32_t *offs, uint32_t nk, const uint32_t *vals,
@@ -320,7 +321,7 @@ __global__ void __launch_bounds__(ACC_THREADS)
                 next = key_end(offs, nk, cur, cnt);
             } while (next == i);
         }
-        const uint32_t v = vals[i];
+        const uint32_t v = vals ? vals[i] : (uint32_t)i;
         aff_t<F> q = ldg16(bases + (v & ~SIGN_BIT));
         if (!aff_is_inf(q)) {
             if (v & SIGN_BIT) {
@@ -373,6 +374,179 @@ __global__ void __launch_bounds__(ACC_THREADS)
     acc_flush(o, t, cur, acc, first, true);
     if (!o.final_level && first) {
         o.rk[2 * t + 1] = KEY_NONE;
+    }
+}
+
+/* ---- affine rounds: a bucket's points added in pairs before the accumulation ---- */
+
+/* A round halves every bucket's run of sorted points: output j of bucket b is the sum of its
+ * inputs 2 (j - start) and 2 (j - start) + 1 (or the last one alone), in affine coordinates:
+ * lambda = dy / dx, x3 = lambda^2 - x1 - x2, y3 = lambda (x1 - x3) - y1, 2M + 1S, with the
+ * divisions of a thread's AFF_PER outputs batched into one inversion (Montgomery's trick: 3M
+ * each). With the inversion spread thin that is about 6.5 multiplications per addition
+ * against the XYZZ accumulation's 10. The inputs of the first round are the sorted
+ * (index | sign) entries over the bases, of later rounds the previous round's points; the
+ * accumulation (reduce_runs) then sums the shortened runs. */
+constexpr unsigned AFF_PER = 512; /* outputs per thread: additions per inversion, at most */
+
+/* Rounds by default (GPU_MSM_AFF_ROUNDS_AUTO), from bench_gpu on the H200 with dense scalars:
+ * on G1 a round costs more than the XYZZ additions it saves (its two passes gather the points
+ * twice; 2^27 terms: 919 ms without, 1,037 with one round, 1,107 with two); on G2, whose
+ * arithmetic weighs three times more, rounds pay, the more the longer the buckets' runs:
+ * 2^24 terms 413 / 389 / 398 ms with 0 / 1 / 2 rounds, 2^26 terms 1,428 / 1,346 / 1,282. On
+ * a short tail they cost: one round on the 32 GiB PoRep's B_G2 (mostly 0 and 1) took it from
+ * 56.8 to 60.1 ms. */
+constexpr size_t AFF_G2_ONE_ROUND = (size_t)1 << 24;  /* tail scalars from which G2 takes 1 */
+constexpr size_t AFF_G2_TWO_ROUNDS = (size_t)1 << 25; /* ... and 2 */
+
+template <class F> struct aff_auto;
+template <> struct aff_auto<fp_e> {
+    static unsigned rounds(size_t)
+    {
+        return 0;
+    }
+};
+template <> struct aff_auto<fp2_e> {
+    static unsigned rounds(size_t tail)
+    {
+        return tail >= AFF_G2_TWO_ROUNDS ? 2 : tail >= AFF_G2_ONE_ROUND ? 1 : 0;
+    }
+};
+
+/** The affine rounds of an MSM of `tail` scalars other than 0 and 1 on d. */
+template <class F> static unsigned aff_rounds_for(const gpu_dev *d, size_t tail)
+{
+    return d->msm_aff_rounds == GPU_MSM_AFF_ROUNDS_AUTO ? aff_auto<F>::rounds(tail)
+                                                        : d->msm_aff_rounds;
+}
+
+enum { AFF_COPY_P, AFF_COPY_Q, AFF_INF, AFF_ADD, AFF_DBL };
+
+/** The kind of P + Q and, for AFF_ADD and AFF_DBL, the denominator of lambda. */
+template <class F> CZ_DEV int aff_pair_kind(const aff_t<F> &p, const aff_t<F> &q, F &den)
+{
+    if (aff_is_inf(q)) {
+        return AFF_COPY_P;
+    }
+    if (aff_is_inf(p)) {
+        return AFF_COPY_Q;
+    }
+    den = q.x - p.x;
+    if (!is_zero(den)) {
+        return AFF_ADD;
+    }
+    if (!is_zero(q.y - p.y) || is_zero(p.y)) {
+        return AFF_INF; /* Q = -P */
+    }
+    den = dbl(p.y);
+    return AFF_DBL;
+}
+
+/* Where a round reads its inputs: sorted entries over the bases (vals != NULL) or points. */
+template <class F> struct aff_src {
+    const aff_t<F> *bases;
+    const uint32_t *vals;
+    const aff_t<F> *pts;
+};
+
+template <class F> CZ_DEV aff_t<F> aff_load(const aff_src<F> &s, size_t i)
+{
+    if (!s.vals) {
+        return ldg16(s.pts + i);
+    }
+    const uint32_t v = s.vals[i];
+    aff_t<F> q = ldg16(s.bases + (v & ~SIGN_BIT));
+    if ((v & SIGN_BIT) && !aff_is_inf(q)) {
+        q.y = -q.y;
+    }
+    return q;
+}
+
+/* Where output j's inputs lie: *i the first, and whether a second follows in its bucket. */
+struct aff_pos {
+    const uint32_t *offs_in, *offs_out;
+    uint32_t nk;
+    size_t cin, cout;
+};
+
+CZ_DEV bool aff_inputs(const aff_pos &ps, uint32_t b, size_t j, size_t *i)
+{
+    *i = ps.offs_in[b] + 2 * (j - ps.offs_out[b]);
+    return *i + 1 < key_end(ps.offs_in, ps.nk, b, ps.cin);
+}
+
+/* One round: outputs [t AFF_PER, (t + 1) AFF_PER) of cnt_out; a first pass stores each
+ * division's exclusive prefix product in its output's x, a second, backwards, the sums. */
+template <class F>
+__global__ void __launch_bounds__(ACC_THREADS)
+    msm_aff_round_kernel(aff_src<F> src, aff_pos ps, const uint32_t *cnt_in_ptr,
+                         const uint32_t *cnt_out_ptr, size_t nthreads, aff_t<F> *out)
+{
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nthreads) {
+        return;
+    }
+    ps.cin = *cnt_in_ptr;
+    ps.cout = *cnt_out_ptr;
+    const size_t j0 = t * AFF_PER, j1 = j0 + AFF_PER < ps.cout ? j0 + AFF_PER : ps.cout;
+    if (j0 >= j1) {
+        return;
+    }
+    F run = field_traits<F>::one(), den;
+    uint32_t b = key_of(ps.offs_out, ps.nk, j0);
+    size_t bend = key_end(ps.offs_out, ps.nk, b, ps.cout), i;
+    for (size_t j = j0; j < j1; j++) {
+        while (j >= bend) {
+            b++;
+            bend = key_end(ps.offs_out, ps.nk, b, ps.cout);
+        }
+        if (aff_inputs(ps, b, j, &i) &&
+            aff_pair_kind(aff_load(src, i), aff_load(src, i + 1), den) >= AFF_ADD) {
+            store16(&out[j].x, run);
+            run = run * den;
+        }
+    }
+    F inv = field_traits<F>::inv(run);
+    for (size_t j = j1; j-- > j0;) {
+        while (ps.offs_out[b] > j) {
+            b--;
+        }
+        const bool two = aff_inputs(ps, b, j, &i);
+        const aff_t<F> p = aff_load(src, i);
+        aff_t<F> r = p;
+        if (two) {
+            const aff_t<F> q = aff_load(src, i + 1);
+            const int kind = aff_pair_kind(p, q, den);
+            if (kind == AFF_COPY_Q) {
+                r = q;
+            } else if (kind == AFF_INF) {
+                r.x = r.y = field_traits<F>::zero();
+            } else if (kind >= AFF_ADD) {
+                const F dinv = inv * load16(&out[j].x);
+                inv = inv * den;
+                F num = q.y - p.y;
+                if (kind == AFF_DBL) {
+                    const F x2 = sqr(p.x);
+                    num = x2 + dbl(x2);
+                }
+                const F lam = num * dinv;
+                r.x = sqr(lam) - p.x - q.x;
+                r.y = lam * (p.x - r.x) - p.y;
+            }
+        }
+        store16(out + j, r);
+    }
+}
+
+/* half[b] = ceil(run of bucket b / 2): a round's output counts (scanned into its offsets). */
+__global__ void msm_half_runs_kernel(const uint32_t *offs_in, uint32_t nk, const uint32_t *cnt_ptr,
+                                     uint32_t *half)
+{
+    const size_t cnt = *cnt_ptr;
+    for (size_t b = (size_t)blockIdx.x * blockDim.x + threadIdx.x; b < nk;
+         b += (size_t)gridDim.x * blockDim.x) {
+        const size_t m = key_end(offs_in, nk, (uint32_t)b, cnt) - offs_in[b];
+        half[b] = (uint32_t)((m + 1) / 2);
     }
 }
 
@@ -473,7 +647,8 @@ done:
  *  entries of a group and their bucket starts come in two sets, so that group k + 1 is sorted
  *  (on s_sort) into one while group k is accumulated (on s) from the other. */
 template <class F> struct msm_mem {
-    uint32_t *counts; /* [0] tail, [1] ones, [2 + p] nonzero digits of the group in set p */
+    uint32_t *counts; /* [0] tail, [1] ones, [2 + p] nonzero digits of the group in set p,
+                         [4 + r % 2] the points after affine round r */
     uint32_t *tail_idx;
     uint32_t *planes; /* the tail scalars' words, 8 planes of n */
     uint32_t *one_idx;
@@ -483,8 +658,10 @@ template <class F> struct msm_mem {
     uint32_t *rk[2];
     xyzz_t<F> *rp[2];
     xyzz_t<F> *seg, *sum_tmp, *win;
-    size_t e_cap; /* sorted entries (vals) */
-    size_t b_cap; /* buckets of a group (hist, offs, cursor, buckets) */
+    unsigned rounds;  /* affine rounds (aff_rounds_for), 0 until the tail is known */
+    aff_t<F> *aff[2]; /* their points, even and odd rounds (second scratch area) */
+    size_t e_cap;     /* sorted entries (vals) */
+    size_t b_cap;     /* buckets of a group (hist, offs, cursor, buckets) */
 };
 
 /* Level-0 chunk for cnt entries: ACC_TARGET_THREADS threads where the bounds allow, or the
@@ -521,7 +698,14 @@ static unsigned seg_size(size_t total)
                                         : SEG_MIN;
 }
 
-/* Lays out (base == NULL: only sizes) the scratch of an MSM of n terms. */
+/* Points after an affine round of at most cnt inputs over nk buckets. */
+static size_t aff_out_max(size_t cnt, size_t nk)
+{
+    return (cnt + (nk < cnt ? nk : cnt) + 1) / 2;
+}
+
+/* Lays out (base == NULL: only sizes) the scratch of an MSM of n terms (the affine rounds'
+ * points come later: aff_scratch). */
 template <class F> static size_t msm_layout(char *base, size_t n, unsigned c_max, msm_mem<F> *m)
 {
     typedef xyzz_t<F> X;
@@ -537,7 +721,7 @@ template <class F> static size_t msm_layout(char *base, size_t n, unsigned c_max
     const size_t rec0 = 2 * acc_threads_max(e_cap), rec1 = 2 * host_cdiv(rec0, REC_CHUNK);
     const size_t nseg = host_cdiv(b_cap, SEG_MIN) + GROUP_MAX;
     layout L;
-    size_t o_counts = L.add(16), o_tidx = L.add(n * 4), o_tsc = L.add(n * 32),
+    size_t o_counts = L.add(32), o_tidx = L.add(n * 4), o_tsc = L.add(n * 32),
            o_oidx = L.add(n * 4), o_bk = L.add(b_cap * sizeof(X)), o_rk0 = L.add(rec0 * 4),
            o_rk1 = L.add(rec1 * 4), o_rp0 = L.add(rec0 * sizeof(X)),
            o_rp1 = L.add(rec1 * sizeof(X)), o_seg = L.add(nseg * sizeof(X)),
@@ -571,10 +755,35 @@ template <class F> static size_t msm_layout(char *base, size_t n, unsigned c_max
         m->seg = (X *)(base + o_seg);
         m->sum_tmp = (X *)(base + o_sum);
         m->win = (X *)(base + o_win);
+        m->rounds = 0;
+        m->aff[0] = m->aff[1] = NULL;
         m->e_cap = e_cap;
         m->b_cap = b_cap;
     }
     return L.off;
+}
+
+/** Sets m->rounds for `tail` scalars and places the rounds' points in the second scratch area,
+ *  for groups of G windows of nb buckets. */
+template <class F>
+static cuzk_err aff_scratch(gpu_dev *d, msm_mem<F> *m, size_t tail, unsigned G, size_t nb,
+                            cz_diag *dg)
+{
+    const unsigned R = aff_rounds_for<F>(d, tail);
+    const size_t e = G * tail < m->e_cap ? G * tail : m->e_cap, buckets = G * nb;
+    const size_t a0 = R && e > 1 ? aff_out_max(e, buckets) : 0;
+    const size_t a1 = R > 1 ? aff_out_max(a0, buckets) : 0;
+    char *p = NULL;
+    cuzk_err err = CUZK_OK;
+
+    if (a0) {
+        CZ_TRY(err, dev_scratch2(d, (a0 + a1) * sizeof(aff_t<F>), &p, dg), done);
+        m->rounds = R;
+        m->aff[0] = (aff_t<F> *)p;
+        m->aff[1] = a1 ? (aff_t<F> *)p + a0 : NULL;
+    }
+done:
+    return err;
 }
 
 /** Windows per group for W windows of nb buckets over `tail` scalars (at least 1). */
@@ -657,6 +866,48 @@ done:
     return err;
 }
 
+/** The sorted entries of one group (set p: offs[p] over nk buckets, vals[p], at most cnt_max,
+ *  their count at counts[2 + p]) through m.rounds affine rounds, on s; the result is the
+ *  points *pts in bucket order (entry i is point i): offsets *offs, count at *cnt_ptr, at most
+ *  *cnt_max_out; *vals NULL. With no rounds all is left as it was. The round offsets live in
+ *  set p's hist and cursor, free while this group is accumulated (the next sort uses the
+ *  other set). */
+template <class F>
+static cuzk_err aff_rounds(gpu_dev *d, const msm_mem<F> &m, int p, const aff_t<F> *bases, size_t nk,
+                           size_t cnt_max, const aff_t<F> **pts, const uint32_t **offs,
+                           const uint32_t **vals, const uint32_t **cnt_ptr, size_t *cnt_max_out,
+                           cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    const unsigned R = m.rounds;
+    aff_src<F> src = {bases, m.vals[p], NULL};
+    const uint32_t *offs_in = m.offs[p], *cin = m.counts + 2 + p;
+    uint32_t *ob[2] = {m.hist[p], m.cursor[p]};
+
+    for (unsigned r = 0; r < R && cnt_max > 1; r++) {
+        uint32_t *offs_out = ob[r & 1], *cout = m.counts + 4 + (r & 1);
+        const size_t out_max = aff_out_max(cnt_max, nk);
+        const size_t T = host_cdiv(out_max, AFF_PER);
+        CUDA_LAUNCH(err, done, msm_half_runs_kernel, grid_for(d, nk, 256), 256, 0, d->s, offs_in,
+                    (uint32_t)nk, cin, offs_out);
+        CZ_TRY(err, scan_u32(d, d->s, offs_out, offs_out, nk, cout, m.scan_tmp[p], dg), done);
+        const aff_pos ps = {offs_in, offs_out, (uint32_t)nk, 0, 0};
+        CUDA_LAUNCH(err, done, msm_aff_round_kernel<F>, (unsigned)host_cdiv(T, ACC_THREADS),
+                    ACC_THREADS, 0, d->s, src, ps, cin, (const uint32_t *)cout, T, m.aff[r & 1]);
+        src = aff_src<F>{NULL, NULL, m.aff[r & 1]};
+        offs_in = offs_out;
+        cin = cout;
+        cnt_max = out_max;
+        *pts = m.aff[r & 1];
+        *vals = NULL;
+    }
+    *offs = offs_in;
+    *cnt_ptr = cin;
+    *cnt_max_out = cnt_max;
+done:
+    return err;
+}
+
 /* Events of the group pipeline (dev->msm_ev). */
 enum { EV_START = 0, EV_SORTED = 1 /* + set */, EV_ACC_START = 3, EV_COUNT };
 static_assert(EV_COUNT == GPU_MSM_EVENTS, "dev->msm_ev holds the pipeline's events");
@@ -728,10 +979,13 @@ static cuzk_err msm_groups(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *base
                    sort_group<F>(d, m, 1 - p, n, tail, w0 + G, group_width(W, G, w0 + G), c, dg),
                    done);
         }
+        const aff_t<F> *pts = bases;
+        const uint32_t *offs = m.offs[p], *vals = m.vals[p], *cnt = m.counts + 2 + p;
+        size_t cnt_max = g * tail;
         CZ_TRY(err,
-               reduce_runs<F>(d, m, bases, m.offs[p], tb, m.vals[p], m.counts + 2 + p, g * tail,
-                              m.buckets, dg),
+               aff_rounds<F>(d, m, p, bases, tb, cnt_max, &pts, &offs, &vals, &cnt, &cnt_max, dg),
                done);
+        CZ_TRY(err, reduce_runs<F>(d, m, pts, offs, tb, vals, cnt, cnt_max, m.buckets, dg), done);
         prof_mark(d, 2);
         CUDA_LAUNCH(err, done, msm_bucket_seg_kernel<F>, (unsigned)host_cdiv(g * nseg, ACC_THREADS),
                     ACC_THREADS, 0, d->s, (const X *)m.buckets, nb, seg, nseg, g * nseg, m.seg);
@@ -759,7 +1013,7 @@ static cuzk_err msm_run(gpu_dev *d, char *base, size_t n, unsigned c_max, const 
 
     msm_layout<F>(base, n, c_max, &m);
     prof_begin(d);
-    CUDA_TRY(err, cudaMemsetAsync(m.counts, 0, 16, d->s), done);
+    CUDA_TRY(err, cudaMemsetAsync(m.counts, 0, 32, d->s), done);
     CUDA_LAUNCH(err, done, msm_classify_kernel, grid_for(d, n, 256), 256, 0, d->s, sc, n,
                 opts && opts->no_split01 ? 0 : 1, m.tail_idx, m.planes, m.one_idx, m.counts);
     CUDA_TRY(err, cudaMemcpyAsync(counts, m.counts, 8, cudaMemcpyDeviceToHost, d->s), done);
@@ -774,6 +1028,7 @@ static cuzk_err msm_run(gpu_dev *d, char *base, size_t n, unsigned c_max, const 
     W = (256 + c - 1) / c;
     nb = (size_t)1 << (c - 1);
     G = group_windows(d, m, W, tail, nb);
+    CZ_TRY(err, aff_scratch<F>(d, &m, tail, G, nb, dg), done);
     CUDA_TRY(err, cudaMemsetAsync(m.win, 0, (W + 1) * sizeof(X), d->s), done);
     CZ_TRY(err, msm_groups<F>(d, m, bases, n, tail, W, G, c, dg), done);
     prof_mark(d, 1);

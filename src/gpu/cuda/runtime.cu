@@ -25,25 +25,26 @@ done:
     return err;
 }
 
-cuzk_err dev_scratch(gpu_dev *dev, size_t len, char **out, cz_diag *dg)
+/* Grows the area *area of *area_len bytes to at least len (by half at least, in 64 MiB steps,
+ * so that rising sizes do not reallocate often); its contents are lost when it grows. */
+static cuzk_err scratch_grow(gpu_dev *dev, void **area, size_t *area_len, size_t len, char **out,
+                             cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     size_t want;
     void *p = NULL;
 
-    if (len <= dev->scratch_len) {
-        *out = (char *)dev->scratch;
+    if (len <= *area_len) {
+        *out = (char *)*area;
         return CUZK_OK;
     }
-    /* grow by at least half, in 64 MiB steps, so that rising sizes do not reallocate often */
-    want = len > dev->scratch_len + dev->scratch_len / 2 ? len
-                                                         : dev->scratch_len + dev->scratch_len / 2;
+    want = len > *area_len + *area_len / 2 ? len : *area_len + *area_len / 2;
     want = (want + ((size_t)64 << 20) - 1) & ~(((size_t)64 << 20) - 1);
     CUDA_TRY(err, cudaStreamSynchronize(dev->s), done);
-    if (dev->scratch) {
-        CUDA_TRY(err, cudaFree(dev->scratch), done);
-        dev->scratch = NULL;
-        dev->scratch_len = 0;
+    if (*area) {
+        CUDA_TRY(err, cudaFree(*area), done);
+        *area = NULL;
+        *area_len = 0;
     }
     if (cudaMalloc(&p, want) != cudaSuccess) {
         (void)cudaGetLastError();
@@ -51,11 +52,21 @@ cuzk_err dev_scratch(gpu_dev *dev, size_t len, char **out, cz_diag *dg)
         CUDA_TRY(err, cudaMalloc(&p, len), done);
         want = len;
     }
-    dev->scratch = p;
-    dev->scratch_len = want;
+    *area = p;
+    *area_len = want;
     *out = (char *)p;
 done:
     return err;
+}
+
+cuzk_err dev_scratch(gpu_dev *dev, size_t len, char **out, cz_diag *dg)
+{
+    return scratch_grow(dev, &dev->scratch, &dev->scratch_len, len, out, dg);
+}
+
+cuzk_err dev_scratch2(gpu_dev *dev, size_t len, char **out, cz_diag *dg)
+{
+    return scratch_grow(dev, &dev->scratch2, &dev->scratch2_len, len, out, dg);
 }
 
 void prof_begin(gpu_dev *dev)
@@ -163,6 +174,7 @@ cuzk_err gpu_dev_open(gpu_dev **out, unsigned index, cz_diag *dg)
     d->sm_count = (unsigned)prop.multiProcessorCount;
     d->cc_major = (unsigned)prop.major;
     d->cc_minor = (unsigned)prop.minor;
+    d->msm_aff_rounds = GPU_MSM_AFF_ROUNDS_AUTO;
     CUDA_TRY(err, cudaStreamCreateWithFlags(&d->s, cudaStreamNonBlocking), done);
     CUDA_TRY(err, cudaStreamCreateWithFlags(&d->s_sort, cudaStreamNonBlocking), done);
     for (int i = 0; i < GPU_MSM_EVENTS; i++) {
@@ -188,6 +200,11 @@ cuzk_err gpu_dev_trim(gpu_dev *dev, cz_diag *dg)
         CUDA_TRY(err, cudaFree(dev->scratch), done);
         dev->scratch = NULL;
         dev->scratch_len = 0;
+    }
+    if (dev->scratch2) {
+        CUDA_TRY(err, cudaFree(dev->scratch2), done);
+        dev->scratch2 = NULL;
+        dev->scratch2_len = 0;
     }
     if (dev->tw) {
         CUDA_TRY(err, cudaFree(dev->tw), done);
@@ -254,6 +271,15 @@ cuzk_err gpu_debug_msm_group(gpu_dev *dev, unsigned max_windows, cz_diag *dg)
         return cz_fail(dg, CUZK_E_INVAL, "MSM groups of %u windows", max_windows);
     }
     dev->msm_group = max_windows;
+    return CUZK_OK;
+}
+
+cuzk_err gpu_debug_msm_aff_rounds(gpu_dev *dev, unsigned rounds, cz_diag *dg)
+{
+    if (rounds > GPU_MSM_AFF_ROUNDS_MAX && rounds != GPU_MSM_AFF_ROUNDS_AUTO) {
+        return cz_fail(dg, CUZK_E_INVAL, "%u affine MSM rounds", rounds);
+    }
+    dev->msm_aff_rounds = rounds;
     return CUZK_OK;
 }
 
