@@ -209,6 +209,8 @@ for step in "${@:-tests}"; do
         done
         ;;
     setup32)
+        # the WindowPoSt parameters do not fit beside the PoRep ones on the disk
+        rm -rf "$W/pw32"
         if ! ls "$W"/p32/*.cuzk-setup > /dev/null 2>&1; then
             timeout 560 "$W/cuzk-bench" setup --gpu --proof porep --sector-size 32GiB --seed 5eed32 \
                 --out "$W/p32" > "$OUT/setup32.log" 2>&1
