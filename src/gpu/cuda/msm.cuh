@@ -462,6 +462,22 @@ template <class F> CZ_DEV aff_t<F> aff_load(const aff_src<F> &s, size_t i)
     return q;
 }
 
+/** The kind of src's pair (i, i + 1) as aff_pair_kind finds it, reading only the x
+ *  coordinates when they settle it (both nonzero and different: AFF_ADD), which is all but
+ *  always: the first pass's gathers are a third smaller. */
+template <class F> CZ_DEV int aff_pair_kind_at(const aff_src<F> &s, size_t i, F &den)
+{
+    const size_t a = s.vals ? s.vals[i] & ~SIGN_BIT : i,
+                 b = s.vals ? s.vals[i + 1] & ~SIGN_BIT : i + 1;
+    const aff_t<F> *pt = s.vals ? s.bases : s.pts;
+    const F px = ldg16(&pt[a].x), qx = ldg16(&pt[b].x);
+    den = qx - px;
+    if (!is_zero(px) && !is_zero(qx) && !is_zero(den)) {
+        return AFF_ADD;
+    }
+    return aff_pair_kind(aff_load(s, i), aff_load(s, i + 1), den);
+}
+
 /* Where output j's inputs lie: *i the first, and whether a second follows in its bucket. */
 struct aff_pos {
     const uint32_t *offs_in, *offs_out;
@@ -500,8 +516,7 @@ __global__ void __launch_bounds__(ACC_THREADS)
             b++;
             bend = key_end(ps.offs_out, ps.nk, b, ps.cout);
         }
-        if (aff_inputs(ps, b, j, &i) &&
-            aff_pair_kind(aff_load(src, i), aff_load(src, i + 1), den) >= AFF_ADD) {
+        if (aff_inputs(ps, b, j, &i) && aff_pair_kind_at(src, i, den) >= AFF_ADD) {
             store16(&out[j].x, run);
             run = run * den;
         }
