@@ -890,6 +890,20 @@ TEST(gpu_msm_g1_small_n)
     gpu_msm_bases_free(b);
 }
 
+/* n random bases in p, the identity every 97th, uploaded to dev. */
+static gpu_msm_bases *g1_bases_with_identities(gpu_dev *dev, g1_aff_t *p, size_t n)
+{
+    gpu_msm_bases *b = NULL;
+
+    g1_random_points(p, NULL, n);
+    for (size_t i = 0; i < n; i += 97) {
+        g1_aff_set_identity(&p[i]);
+    }
+    GPU_OK(gpu_msm_bases_new_g1(&b, dev, n, DG));
+    GPU_OK(gpu_msm_bases_upload_g1(b, 0, p, n, DG));
+    return b;
+}
+
 TEST(gpu_msm_g1_kinds_and_windows)
 {
     gpu_dev *dev = gtu_need_dev();
@@ -900,12 +914,7 @@ TEST(gpu_msm_g1_kinds_and_windows)
     gpu_msm_bases *b = NULL;
     g1_t got, want;
 
-    g1_random_points(p, NULL, nmax);
-    for (size_t i = 0; i < nmax; i += 97) {
-        g1_aff_set_identity(&p[i]);
-    }
-    GPU_OK(gpu_msm_bases_new_g1(&b, dev, nmax, DG));
-    GPU_OK(gpu_msm_bases_upload_g1(b, 0, p, nmax, DG));
+    b = g1_bases_with_identities(dev, p, nmax);
     for (size_t si = 0; si < ARRAY_LEN(sizes); si++) {
         size_t n = sizes[si];
         for (int kind = 0; kind < SC_KINDS; kind++) {
@@ -980,12 +989,7 @@ TEST(gpu_msm_affine_rounds)
     g1_t got, want;
     g2_t got2, want2;
 
-    g1_random_points(p, NULL, n);
-    for (size_t i = 0; i < n; i += 97) {
-        g1_aff_set_identity(&p[i]);
-    }
-    GPU_OK(gpu_msm_bases_new_g1(&b, dev, n, DG));
-    GPU_OK(gpu_msm_bases_upload_g1(b, 0, p, n, DG));
+    b = g1_bases_with_identities(dev, p, n);
     for (size_t ki = 0; ki < ARRAY_LEN(kinds); ki++) {
         fill_scalars(s, n, kinds[ki]);
         g1_cpu_msm(&want, p, s, n);
