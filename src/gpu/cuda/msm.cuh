@@ -16,6 +16,7 @@
  *     2^255); counting sort of the (index | sign) entries by key = (window in the group) *
  *     2^(c-1) + |d| - 1 (histogram, exclusive scan, scatter): the scan's bucket starts tell
  *     the keys of the sorted list (a thread finds its first by binary search);
+ *     affine rounds (G2 with long runs: aff_auto) first add each bucket's points in pairs;
  *     bucket accumulation: each thread sums a chunk of the sorted list with mixed XYZZ additions;
  *     a bucket whose run lies strictly inside a chunk is stored directly, the runs that touch a
  *     chunk's ends go to a record list (key, partial sum) which is sorted too and reduced the
@@ -31,7 +32,8 @@
  * copied in or converted; twice (two sets) 4 bytes per sorted entry (at most max(n, 2^26)),
  * records (2 XYZZ points per level-0 thread: at most max(2^18, entries / 32)), and the
  * buckets: 2^(c-1) XYZZ points per window (192 bytes on G1, 384 on G2), at most 256 MiB unless
- * one window needs more.
+ * one window needs more; the affine rounds' points in the second scratch area (half an affine
+ * point per tail scalar of a group for the first round, a quarter for the second).
  * msm_g1.cu and msm_g2.cu instantiate it (two translation units that compile in parallel).
  */
 #ifndef CUZK_GPU_CUDA_MSM_CUH
@@ -384,9 +386,11 @@ __global__ void __launch_bounds__(ACC_THREADS)
  * lambda = dy / dx, x3 = lambda^2 - x1 - x2, y3 = lambda (x1 - x3) - y1, 2M + 1S, with the
  * divisions of a thread's AFF_PER outputs batched into one inversion (Montgomery's trick: 3M
  * each). With the inversion spread thin that is about 6.5 multiplications per addition
- * against the XYZZ accumulation's 10. The inputs of the first round are the sorted
- * (index | sign) entries over the bases, of later rounds the previous round's points; the
- * accumulation (reduce_runs) then sums the shortened runs. */
+ * against the XYZZ accumulation's 10, but each output gathers its two points twice (once per
+ * pass) and writes and reads its prefix: on G1 the traffic outweighs the arithmetic saved,
+ * on G2 it does not (aff_auto). The inputs of the first round are the sorted (index | sign)
+ * entries over the bases, of later rounds the previous round's points; the accumulation
+ * (reduce_runs) then sums the shortened runs. */
 constexpr unsigned AFF_PER = 512; /* outputs per thread: additions per inversion, at most */
 
 /* Rounds by default (GPU_MSM_AFF_ROUNDS_AUTO), from bench_gpu on the H200 with dense scalars:
