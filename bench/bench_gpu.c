@@ -16,8 +16,8 @@
  * --g2-max-lg N (24), --window C (MSM window; 0 = automatic), --acc-chunk N (MSM
  * accumulation entries per thread, 64..1024; 0 = default), --aff-rounds R (MSM affine rounds
  * before the accumulation, 0..8; automatic by default), --sort-blocks N (blocks per SM of
- * the MSM's sort beside an accumulation, 1..16; 0 = all, the default), --ntt-minb B (NTT pass kernel
- * built for 1 or 2 blocks per SM; 0 = default), --spmv-rows N (rows of the SpMV matrices,
+ * the MSM's sort beside an accumulation, 1..16; 0 = all, the default), --ntt-minb B (NTT pass
+ * kernel built for 1 or 2 blocks per SM; 0 = default), --spmv-rows N (rows of the SpMV matrices,
  * 130278869 by default, term counts scaled with them; e.g. 4000000 for a quick run),
  * --spmv-uniform (SpMV columns uniform over z instead of mostly near the row). The NTT, MSM
  * and SpMV setups are skipped when none of their cases is selected.

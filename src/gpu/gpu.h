@@ -22,8 +22,7 @@
  * 4 GiB at 2^27), small coset factor tables, and a scratch area that grows to the largest call
  * (an MSM of n terms takes about 80 n bytes plus its buckets), and a second one for a G2 MSM's
  * affine rounds (from 2^24 scalars other than 0 and 1: 96 bytes per such scalar, 144 from
- * 2^25);
- * gpu_dev_trim() releases them.
+ * 2^25); gpu_dev_trim() releases them.
  * Also the evaluation of recorded sparse constraint matrices on the device (gpu_spmat,
  * gpu_spmv_buf: a = A z, b = B z, c = C z without a, b, c crossing PCIe), and the fixed-base
  * multiplications of a parameter generation (gpu_fb_mul_g1 / _g2).

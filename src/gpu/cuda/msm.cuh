@@ -288,13 +288,38 @@ CZ_DEV size_t key_end(const uint32_t *offs, uint32_t nk, uint32_t key, size_t cn
     return key + 1 < nk ? offs[key + 1] : cnt;
 }
 
-/* Level 0: sorted (base index | sign) entries whose buckets start at offs[0 .. nk), `chunk` per
- * thread; offs == NULL means one bucket, key 0; vals == NULL means entry i is base i (the
- * points of the affine rounds). */
+/* Entries over points: entry i is pts[vals[i] & ~SIGN_BIT], negated when SIGN_BIT is set (the
+ * sorted digits over the bases), or pts[i] when vals is NULL (the affine rounds' points). */
+template <class F> struct entries_t {
+    const aff_t<F> *pts;
+    const uint32_t *vals;
+};
+
+/** Where entry i's point lies; *neg: whether the entry is its negation. */
+template <class F> CZ_DEV const aff_t<F> *entry_at(const entries_t<F> &e, size_t i, bool *neg)
+{
+    const uint32_t v = e.vals ? e.vals[i] : (uint32_t)i;
+    *neg = (v & SIGN_BIT) != 0;
+    return e.pts + (v & ~SIGN_BIT);
+}
+
+/** Entry i's point, the sign applied (the identity stays all-zero: -0 = 0). */
+template <class F> CZ_DEV aff_t<F> entry_load(const entries_t<F> &e, size_t i)
+{
+    bool neg;
+    aff_t<F> q = ldg16(entry_at(e, i, &neg));
+    if (neg) {
+        q.y = -q.y;
+    }
+    return q;
+}
+
+/* Level 0: sorted entries whose buckets start at offs[0 .. nk), `chunk` per thread; offs ==
+ * NULL means one bucket, key 0. */
 template <class F>
 __global__ void __launch_bounds__(ACC_THREADS)
-    msm_acc0_kernel(const aff_t<F> *bases, const uint32_t *offs, uint32_t nk, const uint32_t *vals,
-                    const uint32_t *cnt_ptr, size_t nthreads, unsigned chunk, acc_out<F> o)
+    msm_acc0_kernel(entries_t<F> src, const uint32_t *offs, uint32_t nk, const uint32_t *cnt_ptr,
+                    size_t nthreads, unsigned chunk, acc_out<F> o)
 {
     const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nthreads) {
@@ -323,12 +348,8 @@ __global__ void __launch_bounds__(ACC_THREADS)
                 next = key_end(offs, nk, cur, cnt);
             } while (next == i);
         }
-        const uint32_t v = vals ? vals[i] : (uint32_t)i;
-        aff_t<F> q = ldg16(bases + (v & ~SIGN_BIT));
+        const aff_t<F> q = entry_load(src, i);
         if (!aff_is_inf(q)) {
-            if (v & SIGN_BIT) {
-                q.y = -q.y;
-            }
             xyzz_add_aff(acc, q);
         }
     }
@@ -446,40 +467,18 @@ template <class F> CZ_DEV int aff_pair_kind(const aff_t<F> &p, const aff_t<F> &q
     return AFF_DBL;
 }
 
-/* Where a round reads its inputs: sorted entries over the bases (vals != NULL) or points. */
-template <class F> struct aff_src {
-    const aff_t<F> *bases;
-    const uint32_t *vals;
-    const aff_t<F> *pts;
-};
-
-template <class F> CZ_DEV aff_t<F> aff_load(const aff_src<F> &s, size_t i)
-{
-    if (!s.vals) {
-        return ldg16(s.pts + i);
-    }
-    const uint32_t v = s.vals[i];
-    aff_t<F> q = ldg16(s.bases + (v & ~SIGN_BIT));
-    if ((v & SIGN_BIT) && !aff_is_inf(q)) {
-        q.y = -q.y;
-    }
-    return q;
-}
-
 /** The kind of src's pair (i, i + 1) as aff_pair_kind finds it, reading only the x
  *  coordinates when they settle it (both nonzero and different: AFF_ADD), which is all but
  *  always: the first pass's gathers are a third smaller. */
-template <class F> CZ_DEV int aff_pair_kind_at(const aff_src<F> &s, size_t i, F &den)
+template <class F> CZ_DEV int aff_pair_kind_at(const entries_t<F> &e, size_t i, F &den)
 {
-    const size_t a = s.vals ? s.vals[i] & ~SIGN_BIT : i,
-                 b = s.vals ? s.vals[i + 1] & ~SIGN_BIT : i + 1;
-    const aff_t<F> *pt = s.vals ? s.bases : s.pts;
-    const F px = ldg16(&pt[a].x), qx = ldg16(&pt[b].x);
+    bool neg;
+    const F px = ldg16(&entry_at(e, i, &neg)->x), qx = ldg16(&entry_at(e, i + 1, &neg)->x);
     den = qx - px;
     if (!is_zero(px) && !is_zero(qx) && !is_zero(den)) {
         return AFF_ADD;
     }
-    return aff_pair_kind(aff_load(s, i), aff_load(s, i + 1), den);
+    return aff_pair_kind(entry_load(e, i), entry_load(e, i + 1), den);
 }
 
 /* Where output j's inputs lie: *i the first, and whether a second follows in its bucket. */
@@ -499,7 +498,7 @@ CZ_DEV bool aff_inputs(const aff_pos &ps, uint32_t b, size_t j, size_t *i)
  * division's exclusive prefix product in its output's x, a second, backwards, the sums. */
 template <class F>
 __global__ void __launch_bounds__(ACC_THREADS)
-    msm_aff_round_kernel(aff_src<F> src, aff_pos ps, const uint32_t *cnt_in_ptr,
+    msm_aff_round_kernel(entries_t<F> src, aff_pos ps, const uint32_t *cnt_in_ptr,
                          const uint32_t *cnt_out_ptr, size_t nthreads, aff_t<F> *out)
 {
     const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -531,10 +530,10 @@ __global__ void __launch_bounds__(ACC_THREADS)
             b--;
         }
         const bool two = aff_inputs(ps, b, j, &i);
-        const aff_t<F> p = aff_load(src, i);
+        const aff_t<F> p = entry_load(src, i);
         aff_t<F> r = p;
         if (two) {
-            const aff_t<F> q = aff_load(src, i + 1);
+            const aff_t<F> q = entry_load(src, i + 1);
             const int kind = aff_pair_kind(p, q, den);
             if (kind == AFF_COPY_Q) {
                 r = q;
@@ -823,15 +822,21 @@ static unsigned group_windows(const gpu_dev *d, const msm_mem<F> &m, unsigned W,
     return g ? (unsigned)g : 1;
 }
 
-/** Sums sorted entries into buckets (chunked, level by level). cnt_ptr: device count of
- *  entries (<= cnt_max); offs: where each of the nk buckets starts (NULL: one bucket). */
+/* Sorted entries in runs: the runs of the nk buckets start at offs[0 .. nk) (NULL: one
+ * bucket); *cnt (device) entries, at most cnt_max. */
+template <class F> struct runs_t {
+    entries_t<F> e;
+    const uint32_t *offs, *cnt;
+    size_t nk, cnt_max;
+};
+
+/** Sums the runs into their buckets (chunked, level by level). */
 template <class F>
-static cuzk_err reduce_runs(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *bases,
-                            const uint32_t *offs, size_t nk, const uint32_t *vals,
-                            const uint32_t *cnt_ptr, size_t cnt_max, xyzz_t<F> *buckets,
+static cuzk_err reduce_runs(gpu_dev *d, const msm_mem<F> &m, const runs_t<F> &r, xyzz_t<F> *buckets,
                             cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
+    const size_t cnt_max = r.cnt_max;
     const unsigned chunk = acc_chunk(d, cnt_max);
     size_t T, cnt;
     int in = 0;
@@ -846,7 +851,7 @@ static cuzk_err reduce_runs(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *bas
     o.rk = m.rk[0];
     o.rp = m.rp[0];
     CUDA_LAUNCH(err, done, msm_acc0_kernel<F>, (unsigned)host_cdiv(T, ACC_THREADS), ACC_THREADS, 0,
-                d->s, bases, offs, (uint32_t)nk, vals, cnt_ptr, T, chunk, o);
+                d->s, r.e, r.offs, (uint32_t)r.nk, r.cnt, T, chunk, o);
     cnt = 2 * T;
     while (!o.final_level) {
         o.final_level = cnt <= REC_CHUNK;
@@ -885,44 +890,29 @@ done:
     return err;
 }
 
-/** The sorted entries of one group (set p: offs[p] over nk buckets, vals[p], at most cnt_max,
- *  their count at counts[2 + p]) through m.rounds affine rounds, on s; the result is the
- *  points *pts in bucket order (entry i is point i): offsets *offs, count at *cnt_ptr, at most
- *  *cnt_max_out; *vals NULL. With no rounds all is left as it was. The round offsets live in
- *  set p's hist and cursor, free while this group is accumulated (the next sort uses the
- *  other set). */
+/** Group p's runs *r (set p's sorted entries) through m.rounds affine rounds, on s: *r becomes
+ *  the rounds' points in runs (entry i is point i), unchanged without rounds. The round offsets
+ *  live in set p's hist and cursor, free while this group is accumulated (the next sort uses
+ *  the other set). */
 template <class F>
-static cuzk_err aff_rounds(gpu_dev *d, const msm_mem<F> &m, int p, const aff_t<F> *bases, size_t nk,
-                           size_t cnt_max, const aff_t<F> **pts, const uint32_t **offs,
-                           const uint32_t **vals, const uint32_t **cnt_ptr, size_t *cnt_max_out,
-                           cz_diag *dg)
+static cuzk_err aff_rounds(gpu_dev *d, const msm_mem<F> &m, int p, runs_t<F> *r, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
-    const unsigned R = m.rounds;
-    aff_src<F> src = {bases, m.vals[p], NULL};
-    const uint32_t *offs_in = m.offs[p], *cin = m.counts + 2 + p;
     uint32_t *ob[2] = {m.hist[p], m.cursor[p]};
 
-    for (unsigned r = 0; r < R && cnt_max > 1; r++) {
-        uint32_t *offs_out = ob[r & 1], *cout = m.counts + 4 + (r & 1);
-        const size_t out_max = aff_out_max(cnt_max, nk);
+    for (unsigned k = 0; k < m.rounds && r->cnt_max > 1; k++) {
+        uint32_t *offs_out = ob[k & 1], *cout = m.counts + 4 + (k & 1);
+        const size_t out_max = aff_out_max(r->cnt_max, r->nk);
         const size_t T = host_cdiv(out_max, AFF_PER);
-        CUDA_LAUNCH(err, done, msm_half_runs_kernel, grid_for(d, nk, 256), 256, 0, d->s, offs_in,
-                    (uint32_t)nk, cin, offs_out);
-        CZ_TRY(err, scan_u32(d, d->s, offs_out, offs_out, nk, cout, m.scan_tmp[p], dg), done);
-        const aff_pos ps = {offs_in, offs_out, (uint32_t)nk, 0, 0};
+        CUDA_LAUNCH(err, done, msm_half_runs_kernel, grid_for(d, r->nk, 256), 256, 0, d->s, r->offs,
+                    (uint32_t)r->nk, r->cnt, offs_out);
+        CZ_TRY(err, scan_u32(d, d->s, offs_out, offs_out, r->nk, cout, m.scan_tmp[p], dg), done);
+        const aff_pos ps = {r->offs, offs_out, (uint32_t)r->nk, 0, 0};
         CUDA_LAUNCH(err, done, msm_aff_round_kernel<F>, (unsigned)host_cdiv(T, ACC_THREADS),
-                    ACC_THREADS, 0, d->s, src, ps, cin, (const uint32_t *)cout, T, m.aff[r & 1]);
-        src = aff_src<F>{NULL, NULL, m.aff[r & 1]};
-        offs_in = offs_out;
-        cin = cout;
-        cnt_max = out_max;
-        *pts = m.aff[r & 1];
-        *vals = NULL;
+                    ACC_THREADS, 0, d->s, r->e, ps, r->cnt, (const uint32_t *)cout, T,
+                    m.aff[k & 1]);
+        *r = runs_t<F>{{m.aff[k & 1], NULL}, offs_out, cout, r->nk, out_max};
     }
-    *offs = offs_in;
-    *cnt_ptr = cin;
-    *cnt_max_out = cnt_max;
 done:
     return err;
 }
@@ -1003,13 +993,9 @@ static cuzk_err msm_groups(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *base
                 sort_group<F>(d, m, 1 - p, n, tail, w0 + G, group_width(W, G, w0 + G), c, true, dg),
                 done);
         }
-        const aff_t<F> *pts = bases;
-        const uint32_t *offs = m.offs[p], *vals = m.vals[p], *cnt = m.counts + 2 + p;
-        size_t cnt_max = g * tail;
-        CZ_TRY(err,
-               aff_rounds<F>(d, m, p, bases, tb, cnt_max, &pts, &offs, &vals, &cnt, &cnt_max, dg),
-               done);
-        CZ_TRY(err, reduce_runs<F>(d, m, pts, offs, tb, vals, cnt, cnt_max, m.buckets, dg), done);
+        runs_t<F> runs = {{bases, m.vals[p]}, m.offs[p], m.counts + 2 + p, tb, g * tail};
+        CZ_TRY(err, aff_rounds<F>(d, m, p, &runs, dg), done);
+        CZ_TRY(err, reduce_runs<F>(d, m, runs, m.buckets, dg), done);
         prof_mark(d, 2);
         CUDA_LAUNCH(err, done, msm_bucket_seg_kernel<F>, (unsigned)host_cdiv(g * nseg, ACC_THREADS),
                     ACC_THREADS, 0, d->s, (const X *)m.buckets, nb, seg, nseg, g * nseg, m.seg);
@@ -1056,8 +1042,10 @@ static cuzk_err msm_run(gpu_dev *d, char *base, size_t n, unsigned c_max, const 
     CUDA_TRY(err, cudaMemsetAsync(m.win, 0, (W + 1) * sizeof(X), d->s), done);
     CZ_TRY(err, msm_groups<F>(d, m, bases, n, tail, W, G, c, dg), done);
     prof_mark(d, 1);
-    CZ_TRY(err, reduce_runs<F>(d, m, bases, NULL, 1, m.one_idx, m.counts + 1, ones, m.win + W, dg),
-           done);
+    {
+        const runs_t<F> one_runs = {{bases, m.one_idx}, NULL, m.counts + 1, 1, ones};
+        CZ_TRY(err, reduce_runs<F>(d, m, one_runs, m.win + W, dg), done);
+    }
     prof_mark(d, 4);
     CUDA_TRY(err,
              cudaMemcpyAsync(win_host, m.win, (W + 1) * sizeof(X), cudaMemcpyDeviceToHost, d->s),

@@ -25,6 +25,20 @@ done:
     return err;
 }
 
+/* Frees the scratch area *area (NULL: nothing to do). */
+static cuzk_err scratch_free(void **area, size_t *area_len, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+
+    if (*area) {
+        CUDA_TRY(err, cudaFree(*area), done);
+        *area = NULL;
+        *area_len = 0;
+    }
+done:
+    return err;
+}
+
 /* Grows the area *area of *area_len bytes to at least len (by half at least, in 64 MiB steps,
  * so that rising sizes do not reallocate often); its contents are lost when it grows. */
 static cuzk_err scratch_grow(gpu_dev *dev, void **area, size_t *area_len, size_t len, char **out,
@@ -41,11 +55,7 @@ static cuzk_err scratch_grow(gpu_dev *dev, void **area, size_t *area_len, size_t
     want = len > *area_len + *area_len / 2 ? len : *area_len + *area_len / 2;
     want = (want + ((size_t)64 << 20) - 1) & ~(((size_t)64 << 20) - 1);
     CUDA_TRY(err, cudaStreamSynchronize(dev->s), done);
-    if (*area) {
-        CUDA_TRY(err, cudaFree(*area), done);
-        *area = NULL;
-        *area_len = 0;
-    }
+    CZ_TRY(err, scratch_free(area, area_len, dg), done);
     if (cudaMalloc(&p, want) != cudaSuccess) {
         (void)cudaGetLastError();
         p = NULL;
@@ -196,16 +206,8 @@ cuzk_err gpu_dev_trim(gpu_dev *dev, cz_diag *dg)
 
     CZ_TRY(err, dev_enter(dev, dg), done);
     CUDA_TRY(err, cudaStreamSynchronize(dev->s), done);
-    if (dev->scratch) {
-        CUDA_TRY(err, cudaFree(dev->scratch), done);
-        dev->scratch = NULL;
-        dev->scratch_len = 0;
-    }
-    if (dev->scratch2) {
-        CUDA_TRY(err, cudaFree(dev->scratch2), done);
-        dev->scratch2 = NULL;
-        dev->scratch2_len = 0;
-    }
+    CZ_TRY(err, scratch_free(&dev->scratch, &dev->scratch_len, dg), done);
+    CZ_TRY(err, scratch_free(&dev->scratch2, &dev->scratch2_len, dg), done);
     if (dev->tw) {
         CUDA_TRY(err, cudaFree(dev->tw), done);
         dev->tw = NULL;
