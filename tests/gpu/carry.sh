@@ -105,6 +105,9 @@ stop_cuzkd() {
 }
 for step in "${@:-tests}"; do
     case $step in
+    unpack)
+        # only the binaries, into $W (for direct runs: LD_LIBRARY_PATH=$W/lib $W/bench_gpu ...)
+        ;;
     tests)
         timeout 300 "$W/test_gpu" > "$OUT/test_gpu.log" 2>&1
         echo "test_gpu rc=$? $(grep passed "$OUT/test_gpu.log")"
