@@ -19,7 +19,9 @@
  *                           evaluator, to compare with porep_<size>_prover(_mt); _mt runs the
  *                           challenges and the products on the pool
  *   porep_<size>_compact_reuse(_mt) the same with cs_shape_mul into a, b, c buffers kept from
- *                           proof to proof (faulted in before timing), as an engine keeps them
+ *                           proof to proof (faulted in before timing) and the witness written
+ *                           into the last run's values (cs_new_witness_reuse), as the engine
+ *                           reuses a proved partition's assignment
  *   porep_<size>_{prover,compact,compact_reuse}[_mt]_warm
  *                           the same after a warm-up run, 3 timed runs (at 512 MiB the plain
  *                           cases time one cold run, whose page faults can cost more than the
@@ -66,6 +68,7 @@ typedef struct run {
     cs_counts_t hint;
     const cs_shape_t *shape; /* BK_COMPACT, BK_COMPACT_REUSE */
     fr_t *abc[3];            /* BK_COMPACT_REUSE: a, b, c kept from run to run */
+    cs_assignment_t spare;   /* BK_COMPACT_REUSE: the last run's values, recycled */
 } run;
 
 /* BK_SHAPE: takes and drops the shape; BK_COMPACT: the assignment, then a, b, c from the
@@ -92,7 +95,8 @@ static void run_take(run *r, cs_t *cs)
             exit(1);
         }
         cs_shape_mul(r->shape, r->abc[0], r->abc[1], r->abc[2], asg.inputs, asg.aux, r->pool);
-        cs_assignment_clear(&asg);
+        cs_assignment_clear(&r->spare);
+        r->spare = asg;
     }
 }
 
@@ -108,8 +112,10 @@ static void run_once(void *p)
         break;
     case BK_WITNESS:
     case BK_COMPACT:
-    case BK_COMPACT_REUSE:
         err = cs_new_witness(&cs, &r->hint, NULL);
+        break;
+    case BK_COMPACT_REUSE:
+        err = cs_new_witness_reuse(&cs, &r->hint, &r->spare, NULL);
         break;
     case BK_SHAPE:
         err = cs_new_shape_recorder(&cs, &r->hint, NULL);
@@ -200,7 +206,7 @@ static void report_cpu(const char *name, run *r)
 static void bench_run_shape(const char *name, backend bk, synth_fn fn, void *ctx, cz_pool *pool,
                             unsigned iters, const cs_shape_t *shape, fr_t *const abc[3])
 {
-    run r = {bk, fn, ctx, pool, {0, 0, 0}, shape, {NULL, NULL, NULL}};
+    run r = {bk, fn, ctx, pool, {0, 0, 0}, shape, {NULL, NULL, NULL}, {0}};
     cs_t *cs = NULL;
     double t0, dt;
 
@@ -234,6 +240,7 @@ static void bench_run_shape(const char *name, backend bk, synth_fn fn, void *ctx
     printf("# %s constraints=%zu aux=%zu peak_rss_mib=%.1f\n", name, r.hint.num_constraints,
            r.hint.num_aux, (double)cz_rss_peak() / (1 << 20));
     fflush(stdout);
+    cs_assignment_clear(&r.spare);
 }
 
 static void bench_run(const char *name, backend bk, synth_fn fn, void *ctx, cz_pool *pool,

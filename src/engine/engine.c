@@ -332,13 +332,14 @@ void eng_part_release_locked(eng_t *eng, eng_job *job, size_t k, eng_defer *d)
         eng->asg_held--;
         p->asg_bytes = 0;
     }
+    uint64_t kept = eng_spare_put_locked(eng, &p->asg, p->reserved, d);
     if (p->asg.a || p->asg.aux || p->asg.inputs) {
         eng_defer_item it = {.kind = DEFER_FREE_ASG, .asg = p->asg};
         eng_defer_add(d, &it);
         memset(&p->asg, 0, sizeof(p->asg));
     }
     if (p->reserved) {
-        eng_mem_release_locked(eng, p->reserved);
+        eng_mem_release_locked(eng, p->reserved - kept); /* a spare keeps its own bytes */
         eng->mem_parts -= p->reserved;
         p->reserved = 0;
     }
@@ -751,6 +752,7 @@ void eng_free(eng_t *eng)
         table_unlink(eng, j);
         eng_job_unref_locked(eng, j, &d);
     }
+    eng_spares_drop_all_locked(eng, &d);
     pthread_mutex_unlock(&eng->mu);
     eng_defer_run(eng, &d);
     eng_reaper_stop(&eng->reaper); /* every thread that hands it work has exited */

@@ -55,6 +55,7 @@ typedef struct eng_metrics {
     uint64_t srs_loads, srs_evictions, batches, batched_jobs;
     uint64_t pce_partitions, prover_partitions; /* partitions synthesized by each path */
     uint64_t shapes_recorded, shapes_loaded, shape_record_ns;
+    uint64_t spares_reused; /* partitions that wrote into a previous proof's assignment */
     eng_hist stage[ENG_KIND_COUNT][ENG_STAGE_COUNT];
 } eng_metrics;
 
@@ -304,6 +305,14 @@ typedef struct eng_reaper {
     uint64_t reaped;
     pthread_t thread;
 } eng_reaper;
+
+/* A proved partition's assignment kept for the next partition of the same counts (spare.c). */
+#define ENG_SPARES 2
+typedef struct eng_spare {
+    cs_assignment_t asg;
+    uint64_t bytes;    /* cs_assignment_bytes(&asg), kept in eng->mem_used; 0 = empty slot */
+    uint64_t since_ns; /* when kept: the oldest is replaced first */
+} eng_spare;
 void eng_reaper_init(eng_reaper *r);
 CZ_MUST_USE cuzk_err eng_reaper_start(eng_reaper *r, cz_diag *dg);
 /** Hands asg (taken: *asg is left as it was, the caller forgets it) to the reaper thread, or
@@ -470,7 +479,9 @@ struct eng {
      * and the most assignments held at once (metrics). */
     uint64_t asg_bytes, asg_bytes_peak;
     unsigned asg_held, asg_held_peak;
-    uint64_t mem_parts; /* partition reservations only */
+    uint64_t mem_parts;           /* partition reservations only */
+    eng_spare spares[ENG_SPARES]; /* proved partitions' assignments kept for reuse (spare.c) */
+    uint64_t spare_bytes;         /* their bytes, counted in mem_used */
     unsigned loads_running;
 
     eng_metrics m;
@@ -487,6 +498,16 @@ struct eng {
     cz_pool *load_pool;
     cz_pool *synth_pool;
 };
+
+/* Spare assignments (spare.c), all with mu held. eng_spare_put_locked keeps asg (moved, zeroed)
+ * when it holds values and its bytes fit in `reserved` (the partition's reservation), and
+ * returns the bytes kept in the budget (0 when not kept: asg is untouched); the caller
+ * releases the rest of the reservation. eng_spare_take_locked moves out a spare with exactly
+ * these counts (true) and releases its bytes. Dropping hands a spare to the reaper. */
+uint64_t eng_spare_put_locked(eng_t *eng, cs_assignment_t *asg, uint64_t reserved, eng_defer *d);
+bool eng_spare_take_locked(eng_t *eng, const cs_counts_t *counts, cs_assignment_t *out);
+bool eng_spare_drop_oldest_locked(eng_t *eng, eng_defer *d);
+void eng_spares_drop_all_locked(eng_t *eng, eng_defer *d);
 
 /* Time: CLOCK_MONOTONIC nanoseconds; every engine condition variable uses that clock. */
 uint64_t eng_now_ns(void);

@@ -193,6 +193,8 @@ static void memory_metrics(sbuf *b, const eng_t *eng, size_t rss, size_t rss_pea
         {"cuzk_memory_queued_requests_bytes", "Budget held by the requests of queued jobs",
          eng->req_bytes},
         {"cuzk_memory_partitions_bytes", "Budget reserved by partitions in flight", eng->mem_parts},
+        {"cuzk_memory_spare_assignments_bytes",
+         "Budget held by proved partitions' assignments kept for reuse", eng->spare_bytes},
         {"cuzk_memory_used_peak_bytes", "Highest budget in use since start", eng->mem_used_peak},
         {"cuzk_partition_assignments_bytes",
          "Host bytes of the synthesized partitions' assignments held now (not estimates)",
@@ -292,6 +294,10 @@ cuzk_err eng_metrics_text(eng_t *eng, char **out, cz_diag *dg)
               (unsigned long long)m->pce_partitions);
     sb_printf(&b, "cuzk_synthesis_partitions_total{path=\"prover\"} %llu\n",
               (unsigned long long)m->prover_partitions);
+    family(&b, "cuzk_spare_assignments_reused_total", "counter",
+           "Partitions whose witness went into a previous partition's assignment");
+    sb_printf(&b, "cuzk_spare_assignments_reused_total %llu\n",
+              (unsigned long long)m->spares_reused);
     family(&b, "cuzk_shapes_total", "counter", "Circuit shapes recorded or loaded from files");
     sb_printf(&b, "cuzk_shapes_total{how=\"recorded\"} %llu\n",
               (unsigned long long)m->shapes_recorded);

@@ -210,13 +210,21 @@ static cuzk_err synthesize_partition(eng_t *eng, eng_job *job, size_t k, uint64_
     cs_t *cs = NULL;
     cuzk_err err;
 
+    cs_assignment_t spare = {
+        0}; /* a proved partition's buffers, when one of these counts is kept */
+
     *shape_out = shape;
     pthread_mutex_lock(&eng->mu);
     bool on_device = shape && eng_gpu_any_usable_locked(eng);
+    cs_counts_t counts = {0, 0, 0};
+    if (shape) {
+        counts = (cs_counts_t){shape->num_inputs, shape->num_aux, shape->num_constraints};
+    }
+    bool reuse = shape && eng_spare_take_locked(eng, &counts, &spare);
     pthread_mutex_unlock(&eng->mu);
     /* the "synthesis" stage starts where the caller's clock did, or after a shape stage */
     uint64_t t0 = t_shape ? t_shape : t_start;
-    err = shape ? cs_new_witness(&cs, hint, dg) : cs_new_prover(&cs, hint, dg);
+    err = shape ? cs_new_witness_reuse(&cs, hint, &spare, dg) : cs_new_prover(&cs, hint, dg);
     if (err == CUZK_OK) {
         cs_set_cancel(cs, &job->cancel);
         err = slot->ops.synthesize(slot->ctx, &job->plan, k, cs, dg);
@@ -232,7 +240,10 @@ static cuzk_err synthesize_partition(eng_t *eng, eng_job *job, size_t k, uint64_
     uint64_t tf = eng_now_ns();
     if (err == CUZK_OK && shape) {
         err = on_device ? cs_shape_assign(shape, asg, dg)
-                        : cs_shape_eval(shape, asg, eng->synth_pool, dg);
+                        : cs_shape_eval_reuse(shape, asg, &spare, eng->synth_pool, dg);
+    }
+    if (reuse) {
+        eng_reaper_free_asg(&eng->reaper, &spare); /* what was not reused (densities) */
     }
     uint64_t t1 = eng_now_ns();
     *t_end = t1; /* before the log lines below: the stages cover [t_start, t1] */

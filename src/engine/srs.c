@@ -210,6 +210,9 @@ eng_reserve eng_mem_reserve_locked(eng_t *eng, uint64_t bytes, const eng_srs *ke
     }
     uint64_t now = eng_now_ns();
     while (eng->mem_used + bytes > budget) {
+        if (eng_spare_drop_oldest_locked(eng, d)) {
+            continue; /* spare assignments go before parameters */
+        }
         eng_srs *victim = NULL;
         for (eng_srs *s = eng->srs; s; s = s->next) {
             if (s == keep || s->tier != ENG_TIER_HOT || s->loading || s->refs) {

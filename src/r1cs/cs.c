@@ -577,12 +577,27 @@ static cs_t *cs_core_new(const cs_ops *ops)
 cuzk_err cs_new_with(cs_t **out, const cs_ops *ops, const cs_counts_t *hint, const void *arg,
                      cz_diag *dg)
 {
+    return cs_new_with_values(out, ops, hint, arg, NULL, dg);
+}
+
+cuzk_err cs_new_with_values(cs_t **out, const cs_ops *ops, const cs_counts_t *hint, const void *arg,
+                            cs_assignment_t *spare, cz_diag *dg)
+{
     cuzk_err err = CUZK_OK;
     cs_t *cs = cs_core_new(ops);
 
     *out = NULL;
     if (!cs) {
         return cz_fail(dg, CUZK_E_NOMEM, "cs_new(%s)", ops->name);
+    }
+    if (ops->has_values && spare) {
+        /* the spare's value vectors, already faulted in: their capacity is their count */
+        cs->in_vals = spare->inputs;
+        cs->in_cap = spare->inputs ? spare->num_inputs : 0;
+        cs->aux_vals = spare->aux;
+        cs->aux_cap = spare->aux ? spare->num_aux : 0;
+        spare->inputs = spare->aux = NULL;
+        spare->num_inputs = spare->num_aux = 0;
     }
     if (ops->has_values && hint) {
         size_t ni = hint->num_inputs ? hint->num_inputs : 1;

@@ -237,6 +237,10 @@ extern const cs_ops cs_ops_shape;
 /* Creates a cs of `ops` (the core constructor behind cs_new_*). */
 cuzk_err cs_new_with(cs_t **out, const cs_ops *ops, const cs_counts_t *hint, const void *arg,
                      cz_diag *dg);
+/* The same, the value-keeping backends taking spare's inputs and aux vectors (see
+ * cs_new_witness_reuse); spare may be NULL. */
+cuzk_err cs_new_with_values(cs_t **out, const cs_ops *ops, const cs_counts_t *hint, const void *arg,
+                            cs_assignment_t *spare, cz_diag *dg);
 
 /* Bit vectors under construction: `cap` words allocated (zeroed), length implied by the owner.
  * Setting a bit beyond cap grows the vector. */

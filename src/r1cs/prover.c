@@ -337,6 +337,12 @@ cuzk_err cs_new_witness(cs_t **out, const cs_counts_t *hint, cz_diag *dg)
     return cs_new_with(out, &cs_ops_witness, hint, NULL, dg);
 }
 
+cuzk_err cs_new_witness_reuse(cs_t **out, const cs_counts_t *hint, cs_assignment_t *spare,
+                              cz_diag *dg)
+{
+    return cs_new_with_values(out, &cs_ops_witness, hint, NULL, spare, dg);
+}
+
 cuzk_err cs_take_assignment(cs_t *cs, cs_assignment_t *out, cz_diag *dg)
 {
     bool *taken;

@@ -184,6 +184,16 @@ typedef struct cs_counts {
  *  circuit of known shape synthesizes without reallocation. Errors: CUZK_E_NOMEM. */
 CZ_MUST_USE cuzk_err cs_new_prover(cs_t **out, const cs_counts_t *hint, cz_diag *dg);
 CZ_MUST_USE cuzk_err cs_new_witness(cs_t **out, const cs_counts_t *hint, cz_diag *dg);
+struct cs_assignment; /* below */
+/** A witness cs that writes its values into memory a previous proof used: it takes spare's
+ *  inputs and aux vectors (spare->inputs / spare->aux, their capacity spare->num_inputs /
+ *  spare->num_aux values; both set NULL and 0), growing them when the hint or the circuit needs
+ *  more; spare's other buffers stay with it. Recycling an assignment of the same shape spares
+ *  the page faults (and the kernel's clearing) of fresh value memory, a third of the witness
+ *  backend's time. The spare's memory is owned by the cs (free with cs_free), then by the
+ *  assignment cs_take_assignment makes. */
+CZ_MUST_USE cuzk_err cs_new_witness_reuse(cs_t **out, const cs_counts_t *hint,
+                                          struct cs_assignment *spare, cz_diag *dg);
 CZ_MUST_USE cuzk_err cs_new_counter(cs_t **out, cz_diag *dg);
 /** Shape digest. bellpepper hashes the three counts BEFORE the constraints, so either pass the
  *  expected counts (`expect`, from a counter run or the circuit's pinned numbers: the digest
@@ -466,6 +476,14 @@ CZ_MUST_USE cuzk_err cs_shape_assign(const cs_shape_t *shape, cs_assignment_t *a
  *  followed by this. Errors: CUZK_E_INVAL (not such an assignment), CUZK_E_NOMEM. */
 CZ_MUST_USE cuzk_err cs_shape_products(const cs_shape_t *shape, cs_assignment_t *asg, cz_pool *pool,
                                        cz_diag *dg);
+/** cs_shape_eval and cs_shape_products writing a, b, c into a previous proof's vectors: those
+ *  of `spare` (taken, set NULL; m set 0 once none is left) when spare->m equals the rows,
+ *  fresh ones otherwise. spare may be NULL; its other buffers stay with it. With
+ *  cs_new_witness_reuse, a proof of a shape already proved then allocates nothing large. */
+CZ_MUST_USE cuzk_err cs_shape_eval_reuse(const cs_shape_t *shape, cs_assignment_t *asg,
+                                         cs_assignment_t *spare, cz_pool *pool, cz_diag *dg);
+CZ_MUST_USE cuzk_err cs_shape_products_reuse(const cs_shape_t *shape, cs_assignment_t *asg,
+                                             cs_assignment_t *spare, cz_pool *pool, cz_diag *dg);
 
 /** Shape files (docs/formats.md "Compact shape"): little-endian header with magic, version,
  *  counts, lengths, the caller's key (opaque bytes naming the circuit shape, e.g. kind, size and

@@ -213,12 +213,47 @@ cuzk_err cs_shape_assign(const cs_shape_t *shape, cs_assignment_t *asg, cz_diag 
     return CUZK_OK;
 }
 
+/* a, b, c of rows values each: spare's vectors when it holds them at that length (taken from
+ * it), else fresh ones; false when out of memory. */
+static bool abc_buffers(fr_t *abc[3], size_t rows, cs_assignment_t *spare)
+{
+    fr_t **from[3] = {NULL, NULL, NULL};
+    bool ok = true;
+
+    if (spare && spare->m == rows) {
+        from[0] = &spare->a;
+        from[1] = &spare->b;
+        from[2] = &spare->c;
+    }
+    for (int k = 0; k < 3; k++) {
+        if (from[k] && *from[k]) {
+            abc[k] = *from[k];
+            *from[k] = NULL;
+            continue;
+        }
+        abc[k] = cz_malloc((rows ? rows : 1) * sizeof(fr_t));
+        ok = ok && abc[k];
+        if (abc[k]) {
+            cs_advise_huge(abc[k], rows * sizeof(fr_t));
+        }
+    }
+    if (spare && !spare->a && !spare->b && !spare->c) {
+        spare->m = 0;
+    }
+    return ok;
+}
+
 cuzk_err cs_shape_products(const cs_shape_t *shape, cs_assignment_t *asg, cz_pool *pool,
                            cz_diag *dg)
 {
+    return cs_shape_products_reuse(shape, asg, NULL, pool, dg);
+}
+
+cuzk_err cs_shape_products_reuse(const cs_shape_t *shape, cs_assignment_t *asg,
+                                 cs_assignment_t *spare, cz_pool *pool, cz_diag *dg)
+{
     size_t rows = shape->num_constraints + shape->num_inputs;
     fr_t *abc[3] = {NULL, NULL, NULL};
-    bool ok = true;
 
     if (asg->num_inputs != shape->num_inputs || asg->num_aux != shape->num_aux || asg->m != rows ||
         asg->a || asg->b || asg->c) {
@@ -228,14 +263,7 @@ cuzk_err cs_shape_products(const cs_shape_t *shape, cs_assignment_t *asg, cz_poo
                        asg->num_inputs, asg->num_aux, asg->m, shape->num_inputs, shape->num_aux,
                        rows);
     }
-    for (int k = 0; k < 3; k++) {
-        abc[k] = cz_malloc((rows ? rows : 1) * sizeof(fr_t));
-        ok = ok && abc[k];
-        if (abc[k]) {
-            cs_advise_huge(abc[k], rows * sizeof(fr_t));
-        }
-    }
-    if (!ok) {
+    if (!abc_buffers(abc, rows, spare)) {
         for (int k = 0; k < 3; k++) {
             cz_free(abc[k]);
         }
@@ -250,6 +278,12 @@ cuzk_err cs_shape_products(const cs_shape_t *shape, cs_assignment_t *asg, cz_poo
 
 cuzk_err cs_shape_eval(const cs_shape_t *shape, cs_assignment_t *asg, cz_pool *pool, cz_diag *dg)
 {
+    return cs_shape_eval_reuse(shape, asg, NULL, pool, dg);
+}
+
+cuzk_err cs_shape_eval_reuse(const cs_shape_t *shape, cs_assignment_t *asg, cs_assignment_t *spare,
+                             cz_pool *pool, cz_diag *dg)
+{
     size_t rows;
     cuzk_err err = shape_fits(shape, asg, &rows, "cs_shape_eval", dg);
 
@@ -259,5 +293,5 @@ cuzk_err cs_shape_eval(const cs_shape_t *shape, cs_assignment_t *asg, cz_pool *p
     if (!set_densities(shape, asg, rows)) {
         return cz_fail(dg, CUZK_E_NOMEM, "cs_shape_eval: densities of %zu aux", asg->num_aux);
     }
-    return cs_shape_products(shape, asg, pool, dg);
+    return cs_shape_products_reuse(shape, asg, spare, pool, dg);
 }

@@ -913,6 +913,53 @@ TEST(synthesis_modes_and_shape_cache)
     rmdir(dir);
 }
 
+/* Proved partitions' assignments serve the next partitions of the same counts: kept spares
+ * count in the budget, and go before a partition would wait for memory. */
+TEST(spare_assignments)
+{
+    uint64_t small = etu_file_size(tk_params_path(etu_tk(), false));
+    const uint64_t part = 1u << 20;
+    eng_config_t cfg;
+    eng_status_info_t st;
+    eng_result_copy_t res;
+    test_cfg(&cfg);
+    cfg.synth_mode = ENG_SYNTH_PCE;
+    cfg.mem_budget_bytes = small + 4 * part;
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    for (int i = 0; i < 2; i++) {
+        char id[32];
+        tk_req r = etu_req(0, 3, (uint64_t)(60 + 10 * i));
+        r.mem_bytes = part;
+        snprintf(id, sizeof(id), "spare-%d", i);
+        etu_submit(eng, ENG_KIND_POREP, 0, id, &r, NULL);
+        etu_wait(eng, id, &res, 30);
+        etu_check_proofs(&res, &r);
+        eng_result_copy_clear(&res);
+    }
+    /* two kept after the first job, both taken by the second's first partitions */
+    CHECK(metric_of(eng, "cuzk_spare_assignments_reused_total") >= 2);
+    uint64_t spare = metric_of(eng, "cuzk_memory_spare_assignments_bytes");
+    CHECK(spare > 0 && spare < part);
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    uint64_t rest = st.mem_used_bytes - spare; /* parameters and the recorded shape */
+    eng_status_clear(&st);
+    CHECK(rest > small && rest < small + part);
+
+    /* a partition that fits only without the spares: they are dropped, it runs */
+    tk_req big = etu_req(0, 1, 5);
+    big.mem_bytes = cfg.mem_budget_bytes - rest;
+    etu_submit(eng, ENG_KIND_POREP, 0, "spare-big", &big, NULL);
+    etu_wait(eng, "spare-big", &res, 30);
+    etu_check_proofs(&res, &big);
+    eng_result_copy_clear(&res);
+    /* its own assignment is the one spare left */
+    CHECK(metric_of(eng, "cuzk_memory_spare_assignments_bytes") <= spare);
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.mem_used_bytes, rest + metric_of(eng, "cuzk_memory_spare_assignments_bytes"));
+    eng_status_clear(&st);
+    eng_free(eng);
+}
+
 TEST(memory_budget_admission)
 {
     uint64_t small = etu_file_size(tk_params_path(etu_tk(), false));

@@ -91,6 +91,41 @@ static void synth_asg(cs_assignment_t *out, bool prover, synth_fn fn, void *ctx,
     cs_free(cs);
 }
 
+/* A next proof through `spare` (a proved assignment, its buffers first filled with garbage):
+ * the witness written into its inputs and aux, a, b, c into its own, equal the prover
+ * backend's; with the exact counts as hint the very buffers are reused. */
+static void check_reuse(const cs_shape_t *shape, const cs_assignment_t *prv, cs_assignment_t *spare,
+                        synth_fn fn, void *ctx, cz_pool *pool, const cs_counts_t *hint)
+{
+    const void *aux = spare->aux, *a = spare->a;
+    size_t m = spare->m;
+    fr_t *bufs[5] = {spare->inputs, spare->aux, spare->a, spare->b, spare->c};
+    size_t lens[5] = {spare->num_inputs, spare->num_aux, m, m, m};
+    cs_assignment_t w;
+    cs_t *cs = NULL;
+
+    for (int k = 0; k < 5; k++) {
+        if (bufs[k]) {
+            memset(bufs[k], 0xa5, lens[k] * sizeof(fr_t));
+        }
+    }
+    CHECK_OK(cs_new_witness_reuse(&cs, hint, spare, NULL));
+    CHECK(!spare->inputs && !spare->aux && spare->num_inputs == 0 && spare->num_aux == 0);
+    fn(cs, ctx, false, pool);
+    CHECK_OK(cs_finish(cs, NULL));
+    CHECK_OK(cs_take_assignment(cs, &w, NULL));
+    cs_free(cs);
+    CHECK_OK(cs_shape_eval_reuse(shape, &w, spare, pool, NULL));
+    cst_check_asg_eq(prv, &w);
+    if (hint && hint->num_aux) {
+        CHECK(w.aux == aux);
+    }
+    if (a && m == prv->m) {
+        CHECK(w.a == a && !spare->a && !spare->b && !spare->c && spare->m == 0);
+    }
+    cs_assignment_clear(&w);
+}
+
 /* Everything the shape promises for one circuit: recording equals the converter of the
  * recorder's matrices, parallel recording equals sequential, its products equal the
  * recorder's, and witness + cs_shape_eval equals the prover backend bit for bit. */
@@ -166,6 +201,19 @@ static void check_circuit(const char *name, synth_fn fn, void *ctx, bool slow)
     printf("# %s: inputs=%zu aux=%zu constraints=%zu nnz=%zu/%zu/%zu dict=%zu bytes=%zu\n", name,
            n.num_inputs, n.num_aux, n.num_constraints, shape[0].A.nnz, shape[0].B.nnz,
            shape[0].C.nnz, shape[0].dict_len, cs_shape_bytes(&shape[0]));
+    check_reuse(&shape[0], &prv, &wit, fn, ctx, pool, &n);
+    {
+        /* a spare of other counts: the values grow out of it, a, b, c are fresh */
+        cs_assignment_t other = {0};
+        other.aux = cz_malloc(sizeof(fr_t));
+        other.num_aux = 1;
+        other.a = cz_malloc(sizeof(fr_t));
+        other.m = 1;
+        CHECK(other.aux && other.a);
+        check_reuse(&shape[0], &prv, &other, fn, ctx, NULL, NULL);
+        CHECK(other.a != NULL && other.m == 1);
+        cs_assignment_clear(&other);
+    }
     cs_assignment_clear(&prv);
     cs_assignment_clear(&wit);
     cs_assignment_clear(&wit1);
