@@ -15,9 +15,8 @@
  * Options: case-name filters; --min-lg N and --max-lg N (sizes 2^N, 20 and 27 by default),
  * --g2-max-lg N (24), --window C (MSM window; 0 = automatic), --acc-chunk N (MSM
  * accumulation entries per thread, 64..1024; 0 = default), --aff-rounds R (MSM affine rounds
- * before the accumulation, 0..8; automatic by default), --sort-blocks N (blocks per SM of
- * the MSM's sort beside an accumulation, 1..16; 0 = all, the default), --ntt-minb B (NTT pass
- * kernel built for 1 or 2 blocks per SM; 0 = default), --spmv-rows N (rows of the SpMV matrices,
+ * before the accumulation, 0..8; automatic by default), --ntt-minb B (NTT pass kernel
+ * built for 1 or 2 blocks per SM; 0 = default), --spmv-rows N (rows of the SpMV matrices,
  * 130278869 by default, term counts scaled with them; e.g. 4000000 for a quick run),
  * --spmv-uniform (SpMV columns uniform over z instead of mostly near the row). The NTT, MSM
  * and SpMV setups are skipped when none of their cases is selected.
@@ -42,7 +41,7 @@
 
 static gpu_dev *dev;
 static unsigned min_lg = 20, max_lg = 27, g2_max_lg = 24, window, ntt_minb, acc_chunk,
-                aff_rounds = GPU_MSM_AFF_ROUNDS_AUTO, sort_blocks;
+                aff_rounds = GPU_MSM_AFF_ROUNDS_AUTO;
 
 static void die(const char *what, cz_diag *dg)
 {
@@ -722,8 +721,6 @@ int main(int argc, char **argv)
             ntt_minb = (unsigned)atoi(argv[++i]);
         } else if (strcmp(argv[i], "--acc-chunk") == 0 && i + 1 < argc) {
             acc_chunk = (unsigned)atoi(argv[++i]);
-        } else if (strcmp(argv[i], "--sort-blocks") == 0 && i + 1 < argc) {
-            sort_blocks = (unsigned)atoi(argv[++i]);
         } else if (strcmp(argv[i], "--aff-rounds") == 0 && i + 1 < argc) {
             aff_rounds = (unsigned)atoi(argv[++i]);
         } else if (strcmp(argv[i], "--window") == 0 && i + 1 < argc) {
@@ -754,11 +751,10 @@ int main(int argc, char **argv)
     TRY(gpu_debug_ntt_layout(dev, 0, 0, 0, ntt_minb, DG));
     TRY(gpu_debug_msm_chunk(dev, acc_chunk, DG));
     TRY(gpu_debug_msm_aff_rounds(dev, aff_rounds, DG));
-    TRY(gpu_debug_msm_sort_blocks(dev, sort_blocks, DG));
     printf("# %s, %zu MiB, %u SMs, cc %u.%u; auto window for 2^27 terms: %u; MSM chunks: %u; "
-           "affine rounds: %d (-1 automatic); sort blocks beside: %u per SM (0 all)\n",
+           "affine rounds: %d (-1 automatic)\n",
            info.name, info.total_mem >> 20, info.sm_count, info.cc_major, info.cc_minor,
-           gpu_msm_auto_window_bits((size_t)1 << 27), acc_chunk, (int)aff_rounds, sort_blocks);
+           gpu_msm_auto_window_bits((size_t)1 << 27), acc_chunk, (int)aff_rounds);
     bench_header();
     bench_ntt(nf, filters);
     bench_msm(nf, filters, 0);

@@ -271,11 +271,6 @@ cuzk_err gpu_debug_msm_group(gpu_dev *dev, unsigned max_windows, cz_diag *dg)
     return no_gpu(dg);
 }
 
-cuzk_err gpu_debug_msm_sort_blocks(gpu_dev *dev, unsigned per_sm, cz_diag *dg)
-{
-    return no_gpu(dg);
-}
-
 cuzk_err gpu_debug_msm_aff_rounds(gpu_dev *dev, unsigned rounds, cz_diag *dg)
 {
     return no_gpu(dg);

@@ -117,12 +117,6 @@ CZ_MUST_USE cuzk_err gpu_debug_msm_group(gpu_dev *dev, unsigned max_windows, cz_
 #define GPU_MSM_AFF_ROUNDS_MAX  8
 #define GPU_MSM_AFF_ROUNDS_AUTO 0xffffffffu
 CZ_MUST_USE cuzk_err gpu_debug_msm_aff_rounds(gpu_dev *dev, unsigned rounds, cz_diag *dg);
-/** Caps the grid of the MSM's sort kernels that run beside an accumulation (the next window
- *  group's) at `per_sm` blocks of 256 threads per SM (0, the setting at start: the usual grid;
- *  else 1 .. GPU_MSM_SORT_BLOCKS_MAX, or CUZK_E_INVAL), so that they crowd the accumulation
- *  less. Results never depend on it; benchmarks compare. */
-#define GPU_MSM_SORT_BLOCKS_MAX 16
-CZ_MUST_USE cuzk_err gpu_debug_msm_sort_blocks(gpu_dev *dev, unsigned per_sm, cz_diag *dg);
 
 /** Phase timing of MSM calls, for benchmarks: when on, each MSM records device events and
  *  gpu_debug_profile_get returns the milliseconds of the last call per phase: classify (with the

@@ -943,16 +943,10 @@ TEST(gpu_msm_g1_kinds_and_windows)
                 CHECK_MSG(g1_eq(&got, &want), "n %zu scalars %s groups of %u", n, SC_NAMES[kind],
                           grp);
             }
-            /* the sorts beside the accumulation on a grid of one block per SM */
-            GPU_OK(gpu_debug_msm_sort_blocks(dev, 1, DG));
-            GPU_OK(gpu_msm_g1(dev, &got, b, 0, s, n, NULL, DG));
-            CHECK_MSG(g1_eq(&got, &want), "n %zu scalars %s, short sort grid", n, SC_NAMES[kind]);
-            GPU_OK(gpu_debug_msm_sort_blocks(dev, 0, DG));
             GPU_OK(gpu_debug_msm_group(dev, 0, DG));
         }
     }
     CHECK_ERR(gpu_debug_msm_group(dev, GPU_MSM_GROUP_MAX + 1, NULL), CUZK_E_INVAL);
-    CHECK_ERR(gpu_debug_msm_sort_blocks(dev, GPU_MSM_SORT_BLOCKS_MAX + 1, NULL), CUZK_E_INVAL);
     CHECK_ERR(gpu_debug_msm_chunk(dev, GPU_MSM_CHUNK_MIN - 1, NULL), CUZK_E_INVAL);
     CHECK_ERR(gpu_debug_msm_chunk(dev, GPU_MSM_CHUNK_MAX + 1, NULL), CUZK_E_INVAL);
     gpu_msm_bases_free(b);

@@ -50,12 +50,11 @@ struct gpu_dev {
     /* NTT pass layout, 0 = default (gpu_debug_ntt_layout): most stages of the pass with
      * s_lo = 0, of the other passes, and log2 of the elements per tile */
     unsigned ntt_k0, ntt_k1, ntt_tile_lg;
-    unsigned ntt_minb;        /* pass kernel build: 1 or 2 blocks per SM guaranteed (0 = 2) */
-    unsigned msm_chunk;       /* MSM accumulation: sorted entries per thread (0 = automatic) */
-    unsigned msm_group;       /* MSM: most windows per group (0 = automatic) */
-    unsigned msm_aff_rounds;  /* MSM: affine rounds before the accumulation (or ..._AUTO) */
-    unsigned msm_sort_blocks; /* MSM: blocks per SM of a sort beside an accumulation (0: all) */
-    gpu_prof *prof;           /* NULL unless profiling */
+    unsigned ntt_minb;       /* pass kernel build: 1 or 2 blocks per SM guaranteed (0 = 2) */
+    unsigned msm_chunk;      /* MSM accumulation: sorted entries per thread (0 = automatic) */
+    unsigned msm_group;      /* MSM: most windows per group (0 = automatic) */
+    unsigned msm_aff_rounds; /* MSM: affine rounds before the accumulation (or ..._AUTO) */
+    gpu_prof *prof;          /* NULL unless profiling */
 };
 
 struct gpu_buf {

@@ -927,29 +927,25 @@ static unsigned group_width(unsigned W, unsigned G, unsigned w0)
     return W - w0 < G ? W - w0 : G;
 }
 
-/** Sorts the tail's digits of windows [w0, w0 + g) into set p, on the sort stream; `beside`:
- *  while a group accumulates, with d->msm_sort_blocks blocks per SM when set. */
+/** Sorts the tail's digits of windows [w0, w0 + g) into set p, on the sort stream. */
 template <class F>
 static cuzk_err sort_group(gpu_dev *d, const msm_mem<F> &m, int p, size_t n, size_t tail,
-                           unsigned w0, unsigned g, unsigned c, bool beside, cz_diag *dg)
+                           unsigned w0, unsigned g, unsigned c, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     cudaStream_t st = d->s_sort;
     const size_t nb = (size_t)1 << (c - 1), tb = g * nb;
-    unsigned grid = grid_for(d, tail, 256);
-    if (beside && d->msm_sort_blocks && grid > d->msm_sort_blocks * d->sm_count) {
-        grid = d->msm_sort_blocks * d->sm_count;
-    }
 
     CUDA_TRY(err, cudaMemsetAsync(m.hist[p], 0, tb * 4, st), done);
-    CUDA_LAUNCH(err, done, msm_digits_kernel, grid, 256, 0, st, (const uint32_t *)m.planes, n, tail,
-                w0, g, c, nb, m.hist[p]);
+    CUDA_LAUNCH(err, done, msm_digits_kernel, grid_for(d, tail, 256), 256, 0, st,
+                (const uint32_t *)m.planes, n, tail, w0, g, c, nb, m.hist[p]);
     CZ_TRY(err, scan_u32(d, st, m.hist[p], m.offs[p], tb, m.counts + 2 + p, m.scan_tmp[p], dg),
            done);
     CUDA_TRY(err, cudaMemcpyAsync(m.cursor[p], m.offs[p], tb * 4, cudaMemcpyDeviceToDevice, st),
              done);
-    CUDA_LAUNCH(err, done, msm_scatter_kernel, grid, 256, 0, st, (const uint32_t *)m.planes, n,
-                (const uint32_t *)m.tail_idx, tail, w0, g, c, nb, m.cursor[p], m.vals[p]);
+    CUDA_LAUNCH(err, done, msm_scatter_kernel, grid_for(d, tail, 256), 256, 0, st,
+                (const uint32_t *)m.planes, n, (const uint32_t *)m.tail_idx, tail, w0, g, c, nb,
+                m.cursor[p], m.vals[p]);
     CUDA_TRY(err, cudaEventRecord(d->msm_ev[EV_SORTED + p], st), done);
 done:
     return err;
@@ -975,7 +971,7 @@ static cuzk_err msm_groups(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *base
     }
     CUDA_TRY(err, cudaEventRecord(d->msm_ev[EV_START], d->s), done);
     CUDA_TRY(err, cudaStreamWaitEvent(d->s_sort, d->msm_ev[EV_START], 0), done);
-    CZ_TRY(err, sort_group<F>(d, m, 0, n, tail, 0, group_width(W, G, 0), c, false, dg), done);
+    CZ_TRY(err, sort_group<F>(d, m, 0, n, tail, 0, group_width(W, G, 0), c, dg), done);
     for (unsigned k = 0; k < groups; k++) {
         const unsigned w0 = k * G, g = group_width(W, G, w0);
         const int p = (int)(k & 1);
@@ -988,10 +984,9 @@ static cuzk_err msm_groups(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *base
         if (k + 1 < groups) {
             CUDA_TRY(err, cudaEventRecord(d->msm_ev[EV_ACC_START], d->s), done);
             CUDA_TRY(err, cudaStreamWaitEvent(d->s_sort, d->msm_ev[EV_ACC_START], 0), done);
-            CZ_TRY(
-                err,
-                sort_group<F>(d, m, 1 - p, n, tail, w0 + G, group_width(W, G, w0 + G), c, true, dg),
-                done);
+            CZ_TRY(err,
+                   sort_group<F>(d, m, 1 - p, n, tail, w0 + G, group_width(W, G, w0 + G), c, dg),
+                   done);
         }
         runs_t<F> runs = {{bases, m.vals[p]}, m.offs[p], m.counts + 2 + p, tb, g * tail};
         CZ_TRY(err, aff_rounds<F>(d, m, p, &runs, dg), done);

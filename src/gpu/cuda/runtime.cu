@@ -276,15 +276,6 @@ cuzk_err gpu_debug_msm_group(gpu_dev *dev, unsigned max_windows, cz_diag *dg)
     return CUZK_OK;
 }
 
-cuzk_err gpu_debug_msm_sort_blocks(gpu_dev *dev, unsigned per_sm, cz_diag *dg)
-{
-    if (per_sm > GPU_MSM_SORT_BLOCKS_MAX) {
-        return cz_fail(dg, CUZK_E_INVAL, "MSM sorts of %u blocks per SM", per_sm);
-    }
-    dev->msm_sort_blocks = per_sm;
-    return CUZK_OK;
-}
-
 cuzk_err gpu_debug_msm_aff_rounds(gpu_dev *dev, unsigned rounds, cz_diag *dg)
 {
     if (rounds > GPU_MSM_AFF_ROUNDS_MAX && rounds != GPU_MSM_AFF_ROUNDS_AUTO) {
