@@ -311,7 +311,7 @@ for step in "${@:-tests}"; do
         echo "batch rc=$?"; tail -16 "$OUT/batch.log"
         "$W/cuzk-bench" status --addr "unix://$SOCK" > "$OUT/status.log" 2>&1
         "$W/cuzk-bench" metrics --addr "unix://$SOCK" > "$OUT/metrics.log" 2>&1
-        grep -E '^cuzk_(gpu_(proofs|staged)_total|partition_assignments|process_resident)' "$OUT/metrics.log"
+        grep -E '^cuzk_(gpu_(proofs|staged)_total|partition_assignments|process_resident|spare_assignments|memory_spare)' "$OUT/metrics.log"
         stop_cuzkd
         grep -E 'event=(resident|shape_resident|host_points_[a-z]*|recorded)|stage=srs_load' \
             "$OUT/cuzkd.log" | cut -c1-220
