@@ -481,7 +481,6 @@ struct eng {
     unsigned asg_held, asg_held_peak;
     uint64_t mem_parts;           /* partition reservations only */
     eng_spare spares[ENG_SPARES]; /* proved partitions' assignments kept for reuse (spare.c) */
-    uint64_t spare_bytes;         /* their bytes, counted in mem_used */
     unsigned loads_running;
 
     eng_metrics m;
@@ -508,6 +507,8 @@ uint64_t eng_spare_put_locked(eng_t *eng, cs_assignment_t *asg, uint64_t reserve
 bool eng_spare_take_locked(eng_t *eng, const cs_counts_t *counts, cs_assignment_t *out);
 bool eng_spare_drop_oldest_locked(eng_t *eng, eng_defer *d);
 void eng_spares_drop_all_locked(eng_t *eng, eng_defer *d);
+/* The spares' bytes (all counted in mem_used). */
+uint64_t eng_spare_bytes_locked(const eng_t *eng);
 
 /* Time: CLOCK_MONOTONIC nanoseconds; every engine condition variable uses that clock. */
 uint64_t eng_now_ns(void);

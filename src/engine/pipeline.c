@@ -210,17 +210,16 @@ static cuzk_err synthesize_partition(eng_t *eng, eng_job *job, size_t k, uint64_
     cs_t *cs = NULL;
     cuzk_err err;
 
-    cs_assignment_t spare = {
-        0}; /* a proved partition's buffers, when one of these counts is kept */
+    cs_assignment_t spare = {0}; /* a proved partition's buffers, when kept for these counts */
 
     *shape_out = shape;
     pthread_mutex_lock(&eng->mu);
     bool on_device = shape && eng_gpu_any_usable_locked(eng);
-    cs_counts_t counts = {0, 0, 0};
+    bool reuse = false;
     if (shape) {
-        counts = (cs_counts_t){shape->num_inputs, shape->num_aux, shape->num_constraints};
+        cs_counts_t counts = {shape->num_inputs, shape->num_aux, shape->num_constraints};
+        reuse = eng_spare_take_locked(eng, &counts, &spare);
     }
-    bool reuse = shape && eng_spare_take_locked(eng, &counts, &spare);
     pthread_mutex_unlock(&eng->mu);
     /* the "synthesis" stage starts where the caller's clock did, or after a shape stage */
     uint64_t t0 = t_shape ? t_shape : t_start;

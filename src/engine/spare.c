@@ -11,7 +11,7 @@
  *  slots:   ENG_SPARES, the oldest replaced by a newer assignment; only assignments with
  *           values (inputs and aux) are kept.
  *  budget:  a spare keeps cs_assignment_bytes of its partition's reservation in eng->mem_used
- *           (eng->spare_bytes), so the budget still counts it; taking it back into a partition
+ *           (eng_spare_bytes_locked), so the budget still counts it; taking it back into a partition
  *           (whose own reservation covers an assignment) releases those bytes, and
  *           eng_mem_reserve_locked drops spares before it demotes parameters.
  *  lock:    eng->mu for every function here; memory is freed by the reaper (deferred).
@@ -22,16 +22,23 @@
 
 #include "common/log.h"
 
-/* Hands slot i's assignment to the reaper (deferred) and releases its bytes. */
-static void spare_drop_locked(eng_t *eng, unsigned i, eng_defer *d)
+/* Moves slot i's assignment out into *out and releases its bytes from the budget. */
+static void spare_remove_locked(eng_t *eng, unsigned i, cs_assignment_t *out)
 {
     eng_spare *s = &eng->spares[i];
-    eng_defer_item it = {.kind = DEFER_FREE_ASG, .asg = s->asg};
 
-    eng_defer_add(d, &it);
+    *out = s->asg;
     eng_mem_release_locked(eng, s->bytes);
-    eng->spare_bytes -= s->bytes;
     memset(s, 0, sizeof(*s));
+}
+
+uint64_t eng_spare_bytes_locked(const eng_t *eng)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < ENG_SPARES; i++) {
+        n += eng->spares[i].bytes;
+    }
+    return n;
 }
 
 uint64_t eng_spare_put_locked(eng_t *eng, cs_assignment_t *asg, uint64_t reserved, eng_defer *d)
@@ -41,24 +48,18 @@ uint64_t eng_spare_put_locked(eng_t *eng, cs_assignment_t *asg, uint64_t reserve
     if (!asg->inputs || !asg->aux || bytes == 0 || bytes > reserved) {
         return 0;
     }
-    unsigned slot = 0;
-    for (unsigned i = 0; i < ENG_SPARES; i++) {
-        if (!eng->spares[i].bytes) {
-            slot = i;
-            break;
-        }
-        if (eng->spares[i].since_ns < eng->spares[slot].since_ns) {
-            slot = i;
-        }
+    unsigned slot = ENG_SPARES;
+    for (unsigned i = 0; i < ENG_SPARES && slot == ENG_SPARES; i++) {
+        slot = eng->spares[i].bytes ? slot : i;
     }
-    if (eng->spares[slot].bytes) {
-        spare_drop_locked(eng, slot, d);
+    if (slot == ENG_SPARES) {
+        eng_spare_drop_oldest_locked(eng, d);
+        return eng_spare_put_locked(eng, asg, reserved, d); /* a slot is free now */
     }
     eng_spare *s = &eng->spares[slot];
     s->asg = *asg;
     s->bytes = bytes;
     s->since_ns = eng_now_ns();
-    eng->spare_bytes += bytes;
     memset(asg, 0, sizeof(*asg));
     return bytes;
 }
@@ -66,18 +67,12 @@ uint64_t eng_spare_put_locked(eng_t *eng, cs_assignment_t *asg, uint64_t reserve
 bool eng_spare_take_locked(eng_t *eng, const cs_counts_t *counts, cs_assignment_t *out)
 {
     memset(out, 0, sizeof(*out));
-    if (!counts) {
-        return false;
-    }
     for (unsigned i = 0; i < ENG_SPARES; i++) {
-        eng_spare *s = &eng->spares[i];
+        const eng_spare *s = &eng->spares[i];
         if (s->bytes && s->asg.num_inputs == counts->num_inputs &&
             s->asg.num_aux == counts->num_aux) {
-            *out = s->asg;
-            eng_mem_release_locked(eng, s->bytes);
-            eng->spare_bytes -= s->bytes;
+            spare_remove_locked(eng, i, out);
             eng->m.spares_reused++;
-            memset(s, 0, sizeof(*s));
             return true;
         }
     }
@@ -99,7 +94,9 @@ bool eng_spare_drop_oldest_locked(eng_t *eng, eng_defer *d)
     }
     CZ_LOG(CZ_LOG_DEBUG, "event=spare_dropped bytes=%llu",
            (unsigned long long)eng->spares[slot].bytes);
-    spare_drop_locked(eng, slot, d);
+    eng_defer_item it = {.kind = DEFER_FREE_ASG};
+    spare_remove_locked(eng, slot, &it.asg);
+    eng_defer_add(d, &it);
     return true;
 }
 
