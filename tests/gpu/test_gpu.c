@@ -295,6 +295,13 @@ TEST(gpu_field_fp_fp2)
     memcpy(&a[4], FP_MODULUS, 48);
     a[4].l[0] -= 1; /* raw p - 1 */
     b[4] = a[4];
+    /* long carry chains: the low half all ones, the high half just below p's */
+    memcpy(&a[5], FP_MODULUS, 48);
+    a[5].l[0] = a[5].l[1] = a[5].l[2] = ~(uint64_t)0;
+    a[5].l[3] -= 1;
+    b[5] = a[5];
+    a[6] = a[5];
+    b[6] = a[4];
     memset(&a2[0], 0, 96);
     a2[1].c0 = a[4];
     a2[1].c1 = a[4];

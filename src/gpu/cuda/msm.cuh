@@ -314,6 +314,16 @@ template <class F> CZ_DEV aff_t<F> entry_load(const entries_t<F> &e, size_t i)
     return q;
 }
 
+/* Whether the level-0 accumulation issues the gather of entry i + 1 before entry i's addition
+ * (two dependent loads, the sorted index then the point, hidden behind the arithmetic). G2 has
+ * no registers left for the second point (it would spill). */
+template <class F> struct acc_prefetch {
+    static constexpr bool on = false;
+};
+template <> struct acc_prefetch<fp_e> {
+    static constexpr bool on = true;
+};
+
 /* Level 0: sorted entries whose buckets start at offs[0 .. nk), `chunk` per thread; offs ==
  * NULL means one bucket, key 0. */
 template <class F>
@@ -338,7 +348,13 @@ __global__ void __launch_bounds__(ACC_THREADS)
     uint32_t cur = offs ? key_of(offs, nk, start) : 0;
     size_t next = offs ? key_end(offs, nk, cur, cnt) : cnt;
     bool first = true;
+    aff_t<F> q = entry_load(src, start), qn = q;
     for (size_t i = start; i < end; i++) {
+        if constexpr (acc_prefetch<F>::on) {
+            qn = entry_load(src, i + 1 < end ? i + 1 : i);
+        } else {
+            q = entry_load(src, i);
+        }
         if (i == next) { /* the next nonempty bucket */
             acc_flush(o, t, cur, acc, first, false);
             first = false;
@@ -348,9 +364,11 @@ __global__ void __launch_bounds__(ACC_THREADS)
                 next = key_end(offs, nk, cur, cnt);
             } while (next == i);
         }
-        const aff_t<F> q = entry_load(src, i);
         if (!aff_is_inf(q)) {
             xyzz_add_aff(acc, q);
+        }
+        if constexpr (acc_prefetch<F>::on) {
+            q = qn;
         }
     }
     acc_flush(o, t, cur, acc, first, true);
