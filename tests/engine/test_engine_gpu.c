@@ -15,7 +15,7 @@
  * proving path does (eng_gpu_proof_failed, engine/internal.h) while the device is idle.
  * Built twice (tests/engine/CMakeLists.txt): test_engine_gpu over the real backend (every test
  * skips, exit 77, without a device) and test_engine_gpu_emu over the CPU emulation of one
- * device.
+ * device, run once more with two emulated devices for the tests that use several.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -539,6 +539,68 @@ TEST(gpu_listed_devices_partly_missing)
     snprintf(want, sizeof(want), "gpu=%u event=skipped reason=\"no such device", missing);
     ETU_CHECK_LOG(want, NULL);
     CHECK_EQ_U64(etu_count_lines("event=no_gpu_usable", NULL), 0);
+}
+
+/* Two devices listed (gpus.devices = [0, 1]): four jobs of four partitions submitted at once
+ * are spread over both device threads (each holds its partition while the test kind's slow
+ * public inputs keep it verifying, so the other takes the next), every proof verifies, each
+ * device proved some partitions and their counts add up; each keeps its own resident copy.
+ * Runs where there are two devices: a host with two GPUs, or the emulation with
+ * CUZK_GPU_EMU_DEVICES=2 (its own ctest entry, tests/engine/CMakeLists.txt). */
+TEST(gpu_two_devices_share_a_batch)
+{
+    if (gpu_count() < 2) {
+        test_skip("fewer than two devices");
+    }
+    etu_tk();
+    eng_config_t cfg;
+    base_cfg(&cfg);
+    cfg.timing = true;
+    cfg.gpu_mode = ENG_GPU_LIST;
+    cfg.gpu_devices[0] = 0;
+    cfg.gpu_devices[1] = 1;
+    cfg.n_gpu_devices = 2;
+    eng_t *eng = start_captured(&cfg);
+    enum { JOBS = 4, PARTS = 4 };
+    tk_req r[JOBS];
+    char rid[JOBS][16];
+    for (int j = 0; j < JOBS; j++) {
+        r[j] = etu_req(TK_SLOW_PI, PARTS, 500 + 1000 * (uint64_t)j);
+        r[j].sleep_ms = 20;
+        snprintf(rid[j], sizeof(rid[j]), "two-%d", j);
+        etu_submit(eng, ENG_KIND_POREP, 0, rid[j], &r[j], NULL);
+    }
+    for (int j = 0; j < JOBS; j++) {
+        eng_result_copy_t res;
+        etu_wait(eng, rid[j], &res, 120);
+        etu_check_proofs(&res, &r[j]);
+        eng_result_copy_clear(&res);
+    }
+    eng_status_info_t st;
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.n_gpus, 2);
+    uint64_t proofs = 0;
+    for (size_t i = 0; i < st.n_gpus; i++) {
+        const eng_gpu_info_t *g = &st.gpus[i];
+        CHECK_EQ_U64(g->ordinal, i);
+        CHECK_MSG(g->proofs >= 1, "device %zu proved %llu partitions", i,
+                  (unsigned long long)g->proofs);
+        CHECK_EQ_U64(g->cpu_fallbacks, 0);
+        CHECK_EQ_U64(g->n_resident, 1);
+        proofs += g->proofs;
+    }
+    eng_status_clear(&st);
+    CHECK_EQ_U64(proofs, JOBS * PARTS);
+    CHECK_EQ_U64(metric(eng, "cuzk_gpus"), 2);
+    CHECK_EQ_U64(metric(eng, "cuzk_cpu_proofs_total"), 0);
+    CHECK_EQ_U64(metric(eng, "cuzk_proofs_completed_total"), JOBS);
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    ETU_CHECK_LOG("gpu=0 event=opened", NULL);
+    ETU_CHECK_LOG("gpu=1 event=opened", NULL);
+    CHECK(etu_count_lines("stage=verify worker=cuzk-gpu0", NULL) >= 1);
+    CHECK(etu_count_lines("stage=verify worker=cuzk-gpu1", NULL) >= 1);
+    CHECK_EQ_U64(etu_count_lines("stage=verify worker=cuzk-gpu", NULL), JOBS * PARTS);
 }
 
 /* Device failures: each frees the copy that failed (made again by the next partition); three

@@ -3,8 +3,10 @@
  * built only through cuda/emu_all.cpp with CUZK_GPU_EMU defined, compiled as plain C++).
  * Model: a launch runs on the calling thread, its blocks one after another; the threads of a
  * block are fibers (ucontext) switched only at __syncthreads(), so __shared__ (mapped to
- * `static`) is shared by the block and left over for the next one, as on a GPU where shared
- * memory starts undefined. A __syncthreads() that some threads of a block have exited without
+ * `static thread_local`) is shared by the block and left over for the next one, as on a GPU
+ * where shared memory starts undefined. The scheduler's state, the carry flag and __shared__
+ * are the calling host thread's own, so threads launch concurrently: an engine's device
+ * threads each drive one of CUZK_GPU_EMU_DEVICES emulated devices (1 by default). A __syncthreads() that some threads of a block have exited without
  * reaching aborts (undefined behaviour on a GPU). Device allocations are host memory filled
  * with 0xcd (uninitialised reads show up as wrong results); streams and events are
  * synchronous; atomics are plain operations (one fiber runs at a time). The carry flag of the
@@ -12,7 +14,8 @@
  * runtime checks them (block size, shared memory, grid size).
  * Names: this file defines CUDA's own identifiers (__global__, __syncthreads, cudaMalloc, ...),
  * which is the one place where cuzk code spells names with a double underscore.
- * Not emulated: warp intrinsics, cooperative groups, texture memory, multiple devices.
+ * Not emulated: warp intrinsics, cooperative groups, texture memory, peer access between
+ * devices.
  */
 #ifndef CUZK_GPU_CUDA_EMU_CUH
 #define CUZK_GPU_CUDA_EMU_CUH
@@ -34,7 +37,7 @@
 #define __host__
 #define __forceinline__ inline
 #define __noinline__
-#define __shared__   static
+#define __shared__   static thread_local
 #define __constant__ static
 #define __launch_bounds__(...)
 #define __align__(n) alignas(n)
@@ -107,14 +110,13 @@ struct state {
     const std::function<void()> *body = nullptr;
     std::vector<unsigned char> dyn;
     int sticky = 0; /* first launch-configuration error, as cudaGetLastError reports it */
-    int ndevices = -1;
 };
 
 static const size_t FIBER_STACK = 512 * 1024;
 
 inline state &st()
 {
-    static state s;
+    static thread_local state s;
     return s;
 }
 
@@ -122,7 +124,7 @@ inline state &st()
  *  analysis keeps it in a register across the chains' stores to 32-bit words. */
 inline uint64_t &cc()
 {
-    static uint64_t c;
+    static thread_local uint64_t c;
     return c;
 }
 
@@ -190,8 +192,8 @@ inline void fiber_start(fiber &f)
     ((void **)top)[1] = nullptr; /* fiber_entry's own (never used) return address */
     f.sp = frame;
 #else
-    static ucontext_t proto;
-    static bool have_proto;
+    static thread_local ucontext_t proto;
+    static thread_local bool have_proto;
     if (!have_proto) {
         getcontext(&proto);
         have_proto = true;
@@ -365,12 +367,11 @@ struct cudaDeviceProp {
  * no-device paths). */
 inline int emu_device_count()
 {
-    emu::state &s = emu::st();
-    if (s.ndevices < 0) {
+    static const int n = [] {
         const char *e = std::getenv("CUZK_GPU_EMU_DEVICES");
-        s.ndevices = e ? std::atoi(e) : 1;
-    }
-    return s.ndevices;
+        return e ? std::atoi(e) : 1;
+    }();
+    return n;
 }
 
 inline const char *cudaGetErrorString(cudaError_t e)
