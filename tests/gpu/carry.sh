@@ -31,6 +31,10 @@
 #                                       one proof verified (cuzk-bench single --vk), then a
 #                                       batch (E2E_BATCH, 3), a restart (E2E_NO_RESTART=1: none);
 #                                       the daemon's log, timeline SVG and peak RSS
+#   bash BUILD/carry/device.sh e2e-32g-x2  (two GPUs) setup32 when missing, then a batch of
+#                                       E2E_BATCH (4) 32 GiB PoRep proofs through cuzkd on GPU 0,
+#                                       then on GPUs 0 and 1: throughputs, their ratio, peak RSS
+#                                       and both timelines
 #   bash BUILD/carry/device.sh e2e-snap-32g  (drops the other 32 GiB parameters: disk) 32 GiB
 #                                       SnapDeals parameters by setup --gpu, a synthetic 32 GiB
 #                                       SnapDeals input (16 partitions), cuzkd, proved cold and
@@ -81,13 +85,15 @@ for f in "$D"/lib/*.gz; do
     gunzip -c "$f" > "$W/lib/$(basename "$f" .gz)"
 done
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader
-# The e2e modes' daemon: cuzkd_toml FILE PARAMS [SHAPES] writes a config that listens on $SOCK,
-# loads parameters from PARAMS and caches shapes in SHAPES (when given); start_cuzkd CONFIG LOG
+# The e2e modes' daemon: cuzkd_toml FILE PARAMS [SHAPES [DEVICES]] writes a config that listens
+# on $SOCK, loads parameters from PARAMS, caches shapes in SHAPES (when given) and proves on
+# the listed devices (gpus.devices, e.g. "[0, 1]"; all of them when not given); start_cuzkd CONFIG LOG
 # starts cuzkd in the background with its output in LOG, sets PID and waits up to 20 s for $SOCK.
 cuzkd_toml() {
     {
         printf '[daemon]\nlisten = ["unix://%s"]\n[srs]\nparam_cache = "%s"\n' "$SOCK" "$2"
         [ -z "${3:-}" ] || printf '[synthesis]\nshape_cache = "%s"\n' "$3"
+        [ -z "${4:-}" ] || printf '[gpus]\ndevices = %s\n' "$4"
         printf '[logging]\ntiming = true\n'
     } > "$1"
 }
@@ -333,6 +339,39 @@ for step in "${@:-tests}"; do
         stop_cuzkd "(restart)"
         grep -E 'event=(loaded|recorded|resident|shape_resident|preloaded)' "$OUT/cuzkd2.log" |
             cut -c1-220
+        ;;
+    e2e-32g-x2)
+        # On a host with two GPUs: E2E_BATCH (4) 32 GiB PoRep proofs through cuzkd on GPU 0
+        # alone, then on GPUs 0 and 1 (parameters made resident by PreloadSRS first, the shape
+        # recorded by a first proof); the batches' throughput and their ratio, peak RSS, both
+        # timelines (timeline-32g-gpu0.svg, timeline-32g-gpu01.svg)
+        CUZK_NESTED=1 bash "$0" setup32
+        C1=$W/c1-32g.json SOCK=$W/cuzkd.sock
+        [ -f "$C1" ] || "$W/cuzk-bench" gen-vanilla porep --sector-size 32GiB --synthetic \
+            --seed 5eed32 --out "$C1" > "$OUT/gen32.log" 2>&1
+        mkdir -p "$W/shapes"
+        for devs in "[0]" "[0, 1]"; do
+            tag=gpu$(echo "$devs" | tr -dc '0-9')
+            cuzkd_toml "$W/cuzkd-$tag.toml" "$W/p32" "$W/shapes" "$devs"
+            start_cuzkd "$W/cuzkd-$tag.toml" "$OUT/cuzkd-$tag.log"
+            timeout 200 "$W/cuzk-bench" preload --circuit-id porep-32g --addr "unix://$SOCK" \
+                > "$OUT/preload-$tag.log" 2>&1
+            echo "$tag preload rc=$? $(tail -1 "$OUT/preload-$tag.log")"
+            timeout 200 "$W/cuzk-bench" single --type porep --c1 "$C1" --addr "unix://$SOCK" \
+                --vk "$(ls "$W"/p32/*.vk)" > "$OUT/single-$tag.log" 2>&1
+            echo "$tag single rc=$? $(grep -E '^total' "$OUT/single-$tag.log")"
+            timeout 400 "$W/cuzk-bench" batch --type porep --c1 "$C1" --addr "unix://$SOCK" \
+                --count "${E2E_BATCH:-4}" > "$OUT/batch-$tag.log" 2>&1
+            echo "$tag batch rc=$? $(grep '^batch:' "$OUT/batch-$tag.log")"
+            "$W/cuzk-bench" metrics --addr "unix://$SOCK" 2>&1 | grep -E '^cuzk_gpu_proofs_total'
+            stop_cuzkd "$tag"
+            "$W/cuzk-bench" timeline --log "$OUT/cuzkd-$tag.log" \
+                --out "$OUT/timeline-32g-$tag.svg" > "$OUT/timeline-$tag.log" 2>&1
+        done
+        awk -F'throughput=' '/^batch:/ {split($2, v, " "); t[FILENAME] = v[1]}
+            END {a = t[ARGV[1]]; b = t[ARGV[2]];
+                 if (a > 0) printf "two GPUs / one: %.3f / %.3f proofs/s = %.2fx\n", b, a, b / a}' \
+            "$OUT/batch-gpu0.log" "$OUT/batch-gpu01.log"
         ;;
     engine)
         mkdir -p "$W/params-2k"
