@@ -20,6 +20,8 @@
  * 130278869 by default, term counts scaled with them; e.g. 4000000 for a quick run),
  * --spmv-uniform (SpMV columns uniform over z instead of mostly near the row). The NTT, MSM
  * and SpMV setups are skipped when none of their cases is selected.
+ * gpu_ceiling_{fp_mul,dfma,mixed}: the arithmetic pipes' ceilings (gpu_debug_ceiling): Fp
+ * Montgomery products, double-precision multiply-adds, and both in one kernel.
  */
 #include "bench.h"
 
@@ -702,6 +704,59 @@ static void bench_spmv(int argc, char **argv)
     free(dict);
 }
 
+/* ---- pipe ceilings: Fp products, double-precision multiply-adds, both at once ---- */
+
+typedef struct ceil_ctx {
+    int kind;
+    size_t threads;
+    unsigned iters;
+    uint64_t seed[24], y[6];
+    float ms;
+} ceil_ctx;
+
+static void run_ceiling(void *arg)
+{
+    ceil_ctx *c = arg;
+    TRY(gpu_debug_ceiling(dev, c->kind, c->threads, c->iters, c->seed, c->y, NULL, NULL, &c->ms,
+                          DG));
+}
+
+/* gpu_ceiling_{fp_mul,dfma,mixed}: each thread of 1024 per SM runs 2048 rounds (4 Fp products
+ * and/or GPU_CEIL_DFMA_PER_ROUND multiply-adds each); the line gives the time per round of
+ * the whole grid, a comment line the rates. mixed near the larger of the other two: the pipes
+ * overlap; near their sum: they do not. */
+static void bench_ceiling(int argc, char **argv, unsigned sms)
+{
+    static const char *const names[3] = {"gpu_ceiling_fp_mul", "gpu_ceiling_dfma",
+                                         "gpu_ceiling_mixed"};
+    ceil_ctx c;
+    cz_prng g;
+
+    memset(&c, 0, sizeof(c));
+    cz_prng_seed(&g, 7);
+    for (int i = 0; i < 24; i++) {
+        c.seed[i] = cz_prng_u64(&g) >> 8; /* below p: the top limb under 2^56 */
+    }
+    for (int i = 0; i < 6; i++) {
+        c.y[i] = cz_prng_u64(&g) >> 8;
+    }
+    c.threads = (size_t)sms * 1024;
+    c.iters = 2048;
+    for (int k = 0; k < 3; k++) {
+        if (!bench_selected(argc, argv, names[k])) {
+            continue;
+        }
+        c.kind = k == 0   ? GPU_CEIL_FP_MUL
+                 : k == 1 ? GPU_CEIL_DFMA
+                          : GPU_CEIL_FP_MUL | GPU_CEIL_DFMA;
+        bench_case(names[k], c.threads, 5, c.iters, BENCH_US, run_ceiling, &c);
+        const double rounds = (double)c.threads * c.iters / (c.ms * 1e-3);
+        printf("# %s: last run %.2f ms: %.1f G Fp products/s, %.2f T multiply-adds/s\n", names[k],
+               c.ms, c.kind & GPU_CEIL_FP_MUL ? 4 * rounds / 1e9 : 0.0,
+               c.kind & GPU_CEIL_DFMA ? GPU_CEIL_DFMA_PER_ROUND * rounds / 1e12 : 0.0);
+    }
+}
+
 int main(int argc, char **argv)
 {
     char **filters = xmalloc(((size_t)argc + 1) * sizeof(char *));
@@ -760,6 +815,7 @@ int main(int argc, char **argv)
     bench_msm(nf, filters, 0);
     bench_msm(nf, filters, 1);
     bench_spmv(nf, filters);
+    bench_ceiling(nf, filters, info.sm_count);
     gpu_dev_close(dev);
     free(filters);
     return 0;

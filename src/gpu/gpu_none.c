@@ -276,6 +276,13 @@ cuzk_err gpu_debug_msm_aff_rounds(gpu_dev *dev, unsigned rounds, cz_diag *dg)
     return no_gpu(dg);
 }
 
+cuzk_err gpu_debug_ceiling(gpu_dev *dev, int kind, size_t threads, unsigned iters,
+                           const uint64_t *seed, const uint64_t *y, uint64_t *out, double *dsum,
+                           float *ms, cz_diag *dg)
+{
+    return no_gpu(dg);
+}
+
 cuzk_err gpu_debug_profile(gpu_dev *dev, bool on, cz_diag *dg)
 {
     return no_gpu(dg);

@@ -127,6 +127,22 @@ CZ_MUST_USE cuzk_err gpu_debug_msm_aff_rounds(gpu_dev *dev, unsigned rounds, cz_
 CZ_MUST_USE cuzk_err gpu_debug_profile(gpu_dev *dev, bool on, cz_diag *dg);
 void gpu_debug_profile_get(gpu_dev *dev, float ms[GPU_PROF_PHASES]);
 
+/** Ceilings of the device's arithmetic pipes, for benchmarks (bench_gpu gpu_ceiling_*): each
+ *  of `threads` threads runs `iters` rounds on independent values, and *ms receives the
+ *  kernel's device time. GPU_CEIL_FP_MUL: four Fp Montgomery products per round (x_j = x_j y,
+ *  x_j starting at seed[j]: every thread ends with seed[j] y^iters); GPU_CEIL_DFMA:
+ *  GPU_CEIL_DFMA_PER_ROUND double-precision fused multiply-adds per round on four chains
+ *  (d = d * 0.5 + 1 from d = 0, 1, 2, 3: bit-exact, the same on the CPU with fma()); both in
+ *  the same round with GPU_CEIL_FP_MUL | GPU_CEIL_DFMA (do the two pipes overlap?). When not
+ *  NULL, out receives thread 0's four Fp values (seed and out: 24 limbs, y: 6) and *dsum the
+ *  sum of its four chains. CUZK_E_INVAL for another kind or no threads. */
+#define GPU_CEIL_FP_MUL         1
+#define GPU_CEIL_DFMA           2
+#define GPU_CEIL_DFMA_PER_ROUND 256
+CZ_MUST_USE cuzk_err gpu_debug_ceiling(gpu_dev *dev, int kind, size_t threads, unsigned iters,
+                                       const uint64_t *seed, const uint64_t *y, uint64_t *out,
+                                       double *dsum, float *ms, cz_diag *dg);
+
 /** The small scalar gpu_debug_g1/g2 use for element i. */
 #define GPU_DEBUG_SMALL_K(i) ((uint32_t)(((uint64_t)(i)*2654435761u) & 0xfffffu))
 

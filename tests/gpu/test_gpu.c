@@ -272,6 +272,51 @@ TEST(gpu_carry_flag_convention)
     cz_free_aligned(got);
 }
 
+/* The ceiling benchmark's kernels compute what they claim: thread 0 ends with seed[j] y^iters
+ * (CPU fp_mul) and the chains d = d * 0.5 + 1 with the CPU's fma (bit for bit), alone and
+ * together; an unknown kind is refused. */
+TEST(gpu_ceiling_kernels)
+{
+    gpu_dev *dev = gtu_need_dev();
+    fp_t seed[4], y, want[4], got[4];
+    const unsigned iters = 9;
+    double want_d = 0.0, dsum = -1.0;
+    float ms = -1.0f;
+
+    for (int j = 0; j < 4; j++) {
+        rand_fp(&seed[j]);
+        want[j] = seed[j];
+    }
+    rand_fp(&y);
+    for (unsigned i = 0; i < iters; i++) {
+        for (int j = 0; j < 4; j++) {
+            fp_mul(&want[j], &want[j], &y);
+        }
+    }
+    for (int j = 0; j < 4; j++) {
+        double d = j;
+        for (unsigned i = 0; i < iters * (GPU_CEIL_DFMA_PER_ROUND / 4); i++) {
+            d = __builtin_fma(d, 0.5, 1.0); /* math.h's FP_ZERO would clash with ours */
+        }
+        want_d += d;
+    }
+    for (int kind = GPU_CEIL_FP_MUL; kind <= (GPU_CEIL_FP_MUL | GPU_CEIL_DFMA); kind++) {
+        memset(got, 0, sizeof(got));
+        GPU_OK(gpu_debug_ceiling(dev, kind, 300, iters, seed[0].l, y.l, got[0].l, &dsum, &ms, DG));
+        if (kind & GPU_CEIL_FP_MUL) {
+            CHECK(memcmp(got, want, sizeof(want)) == 0);
+        }
+        if (kind & GPU_CEIL_DFMA) {
+            CHECK(dsum == want_d);
+        }
+        CHECK(ms >= 0.0f);
+    }
+    CHECK_ERR(gpu_debug_ceiling(dev, 4, 300, 1, seed[0].l, y.l, NULL, NULL, &ms, NULL),
+              CUZK_E_INVAL);
+    CHECK_ERR(gpu_debug_ceiling(dev, GPU_CEIL_DFMA, 0, 1, seed[0].l, y.l, NULL, NULL, &ms, NULL),
+              CUZK_E_INVAL);
+}
+
 TEST(gpu_field_fp_fp2)
 {
     gpu_dev *dev = gtu_need_dev();

@@ -4,6 +4,8 @@
 #include "gpu/cuda/curve.cuh"
 #include "gpu/cuda/dev.cuh"
 
+#include <math.h>
+
 namespace czg
 {
 
@@ -137,6 +139,110 @@ done:
 
 using namespace czg;
 
+/* ---- pipe ceilings (gpu_debug_ceiling) ---- */
+
+/* KIND bit 1: four Fp products per round; bit 2: GPU_CEIL_DFMA_PER_ROUND fused multiply-adds
+ * per round on four chains. Every thread stores its results, so that none is left out. */
+template <int KIND>
+__global__ void __launch_bounds__(256)
+    dbg_ceiling_kernel(const fp_e *seed, const fp_e *yp, unsigned iters, size_t n, fp_e *out,
+                       double *dout)
+{
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n) {
+        return;
+    }
+    fp_e x0 = load16(seed), x1 = load16(seed + 1), x2 = load16(seed + 2), x3 = load16(seed + 3);
+    const fp_e y = load16(yp);
+    double d0 = 0.0, d1 = 1.0, d2 = 2.0, d3 = 3.0;
+    for (unsigned i = 0; i < iters; i++) {
+        if (KIND & GPU_CEIL_FP_MUL) {
+            x0 = x0 * y;
+            x1 = x1 * y;
+            x2 = x2 * y;
+            x3 = x3 * y;
+        }
+        if (KIND & GPU_CEIL_DFMA) {
+            CZ_UNROLL
+            for (int k = 0; k < GPU_CEIL_DFMA_PER_ROUND / 4; k++) {
+                d0 = fma(d0, 0.5, 1.0);
+                d1 = fma(d1, 0.5, 1.0);
+                d2 = fma(d2, 0.5, 1.0);
+                d3 = fma(d3, 0.5, 1.0);
+            }
+        }
+    }
+    if (KIND & GPU_CEIL_FP_MUL) {
+        store16(out + 4 * t, x0);
+        store16(out + 4 * t + 1, x1);
+        store16(out + 4 * t + 2, x2);
+        store16(out + 4 * t + 3, x3);
+    }
+    if (KIND & GPU_CEIL_DFMA) {
+        dout[t] = d0 + d1 + d2 + d3;
+    }
+}
+
+static cuzk_err dbg_ceiling(gpu_dev *dev, int kind, size_t n, unsigned iters, const uint64_t *seed,
+                            const uint64_t *y, uint64_t *out, double *dsum, float *ms, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    char *buf = NULL;
+    cudaEvent_t ev[2] = {NULL, NULL};
+    const size_t fo = 5 * sizeof(fp_e), doff = fo + n * 4 * sizeof(fp_e);
+
+    if (kind < GPU_CEIL_FP_MUL || kind > (GPU_CEIL_FP_MUL | GPU_CEIL_DFMA) || n == 0) {
+        return cz_fail(dg, CUZK_E_INVAL, "ceiling kind %d, %zu threads", kind, n);
+    }
+    CZ_TRY(err, dev_enter(dev, dg), done);
+    CZ_TRY(err, dev_scratch(dev, doff + n * sizeof(double) + 512, &buf, dg), done);
+    CUDA_TRY(err, cudaEventCreateWithFlags(&ev[0], cudaEventDefault), done);
+    CUDA_TRY(err, cudaEventCreateWithFlags(&ev[1], cudaEventDefault), done);
+    CUDA_TRY(err, cudaMemcpyAsync(buf, seed, 4 * sizeof(fp_e), cudaMemcpyHostToDevice, dev->s),
+             done);
+    CUDA_TRY(
+        err,
+        cudaMemcpyAsync(buf + 4 * sizeof(fp_e), y, sizeof(fp_e), cudaMemcpyHostToDevice, dev->s),
+        done);
+    CUDA_TRY(err, cudaEventRecord(ev[0], dev->s), done);
+    {
+        const fp_e *sd = (const fp_e *)buf, *yd = (const fp_e *)buf + 4;
+        fp_e *od = (fp_e *)(buf + fo);
+        double *dd = (double *)(buf + doff);
+        const unsigned grid = (unsigned)host_cdiv(n, 256);
+        if (kind == GPU_CEIL_FP_MUL) {
+            CUDA_LAUNCH(err, done, dbg_ceiling_kernel<GPU_CEIL_FP_MUL>, grid, 256, 0, dev->s, sd,
+                        yd, iters, n, od, dd);
+        } else if (kind == GPU_CEIL_DFMA) {
+            CUDA_LAUNCH(err, done, dbg_ceiling_kernel<GPU_CEIL_DFMA>, grid, 256, 0, dev->s, sd, yd,
+                        iters, n, od, dd);
+        } else {
+            CUDA_LAUNCH(err, done, (dbg_ceiling_kernel<GPU_CEIL_FP_MUL | GPU_CEIL_DFMA>), grid, 256,
+                        0, dev->s, sd, yd, iters, n, od, dd);
+        }
+    }
+    CUDA_TRY(err, cudaEventRecord(ev[1], dev->s), done);
+    if (out) {
+        CUDA_TRY(err,
+                 cudaMemcpyAsync(out, buf + fo, 4 * sizeof(fp_e), cudaMemcpyDeviceToHost, dev->s),
+                 done);
+    }
+    if (dsum) {
+        CUDA_TRY(err,
+                 cudaMemcpyAsync(dsum, buf + doff, sizeof(double), cudaMemcpyDeviceToHost, dev->s),
+                 done);
+    }
+    CUDA_TRY(err, cudaStreamSynchronize(dev->s), done);
+    CUDA_TRY(err, cudaEventElapsedTime(ms, ev[0], ev[1]), done);
+done:
+    for (int i = 0; i < 2; i++) {
+        if (ev[i]) {
+            (void)cudaEventDestroy(ev[i]);
+        }
+    }
+    return err;
+}
+
 extern "C" {
 
 cuzk_err gpu_debug_field(gpu_dev *dev, int op, uint64_t *out, const uint64_t *a, const uint64_t *b,
@@ -160,6 +266,13 @@ cuzk_err gpu_debug_field(gpu_dev *dev, int op, uint64_t *out, const uint64_t *a,
     CUDA_TRY(err, cudaStreamSynchronize(dev->s), done);
 done:
     return err;
+}
+
+cuzk_err gpu_debug_ceiling(gpu_dev *dev, int kind, size_t threads, unsigned iters,
+                           const uint64_t *seed, const uint64_t *y, uint64_t *out, double *dsum,
+                           float *ms, cz_diag *dg)
+{
+    return dbg_ceiling(dev, kind, threads, iters, seed, y, out, dsum, ms, dg);
 }
 
 cuzk_err gpu_debug_g1(gpu_dev *dev, uint64_t *out, const struct g1_aff *p, const struct g1_aff *q,
