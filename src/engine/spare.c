@@ -11,8 +11,8 @@
  *  slots:   ENG_SPARES, the oldest replaced by a newer assignment; only assignments with
  *           values (inputs and aux) are kept.
  *  budget:  a spare keeps cs_assignment_bytes of its partition's reservation in eng->mem_used
- *           (eng_spare_bytes_locked), so the budget still counts it; taking it back into a partition
- *           (whose own reservation covers an assignment) releases those bytes, and
+ *           (eng_spare_bytes_locked), so the budget still counts it; taking it back into a
+ *           partition (whose own reservation covers an assignment) releases those bytes, and
  *           eng_mem_reserve_locked drops spares before it demotes parameters.
  *  lock:    eng->mu for every function here; memory is freed by the reaper (deferred).
  */

@@ -190,8 +190,8 @@ struct cs_assignment; /* below */
  *  spare->num_aux values; both set NULL and 0), growing them when the hint or the circuit needs
  *  more; spare's other buffers stay with it. Recycling an assignment of the same shape spares
  *  the page faults (and the kernel's clearing) of fresh value memory: a quarter of the witness
- *  and products' CPU time at 512 MiB in a profile. The spare's memory is owned by the cs (free with cs_free), then by the
- *  assignment cs_take_assignment makes. */
+ *  and products' CPU time at 512 MiB in a profile. The spare's memory is owned by the cs (free
+ *  with cs_free), then by the assignment cs_take_assignment makes. */
 CZ_MUST_USE cuzk_err cs_new_witness_reuse(cs_t **out, const cs_counts_t *hint,
                                           struct cs_assignment *spare, cz_diag *dg);
 CZ_MUST_USE cuzk_err cs_new_counter(cs_t **out, cz_diag *dg);

@@ -87,8 +87,10 @@ done
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader
 # The e2e modes' daemon: cuzkd_toml FILE PARAMS [SHAPES [DEVICES]] writes a config that listens
 # on $SOCK, loads parameters from PARAMS, caches shapes in SHAPES (when given) and proves on
-# the listed devices (gpus.devices, e.g. "[0, 1]"; all of them when not given); start_cuzkd CONFIG LOG
-# starts cuzkd in the background with its output in LOG, sets PID and waits up to 20 s for $SOCK.
+# the listed devices (gpus.devices, e.g. "[0, 1]"; all of them when not given); start_cuzkd
+# CONFIG LOG starts cuzkd in the background with its output in LOG, sets PID and waits up to 20 s
+# for $SOCK. porep32_input makes the 32 GiB PoRep parameters (setup32) and synthetic C1 when
+# missing and sets C1 and SOCK.
 cuzkd_toml() {
     {
         printf '[daemon]\nlisten = ["unix://%s"]\n[srs]\nparam_cache = "%s"\n' "$SOCK" "$2"
@@ -96,6 +98,12 @@ cuzkd_toml() {
         [ -z "${4:-}" ] || printf '[gpus]\ndevices = %s\n' "$4"
         printf '[logging]\ntiming = true\n'
     } > "$1"
+}
+porep32_input() {
+    CUZK_NESTED=1 bash "$0" setup32
+    C1=$W/c1-32g.json SOCK=$W/cuzkd.sock
+    [ -f "$C1" ] || "$W/cuzk-bench" gen-vanilla porep --sector-size 32GiB --synthetic \
+        --seed 5eed32 --out "$C1" > "$OUT/gen32.log" 2>&1
 }
 start_cuzkd() {
     rm -f "$SOCK"
@@ -298,10 +306,7 @@ for step in "${@:-tests}"; do
         echo "synth snap rc=$?"; grep -E '^(scalars|0 )|peak' "$OUT/snap-synth.log"
         ;;
     e2e-32g)
-        CUZK_NESTED=1 bash "$0" setup32
-        C1=$W/c1-32g.json SOCK=$W/cuzkd.sock
-        [ -f "$C1" ] || "$W/cuzk-bench" gen-vanilla porep --sector-size 32GiB --synthetic \
-            --seed 5eed32 --out "$C1" > "$OUT/gen32.log" 2>&1
+        porep32_input
         cuzkd_toml "$W/cuzkd.toml" "$W/p32" "$W/shapes"
         mkdir -p "$W/shapes"
         start_cuzkd "$W/cuzkd.toml" "$OUT/cuzkd.log"
@@ -345,10 +350,7 @@ for step in "${@:-tests}"; do
         # alone, then on GPUs 0 and 1 (parameters made resident by PreloadSRS first, the shape
         # recorded by a first proof); the batches' throughput and their ratio, peak RSS, both
         # timelines (timeline-32g-gpu0.svg, timeline-32g-gpu01.svg)
-        CUZK_NESTED=1 bash "$0" setup32
-        C1=$W/c1-32g.json SOCK=$W/cuzkd.sock
-        [ -f "$C1" ] || "$W/cuzk-bench" gen-vanilla porep --sector-size 32GiB --synthetic \
-            --seed 5eed32 --out "$C1" > "$OUT/gen32.log" 2>&1
+        porep32_input
         mkdir -p "$W/shapes"
         for devs in "[0]" "[0, 1]"; do
             tag=gpu$(echo "$devs" | tr -dc '0-9')

@@ -183,8 +183,33 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-static cuzk_err dbg_ceiling(gpu_dev *dev, int kind, size_t n, unsigned iters, const uint64_t *seed,
-                            const uint64_t *y, uint64_t *out, double *dsum, float *ms, cz_diag *dg)
+extern "C" {
+
+cuzk_err gpu_debug_field(gpu_dev *dev, int op, uint64_t *out, const uint64_t *a, const uint64_t *b,
+                         size_t n, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    size_t eb = 0;
+    char *buf = NULL;
+
+    if (op < 0 || op >= GPU_DBG_OP_COUNT) {
+        return cz_fail(dg, CUZK_E_INVAL, "debug op %d", op);
+    }
+    eb = dbg_elem_bytes(op) * n;
+    CZ_TRY(err, dev_enter(dev, dg), done);
+    CZ_TRY(err, dev_scratch(dev, 3 * eb + 512, &buf, dg), done);
+    CUDA_TRY(err, cudaMemcpyAsync(buf, a, eb, cudaMemcpyHostToDevice, dev->s), done);
+    CUDA_TRY(err, cudaMemcpyAsync(buf + eb, b, eb, cudaMemcpyHostToDevice, dev->s), done);
+    CUDA_LAUNCH(err, done, dbg_field_kernel, grid_for(dev, n, 128), 128, 0, dev->s, op,
+                (uint64_t *)(buf + 2 * eb), (const uint64_t *)buf, (const uint64_t *)(buf + eb), n);
+    CUDA_TRY(err, cudaMemcpyAsync(out, buf + 2 * eb, eb, cudaMemcpyDeviceToHost, dev->s), done);
+    CUDA_TRY(err, cudaStreamSynchronize(dev->s), done);
+done:
+    return err;
+}
+
+cuzk_err gpu_debug_ceiling(gpu_dev *dev, int kind, size_t n, unsigned iters, const uint64_t *seed,
+                           const uint64_t *y, uint64_t *out, double *dsum, float *ms, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     char *buf = NULL;
@@ -241,38 +266,6 @@ done:
         }
     }
     return err;
-}
-
-extern "C" {
-
-cuzk_err gpu_debug_field(gpu_dev *dev, int op, uint64_t *out, const uint64_t *a, const uint64_t *b,
-                         size_t n, cz_diag *dg)
-{
-    cuzk_err err = CUZK_OK;
-    size_t eb = 0;
-    char *buf = NULL;
-
-    if (op < 0 || op >= GPU_DBG_OP_COUNT) {
-        return cz_fail(dg, CUZK_E_INVAL, "debug op %d", op);
-    }
-    eb = dbg_elem_bytes(op) * n;
-    CZ_TRY(err, dev_enter(dev, dg), done);
-    CZ_TRY(err, dev_scratch(dev, 3 * eb + 512, &buf, dg), done);
-    CUDA_TRY(err, cudaMemcpyAsync(buf, a, eb, cudaMemcpyHostToDevice, dev->s), done);
-    CUDA_TRY(err, cudaMemcpyAsync(buf + eb, b, eb, cudaMemcpyHostToDevice, dev->s), done);
-    CUDA_LAUNCH(err, done, dbg_field_kernel, grid_for(dev, n, 128), 128, 0, dev->s, op,
-                (uint64_t *)(buf + 2 * eb), (const uint64_t *)buf, (const uint64_t *)(buf + eb), n);
-    CUDA_TRY(err, cudaMemcpyAsync(out, buf + 2 * eb, eb, cudaMemcpyDeviceToHost, dev->s), done);
-    CUDA_TRY(err, cudaStreamSynchronize(dev->s), done);
-done:
-    return err;
-}
-
-cuzk_err gpu_debug_ceiling(gpu_dev *dev, int kind, size_t threads, unsigned iters,
-                           const uint64_t *seed, const uint64_t *y, uint64_t *out, double *dsum,
-                           float *ms, cz_diag *dg)
-{
-    return dbg_ceiling(dev, kind, threads, iters, seed, y, out, dsum, ms, dg);
 }
 
 cuzk_err gpu_debug_g1(gpu_dev *dev, uint64_t *out, const struct g1_aff *p, const struct g1_aff *q,

@@ -6,8 +6,9 @@
  * `static thread_local`) is shared by the block and left over for the next one, as on a GPU
  * where shared memory starts undefined. The scheduler's state, the carry flag and __shared__
  * are the calling host thread's own, so threads launch concurrently: an engine's device
- * threads each drive one of CUZK_GPU_EMU_DEVICES emulated devices (1 by default). A __syncthreads() that some threads of a block have exited without
- * reaching aborts (undefined behaviour on a GPU). Device allocations are host memory filled
+ * threads each drive one of CUZK_GPU_EMU_DEVICES emulated devices (1 by default). A
+ * __syncthreads() that some threads of a block have exited without reaching aborts (undefined
+ * behaviour on a GPU). Device allocations are host memory filled
  * with 0xcd (uninitialised reads show up as wrong results); streams and events are
  * synchronous; atomics are plain operations (one fiber runs at a time). The carry flag of the
  * PTX carry chains lives in emu::cc (field.cuh). Launch configurations are checked like the

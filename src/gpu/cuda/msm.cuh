@@ -348,9 +348,14 @@ __global__ void __launch_bounds__(ACC_THREADS)
     uint32_t cur = offs ? key_of(offs, nk, start) : 0;
     size_t next = offs ? key_end(offs, nk, cur, cnt) : cnt;
     bool first = true;
-    aff_t<F> q = entry_load(src, start), qn = q;
+    aff_t<F> qn; /* with the prefetch: entry i's point, loaded one iteration ahead */
+    if constexpr (acc_prefetch<F>::on) {
+        qn = entry_load(src, start);
+    }
     for (size_t i = start; i < end; i++) {
+        aff_t<F> q;
         if constexpr (acc_prefetch<F>::on) {
+            q = qn;
             qn = entry_load(src, i + 1 < end ? i + 1 : i);
         } else {
             q = entry_load(src, i);
@@ -366,9 +371,6 @@ __global__ void __launch_bounds__(ACC_THREADS)
         }
         if (!aff_is_inf(q)) {
             xyzz_add_aff(acc, q);
-        }
-        if constexpr (acc_prefetch<F>::on) {
-            q = qn;
         }
     }
     acc_flush(o, t, cur, acc, first, true);
