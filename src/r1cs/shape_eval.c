@@ -22,6 +22,25 @@ typedef struct shp_mul {
     size_t ni;
 } shp_mul;
 
+/* out = k-th coefficient * w. For a value 0 or 1 (most values of Boolean-heavy circuits) the
+ * product is 0 or the coefficient, chosen by a mask: a branch on which of the two would
+ * mispredict about half the time. */
+static inline void coef_times(fr_t *out, uint16_t k, const fr_t *w, const fr_t *dict)
+{
+    uint64_t z = w->l[0] | w->l[1] | w->l[2] | w->l[3];
+    uint64_t o = (w->l[0] ^ FR_ONE.l[0]) | (w->l[1] ^ FR_ONE.l[1]) | (w->l[2] ^ FR_ONE.l[2]) |
+                 (w->l[3] ^ FR_ONE.l[3]);
+
+    if (CZ_LIKELY((z < o ? z : o) == 0)) {
+        uint64_t mask = (uint64_t)0 - (uint64_t)(o == 0);
+        for (int i = 0; i < FR_NLIMBS; i++) {
+            out->l[i] = dict[k].l[i] & mask;
+        }
+    } else {
+        fr_mul(out, &dict[k], w);
+    }
+}
+
 /* acc = k-th coefficient * w, for the first term of a row. */
 static inline void term_first(fr_t *acc, uint16_t k, const fr_t *w, const fr_t *dict)
 {
@@ -29,12 +48,8 @@ static inline void term_first(fr_t *acc, uint16_t k, const fr_t *w, const fr_t *
         *acc = *w;
     } else if (k == CS_SHAPE_COEF_MINUS_ONE) {
         fr_neg(acc, w);
-    } else if (cs_fr_is_zero(w)) {
-        *acc = FR_ZERO;
-    } else if (memcmp(w, &FR_ONE, sizeof(fr_t)) == 0) {
-        *acc = dict[k];
     } else {
-        fr_mul(acc, &dict[k], w);
+        coef_times(acc, k, w, dict);
     }
 }
 
@@ -45,13 +60,9 @@ static inline void term_add(fr_t *acc, uint16_t k, const fr_t *w, const fr_t *di
         fr_add(acc, acc, w);
     } else if (k == CS_SHAPE_COEF_MINUS_ONE) {
         fr_sub(acc, acc, w);
-    } else if (cs_fr_is_zero(w)) {
-        /* 0 * coefficient */
-    } else if (memcmp(w, &FR_ONE, sizeof(fr_t)) == 0) {
-        fr_add(acc, acc, &dict[k]);
     } else {
         fr_t t;
-        fr_mul(&t, &dict[k], w);
+        coef_times(&t, k, w, dict);
         fr_add(acc, acc, &t);
     }
 }
@@ -59,7 +70,7 @@ static inline void term_add(fr_t *acc, uint16_t k, const fr_t *w, const fr_t *di
 /* out[r] = <row r, w> for r in [begin, end) of one matrix. The first term sets the sum
  * instead of adding to zero; coefficient index 0 adds, 1 subtracts (without looking at the
  * value: a branch on Boolean witness values would mispredict half the time); other
- * coefficients skip the multiplication for zero and one values. */
+ * coefficients multiply only values other than 0 and 1 (coef_times). */
 static void rows_dot(const shp_mul *x, const cs_shape_matrix_t *m, fr_t *out, size_t begin,
                      size_t end)
 {
