@@ -30,20 +30,24 @@ void gpu_host_fr_root(uint64_t out[4], unsigned lg)
     memcpy(out, &w, sizeof(w));
 }
 
-void gpu_host_ntt_consts(unsigned lg, uint64_t ninv[4], uint64_t zinv[4])
+void gpu_host_ntt_consts(unsigned lg, uint64_t ninv[4], uint64_t zinv[4], uint64_t nzinv[4])
 {
-    fr_t n, g, t;
+    fr_t n, g, t, z;
 
     CZ_CHECK(lg < 64);
     fr_from_u64(&n, (uint64_t)1 << lg);
-    fr_inv(&t, &n);
-    memcpy(ninv, &t, sizeof(t));
+    fr_inv(&n, &n);
+    memcpy(ninv, &n, sizeof(n));
     /* (g^n - 1)^-1 with g = 7: 1/Z at every point of the coset g<omega> */
     fr_from_u64(&g, FR_GENERATOR_U64);
     fr_pow_u64(&t, &g, (uint64_t)1 << lg);
     fr_sub(&t, &t, &FR_ONE);
-    fr_inv(&t, &t);
-    memcpy(zinv, &t, sizeof(t));
+    fr_inv(&z, &t);
+    memcpy(zinv, &z, sizeof(z));
+    if (nzinv) {
+        fr_mul(&t, &n, &z);
+        memcpy(nzinv, &t, sizeof(t));
+    }
 }
 
 void gpu_host_scale_tables(uint64_t *lo, uint64_t *hi, unsigned lg, unsigned a, int which)
@@ -52,13 +56,18 @@ void gpu_host_scale_tables(uint64_t *lo, uint64_t *hi, unsigned lg, unsigned a, 
 
     CZ_CHECK(a <= lg && lg < 63 && which >= 0 && which < GPU_SCALE_COUNT);
     fr_from_u64(&base, FR_GENERATOR_U64);
-    if (which == GPU_SCALE_ICOSET_NINV) {
+    if (which == GPU_SCALE_ICOSET_NINV || which == GPU_SCALE_ICOSET_NINV_ZINV) {
         fr_inv(&base, &base);
     }
     c = FR_ONE;
     if (which != GPU_SCALE_COSET) {
         fr_from_u64(&c, (uint64_t)1 << lg);
         fr_inv(&c, &c);
+    }
+    if (which == GPU_SCALE_ICOSET_NINV_ZINV) {
+        uint64_t ninv[4], zinv[4], nzinv[4];
+        gpu_host_ntt_consts(lg, ninv, zinv, nzinv);
+        memcpy(&c, nzinv, sizeof(c));
     }
     /* lo[j] = base^j */
     cur = FR_ONE;

@@ -24,14 +24,16 @@ extern "C" {
 
 /** omega_lg = ROOT_OF_UNITY^(2^(32-lg)) (spec 1.4), Montgomery form; lg <= 32. */
 void gpu_host_fr_root(uint64_t out[4], unsigned lg);
-/** n^-1 and (7^n - 1)^-1 for n = 2^lg, Montgomery form. */
-void gpu_host_ntt_consts(unsigned lg, uint64_t ninv[4], uint64_t zinv[4]);
+/** n^-1, (7^n - 1)^-1 and, when nzinv is not NULL, their product for n = 2^lg, Montgomery
+ *  form. */
+void gpu_host_ntt_consts(unsigned lg, uint64_t ninv[4], uint64_t zinv[4], uint64_t nzinv[4]);
 
 /** Which coset factor tables gpu_host_scale_tables builds. */
 enum gpu_scale_which {
-    GPU_SCALE_COSET = 0,   /* 7^i */
-    GPU_SCALE_COSET_NINV,  /* n^-1 7^i */
-    GPU_SCALE_ICOSET_NINV, /* n^-1 7^-i */
+    GPU_SCALE_COSET = 0,        /* 7^i */
+    GPU_SCALE_COSET_NINV,       /* n^-1 7^i */
+    GPU_SCALE_ICOSET_NINV,      /* n^-1 7^-i */
+    GPU_SCALE_ICOSET_NINV_ZINV, /* n^-1 7^-i (7^n - 1)^-1 (the quotient's last transform) */
     GPU_SCALE_COUNT
 };
 /** Factor tables for i < 2^lg: factor(i) = lo[i mod 2^a] * hi[i >> a], lo has 2^a entries and

@@ -27,10 +27,11 @@
  * or scale factor, < r, as the operand that enters whole: field.cuh proves the result < 2r),
  * sums and differences are reduced against 2r (fr_add_lazy, fr_sub_lazy), and the last pass
  * reduces what it stores, so every transform reads and writes fully reduced values.
- * The quotient: iNTT as DIF (bit-reversed coefficients, scaled by n^-1 7^i on the way out),
- * coset NTT as DIT (natural evaluations), (a b - c) / Z, inverse coset NTT as natural-order DIT
- * scaled by n^-1 7^-i. Transforms of size 1, 2, 4 use a direct O(n^2) kernel (fully reduced
- * arithmetic).
+ * The quotient (quotient_dev): iNTT of a and b as DIF (bit-reversed coefficients, scaled by
+ * n^-1 7^i on the way out), coset NTT as DIT (natural evaluations, a's stored times b's), iNTT
+ * of c as DIF, then the inverse coset NTT of a b as natural-order DIT scaled by n^-1 7^-i / Z,
+ * subtracting c's coefficients as it stores. Transforms of size 1, 2, 4 use a direct O(n^2)
+ * kernel (fully reduced arithmetic).
  */
 #include "gpu/cuda/dev.cuh"
 #include "gpu/cuda/field.cuh"
@@ -41,7 +42,9 @@ namespace czg
 {
 
 /** Optional factor on a load or store: none, a constant, or a table product at the element's
- *  index (or at its bit reversal). */
+ *  index (or at its bit reversal). On the store of a transform's last pass, after the factor,
+ *  two pointwise steps of the quotient: times mul[i], then minus sub[bitrev(i)] (fully reduced
+ *  operands; NULL: none). */
 struct ntt_scale {
     int mode; /* 0 none, 1 constant c, 2 table */
     int bitrev;
@@ -49,6 +52,8 @@ struct ntt_scale {
     const fr_e *lo;
     const fr_e *hi;
     fr_e c;
+    const fr_e *mul;
+    const fr_e *sub;
 };
 
 enum { SCALE_NONE = 0, SCALE_CONST = 1, SCALE_TABLE = 2 };
@@ -125,6 +130,26 @@ CZ_DEV void apply_scale_lazy(fr_e &v, const ntt_scale &s, size_t i, unsigned lg)
     }
 }
 
+/* The value a pass stores at index i: scaled, fully reduced by the last pass, which in a
+ * POST build also applies the quotient's pointwise steps (ntt_scale.mul, .sub; a separate
+ * build, so that the other transforms' code stays as it was). */
+template <bool POST> CZ_DEV fr_e store_value(const ntt_pass_args &p, fr_e v, size_t i)
+{
+    apply_scale_lazy(v, p.st, i, p.lg);
+    if (p.reduce) {
+        v = fr_reduce_lazy(v);
+    }
+    if (POST) {
+        if (p.st.mul) {
+            v = v * ldg16(p.st.mul + i);
+        }
+        if (p.st.sub) {
+            v = v - ldg16(p.st.sub + bitrev_idx(i, p.lg));
+        }
+    }
+    return v;
+}
+
 /* Gather load of the first DIT pass (s_lo = 0, so no low columns: the tile is 2^gh_lg whole
  * groups of 2^k elements). Tile row hq of block hb is group H = bitrev(R) with R = hb 2^gh_lg +
  * hq, and its element g sits at DIT position H 2^k + g, which holds src[bitrev(H 2^k + g)] =
@@ -140,9 +165,10 @@ CZ_DEV void gather_coords(const ntt_pass_args &p, size_t hb, unsigned e, unsigne
 }
 
 /* Pass kernel: DIT or DIF, forward or inverse twiddles (INV: the swap of flipped twiddles is
- * compiled in only where it can happen), register cap for MINB blocks per SM. Values in [0, 2r)
- * (lazy reduction), fully reduced on the stores of the last pass (p.reduce). */
-template <bool DIT, bool INV, int MINB>
+ * compiled in only where it can happen), register cap for MINB blocks per SM, the quotient's
+ * pointwise steps on the stores (POST: a last pass). Values in [0, 2r) (lazy reduction), fully
+ * reduced on the stores of the last pass (p.reduce). */
+template <bool DIT, bool INV, int MINB, bool POST>
 __global__ void __launch_bounds__(256, MINB) ntt_pass_kernel(ntt_pass_args p)
 {
     CZ_DYN_SMEM(fr_e, sm);
@@ -253,24 +279,14 @@ __global__ void __launch_bounds__(256, MINB) ntt_pass_kernel(ntt_pass_args p)
         for (unsigned j = 0; j < 8; j++) {
             unsigned e = t + j * T;
             size_t mem = (bitrev_idx(H0 + (e >> k), rlg) << k) | (e & ((1u << k) - 1));
-            fr_e v = sm[e];
-            apply_scale_lazy(v, p.st, mem, p.lg);
-            if (p.reduce) {
-                v = fr_reduce_lazy(v);
-            }
-            store16(p.dst + mem, v);
+            store16(p.dst + mem, store_value<POST>(p, sm[e], mem));
         }
     } else {
         CZ_UNROLL
         for (unsigned j = 0; j < 8; j++) {
             unsigned e = t + j * T;
             size_t mem = tile_mem(p, L0, H0, e);
-            fr_e v = sm[e];
-            apply_scale_lazy(v, p.st, mem, p.lg);
-            if (p.reduce) {
-                v = fr_reduce_lazy(v);
-            }
-            store16(p.dst + mem, v);
+            store16(p.dst + mem, store_value<POST>(p, sm[e], mem));
         }
     }
 }
@@ -360,13 +376,13 @@ __global__ void q_mul_kernel(fr_e *a, const fr_e *b, size_t n)
     }
 }
 
-/* h_j = (a_j - c_j) / Z: a holds A B mod (x^n - 7^n) in natural order, c the coefficients of C
- * in natural order, or in bit-reversed order when rev (quotient_dev). */
-__global__ void q_finish_kernel(fr_e *a, const fr_e *c, fr_e zinv, unsigned lg, int rev, size_t n)
+/* h_j = (a_j - c_j) / Z: a holds A B mod (x^n - 7^n), c the coefficients of C, both in natural
+ * order (quotient_dev for n <= 4). */
+__global__ void q_finish_kernel(fr_e *a, const fr_e *c, fr_e zinv, size_t n)
 {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x) {
-        store16(a + i, (load16(a + i) - ldg16(c + (rev ? bitrev_idx(i, lg) : i))) * zinv);
+        store16(a + i, (load16(a + i) - ldg16(c + i)) * zinv);
     }
 }
 
@@ -493,28 +509,29 @@ static ntt_scale scale_none(void)
     return s;
 }
 
-template <bool DIT, bool INV, int MINB>
+template <bool DIT, bool INV, int MINB, bool POST>
 static cuzk_err launch_pass_kernel(gpu_dev *d, const ntt_pass_args &p, size_t blocks,
                                    unsigned threads, size_t smem, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     CUDA_TRY(err,
-             cudaFuncSetAttribute((ntt_pass_kernel<DIT, INV, MINB>),
+             cudaFuncSetAttribute((ntt_pass_kernel<DIT, INV, MINB, POST>),
                                   cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
              done);
-    CUDA_LAUNCH(err, done, (ntt_pass_kernel<DIT, INV, MINB>), (unsigned)blocks, threads, smem, d->s,
-                p);
+    CUDA_LAUNCH(err, done, (ntt_pass_kernel<DIT, INV, MINB, POST>), (unsigned)blocks, threads, smem,
+                d->s, p);
 done:
     return err;
 }
 
-template <bool DIT, bool INV>
+template <bool DIT, bool INV, bool POST>
 static cuzk_err launch_pass_minb(gpu_dev *d, const ntt_pass_args &p, size_t blocks,
                                  unsigned threads, size_t smem, cz_diag *dg)
 {
     /* two builds of the kernel: registers capped for two blocks per SM (default), or not */
-    return d->ntt_minb == 1 ? launch_pass_kernel<DIT, INV, 1>(d, p, blocks, threads, smem, dg)
-                            : launch_pass_kernel<DIT, INV, 2>(d, p, blocks, threads, smem, dg);
+    return d->ntt_minb == 1
+               ? launch_pass_kernel<DIT, INV, 1, POST>(d, p, blocks, threads, smem, dg)
+               : launch_pass_kernel<DIT, INV, 2, POST>(d, p, blocks, threads, smem, dg);
 }
 
 /** One pass of k stages from s_lo, reading src and writing dst (gather: the first DIT pass of a
@@ -546,12 +563,18 @@ static cuzk_err launch_pass(gpu_dev *d, const fr_e *src, fr_e *dst, unsigned lg,
     p.reduce = last;
     p.ld = ld;
     p.st = st;
+    const bool post = st.mul || st.sub;
     CZ_CHECK(dit || inv);
+    CZ_CHECK(!post || (dit && last));
     if (!dit) {
-        return launch_pass_minb<false, true>(d, p, blocks, threads, smem, dg);
+        return launch_pass_minb<false, true, false>(d, p, blocks, threads, smem, dg);
     }
-    return inv ? launch_pass_minb<true, true>(d, p, blocks, threads, smem, dg)
-               : launch_pass_minb<true, false>(d, p, blocks, threads, smem, dg);
+    if (post) {
+        return inv ? launch_pass_minb<true, true, true>(d, p, blocks, threads, smem, dg)
+                   : launch_pass_minb<true, false, true>(d, p, blocks, threads, smem, dg);
+    }
+    return inv ? launch_pass_minb<true, true, false>(d, p, blocks, threads, smem, dg)
+               : launch_pass_minb<true, false, false>(d, p, blocks, threads, smem, dg);
 }
 
 /** DIT passes, `st` applied by the last (top) pass. lg >= 3. Without gather: in place on x,
@@ -615,7 +638,7 @@ static cuzk_err ntt_natural(gpu_dev *d, fr_e *x, fr_e *tmp, unsigned lg, gpu_ntt
     if (kind == GPU_NTT_COSET_FWD) {
         CZ_TRY(err, scale_tables(d, lg, GPU_SCALE_COSET, 0, &ld, dg), done);
     } else if (kind == GPU_NTT_INV) {
-        gpu_host_ntt_consts(lg, ninv, zinv);
+        gpu_host_ntt_consts(lg, ninv, zinv, NULL);
         st.mode = SCALE_CONST;
         st.c = fr_from_limbs(ninv);
     } else if (kind == GPU_NTT_COSET_INV) {
@@ -638,18 +661,20 @@ done:
  *  that is H (7^n - 1) + C (degree below n), so H = (that - C) / (7^n - 1), C's coefficients
  *  coming from its inverse transform alone. When A B - C is not divisible by Z the result is
  *  the same as the seven-transform form's, (A B - C) mod (x^n - 7^n) / (7^n - 1), whose top
- *  coefficient says so. */
+ *  coefficient says so. From 2^3 on the pointwise steps ride on the transforms' last stores:
+ *  a's coset values are multiplied by b's as they are stored, and the last transform, scaled
+ *  by 1 / (7^n - 1) as C's coefficients are, subtracts them as it stores. */
 static cuzk_err quotient_dev(gpu_dev *d, fr_e *a, fr_e *b, fr_e *c, size_t m, unsigned lg,
                              bool *top_zero, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     const size_t n = (size_t)1 << lg;
     fr_e *v[3] = {a, b, c};
-    uint64_t ninv[4], zinv[4];
-    ntt_scale s_in, s_out;
+    uint64_t ninv[4], zinv[4], nzinv[4];
+    ntt_scale s_in, s_out, s_ab = scale_none(), s_c = scale_none();
     fr_e top;
 
-    gpu_host_ntt_consts(lg, ninv, zinv);
+    gpu_host_ntt_consts(lg, ninv, zinv, nzinv);
     if (m < n) {
         for (int i = 0; i < 3; i++) {
             CUDA_TRY(err, cudaMemsetAsync(v[i] + m, 0, (n - m) * sizeof(fr_e), d->s), done);
@@ -663,25 +688,30 @@ static cuzk_err quotient_dev(gpu_dev *d, fr_e *a, fr_e *b, fr_e *c, size_t m, un
         CZ_TRY(err, ntt_natural(d, c, NULL, lg, GPU_NTT_INV, dg), done);
         CUDA_LAUNCH(err, done, q_mul_kernel, 1, 32, 0, d->s, a, b, n);
         CZ_TRY(err, ntt_natural(d, a, NULL, lg, GPU_NTT_COSET_INV, dg), done);
+        CUDA_LAUNCH(err, done, q_finish_kernel, 1, 32, 0, d->s, a, (const fr_e *)c,
+                    fr_from_limbs(zinv), n);
     } else {
         CZ_TRY(err, ensure_twiddles(d, lg, dg), done);
         CZ_TRY(err, scale_tables(d, lg, GPU_SCALE_COSET_NINV, 1, &s_in, dg), done);
-        CZ_TRY(err, scale_tables(d, lg, GPU_SCALE_ICOSET_NINV, 0, &s_out, dg), done);
-        for (int i = 0; i < 2; i++) {
-            /* coefficients a_j 7^j at position bitrev(j), then evaluations on the coset */
+        CZ_TRY(err, scale_tables(d, lg, GPU_SCALE_ICOSET_NINV_ZINV, 0, &s_out, dg), done);
+        s_ab.mul = b;
+        for (int i = 1; i >= 0; i--) {
+            /* coefficients a_j 7^j at position bitrev(j), then evaluations on the coset; a's
+             * stored times b's */
             CZ_TRY(err, run_dif_inv(d, v[i], lg, s_in, dg), done);
-            CZ_TRY(err, run_dit(d, v[i], v[i], lg, 0, false, scale_none(), scale_none(), dg), done);
+            CZ_TRY(err,
+                   run_dit(d, v[i], v[i], lg, 0, false, scale_none(), i == 0 ? s_ab : scale_none(),
+                           dg),
+                   done);
         }
-        ntt_scale s_c = scale_none(); /* C's coefficients c_j at position bitrev(j) */
+        /* C's coefficients c_j / (7^n - 1) at position bitrev(j) */
         s_c.mode = SCALE_CONST;
-        s_c.c = fr_from_limbs(ninv);
+        s_c.c = fr_from_limbs(nzinv);
         CZ_TRY(err, run_dif_inv(d, c, lg, s_c, dg), done);
-        CUDA_LAUNCH(err, done, q_mul_kernel, grid_for(d, n, 256), 256, 0, d->s, a, b, n);
-        /* natural order in and out through b (no longer needed) */
+        /* natural order in and out through b (no longer needed), C's part subtracted */
+        s_out.sub = c;
         CZ_TRY(err, run_dit(d, a, b, lg, 1, true, scale_none(), s_out, dg), done);
     }
-    CUDA_LAUNCH(err, done, q_finish_kernel, grid_for(d, n, 256), 256, 0, d->s, a, (const fr_e *)c,
-                fr_from_limbs(zinv), lg, lg > 2 ? 1 : 0, n);
     if (top_zero) {
         CUDA_TRY(err, cudaMemcpyAsync(&top, a + n - 1, sizeof(top), cudaMemcpyDeviceToHost, d->s),
                  done);
