@@ -130,22 +130,23 @@ CZ_DEV void apply_scale_lazy(fr_e &v, const ntt_scale &s, size_t i, unsigned lg)
     }
 }
 
-/* The value a pass stores at index i: scaled, fully reduced by the last pass, which in a
- * POST build also applies the quotient's pointwise steps (ntt_scale.mul, .sub; a separate
- * build, so that the other transforms' code stays as it was). */
-template <bool POST> CZ_DEV fr_e store_value(const ntt_pass_args &p, fr_e v, size_t i)
+/* The value a pass stores at index i: scaled, fully reduced by the last pass, which also
+ * applies the quotient's pointwise steps (ntt_scale.mul, .sub). These are compiled into the
+ * default builds of the two DIT kernels that need them only (times b: forward; minus c:
+ * inverse): in the DIF build its last pass measured 0.6 ms slower, and in every build they
+ * would grow each binary by a megabyte. */
+template <bool DIT, bool INV, int MINB>
+CZ_DEV fr_e store_value(const ntt_pass_args &p, fr_e v, size_t i)
 {
     apply_scale_lazy(v, p.st, i, p.lg);
     if (p.reduce) {
         v = fr_reduce_lazy(v);
     }
-    if (POST) {
-        if (p.st.mul) {
-            v = v * ldg16(p.st.mul + i);
-        }
-        if (p.st.sub) {
-            v = v - ldg16(p.st.sub + bitrev_idx(i, p.lg));
-        }
+    if (DIT && !INV && MINB == 2 && p.st.mul) {
+        v = v * ldg16(p.st.mul + i);
+    }
+    if (DIT && INV && MINB == 2 && p.st.sub) {
+        v = v - ldg16(p.st.sub + bitrev_idx(i, p.lg));
     }
     return v;
 }
@@ -165,10 +166,9 @@ CZ_DEV void gather_coords(const ntt_pass_args &p, size_t hb, unsigned e, unsigne
 }
 
 /* Pass kernel: DIT or DIF, forward or inverse twiddles (INV: the swap of flipped twiddles is
- * compiled in only where it can happen), register cap for MINB blocks per SM, the quotient's
- * pointwise steps on the stores (POST: a last pass). Values in [0, 2r) (lazy reduction), fully
- * reduced on the stores of the last pass (p.reduce). */
-template <bool DIT, bool INV, int MINB, bool POST>
+ * compiled in only where it can happen), register cap for MINB blocks per SM. Values in [0, 2r)
+ * (lazy reduction), fully reduced on the stores of the last pass (p.reduce). */
+template <bool DIT, bool INV, int MINB>
 __global__ void __launch_bounds__(256, MINB) ntt_pass_kernel(ntt_pass_args p)
 {
     CZ_DYN_SMEM(fr_e, sm);
@@ -279,14 +279,14 @@ __global__ void __launch_bounds__(256, MINB) ntt_pass_kernel(ntt_pass_args p)
         for (unsigned j = 0; j < 8; j++) {
             unsigned e = t + j * T;
             size_t mem = (bitrev_idx(H0 + (e >> k), rlg) << k) | (e & ((1u << k) - 1));
-            store16(p.dst + mem, store_value<POST>(p, sm[e], mem));
+            store16(p.dst + mem, store_value<DIT, INV, MINB>(p, sm[e], mem));
         }
     } else {
         CZ_UNROLL
         for (unsigned j = 0; j < 8; j++) {
             unsigned e = t + j * T;
             size_t mem = tile_mem(p, L0, H0, e);
-            store16(p.dst + mem, store_value<POST>(p, sm[e], mem));
+            store16(p.dst + mem, store_value<DIT, INV, MINB>(p, sm[e], mem));
         }
     }
 }
@@ -509,29 +509,28 @@ static ntt_scale scale_none(void)
     return s;
 }
 
-template <bool DIT, bool INV, int MINB, bool POST>
+template <bool DIT, bool INV, int MINB>
 static cuzk_err launch_pass_kernel(gpu_dev *d, const ntt_pass_args &p, size_t blocks,
                                    unsigned threads, size_t smem, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     CUDA_TRY(err,
-             cudaFuncSetAttribute((ntt_pass_kernel<DIT, INV, MINB, POST>),
+             cudaFuncSetAttribute((ntt_pass_kernel<DIT, INV, MINB>),
                                   cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
              done);
-    CUDA_LAUNCH(err, done, (ntt_pass_kernel<DIT, INV, MINB, POST>), (unsigned)blocks, threads, smem,
-                d->s, p);
+    CUDA_LAUNCH(err, done, (ntt_pass_kernel<DIT, INV, MINB>), (unsigned)blocks, threads, smem, d->s,
+                p);
 done:
     return err;
 }
 
-template <bool DIT, bool INV, bool POST>
+template <bool DIT, bool INV>
 static cuzk_err launch_pass_minb(gpu_dev *d, const ntt_pass_args &p, size_t blocks,
                                  unsigned threads, size_t smem, cz_diag *dg)
 {
     /* two builds of the kernel: registers capped for two blocks per SM (default), or not */
-    return d->ntt_minb == 1
-               ? launch_pass_kernel<DIT, INV, 1, POST>(d, p, blocks, threads, smem, dg)
-               : launch_pass_kernel<DIT, INV, 2, POST>(d, p, blocks, threads, smem, dg);
+    return d->ntt_minb == 1 ? launch_pass_kernel<DIT, INV, 1>(d, p, blocks, threads, smem, dg)
+                            : launch_pass_kernel<DIT, INV, 2>(d, p, blocks, threads, smem, dg);
 }
 
 /** One pass of k stages from s_lo, reading src and writing dst (gather: the first DIT pass of a
@@ -565,16 +564,16 @@ static cuzk_err launch_pass(gpu_dev *d, const fr_e *src, fr_e *dst, unsigned lg,
     p.st = st;
     const bool post = st.mul || st.sub;
     CZ_CHECK(dit || inv);
-    CZ_CHECK(!post || (dit && last));
+    CZ_CHECK(!post || (dit && last && (inv ? !st.mul : !st.sub)));
+    if (post) { /* the steps are in the default builds only (store_value) */
+        return inv ? launch_pass_kernel<true, true, 2>(d, p, blocks, threads, smem, dg)
+                   : launch_pass_kernel<true, false, 2>(d, p, blocks, threads, smem, dg);
+    }
     if (!dit) {
-        return launch_pass_minb<false, true, false>(d, p, blocks, threads, smem, dg);
+        return launch_pass_minb<false, true>(d, p, blocks, threads, smem, dg);
     }
-    if (post) {
-        return inv ? launch_pass_minb<true, true, true>(d, p, blocks, threads, smem, dg)
-                   : launch_pass_minb<true, false, true>(d, p, blocks, threads, smem, dg);
-    }
-    return inv ? launch_pass_minb<true, true, false>(d, p, blocks, threads, smem, dg)
-               : launch_pass_minb<true, false, false>(d, p, blocks, threads, smem, dg);
+    return inv ? launch_pass_minb<true, true>(d, p, blocks, threads, smem, dg)
+               : launch_pass_minb<true, false>(d, p, blocks, threads, smem, dg);
 }
 
 /** DIT passes, `st` applied by the last (top) pass. lg >= 3. Without gather: in place on x,
