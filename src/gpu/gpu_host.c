@@ -61,13 +61,9 @@ void gpu_host_scale_tables(uint64_t *lo, uint64_t *hi, unsigned lg, unsigned a, 
     }
     c = FR_ONE;
     if (which != GPU_SCALE_COSET) {
-        fr_from_u64(&c, (uint64_t)1 << lg);
-        fr_inv(&c, &c);
-    }
-    if (which == GPU_SCALE_ICOSET_NINV_ZINV) {
         uint64_t ninv[4], zinv[4], nzinv[4];
         gpu_host_ntt_consts(lg, ninv, zinv, nzinv);
-        memcpy(&c, nzinv, sizeof(c));
+        memcpy(&c, which == GPU_SCALE_ICOSET_NINV_ZINV ? nzinv : ninv, sizeof(c));
     }
     /* lo[j] = base^j */
     cur = FR_ONE;
