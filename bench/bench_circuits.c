@@ -27,7 +27,9 @@
  *                           cases time one cold run, whose page faults can cost more than the
  *                           work on a busy machine)
  *   porep_<size>_shape_eval_mt   cs_shape_eval alone on the pool
- *   porep_<size>_shape_mul(_mt)  cs_shape_mul alone into kept buffers, one thread (pool)
+ *   porep_<size>_shape_mul(_mt)  cs_shape_mul alone into kept buffers, one thread (pool), with
+ *                           its scratch kept too; _mt runs twice, in turns with
+ *   porep_<size>_shape_mul_noscratch_mt  the same without scratch (the slower path)
  *   porep_32gib_count       the 32 GiB PoRep partition (18 challenges), counter backend
  *   porep_32gib_shape       its compact shape recorded on the pool (~6 GB; named only)
  * With CUZK_BENCH_SHAPE_FILE=<path>, the shape cases also save the shape there and load it
@@ -60,6 +62,12 @@ typedef enum { BK_COUNTER, BK_WITNESS, BK_PROVER, BK_SHAPE, BK_COMPACT, BK_COMPA
 
 typedef void (*synth_fn)(cs_t *cs, void *ctx, cz_pool *pool);
 
+/* What the compact cases keep from run to run: a, b, c and cs_shape_mul's scratch. */
+typedef struct kept_bufs {
+    fr_t *abc[3];
+    void *scratch;
+} kept_bufs;
+
 typedef struct run {
     backend bk;
     synth_fn fn;
@@ -67,7 +75,7 @@ typedef struct run {
     cz_pool *pool;
     cs_counts_t hint;
     const cs_shape_t *shape; /* BK_COMPACT, BK_COMPACT_REUSE */
-    fr_t *abc[3];            /* BK_COMPACT_REUSE: a, b, c kept from run to run */
+    const kept_bufs *kept;   /* BK_COMPACT_REUSE: a, b, c and scratch kept from run to run */
     cs_assignment_t spare;   /* BK_COMPACT_REUSE: the last run's values, recycled */
 } run;
 
@@ -94,7 +102,8 @@ static void run_take(run *r, cs_t *cs)
         if (cs_take_assignment(cs, &asg, NULL) != CUZK_OK) {
             exit(1);
         }
-        cs_shape_mul(r->shape, r->abc[0], r->abc[1], r->abc[2], asg.inputs, asg.aux, r->pool);
+        cs_shape_mul(r->shape, r->kept->abc[0], r->kept->abc[1], r->kept->abc[2], asg.inputs,
+                     asg.aux, r->kept->scratch, r->pool);
         cs_assignment_clear(&r->spare);
         r->spare = asg;
     }
@@ -204,15 +213,12 @@ static void report_cpu(const char *name, run *r)
 }
 
 static void bench_run_shape(const char *name, backend bk, synth_fn fn, void *ctx, cz_pool *pool,
-                            unsigned iters, const cs_shape_t *shape, fr_t *const abc[3])
+                            unsigned iters, const cs_shape_t *shape, const kept_bufs *kept)
 {
-    run r = {bk, fn, ctx, pool, {0, 0, 0}, shape, {NULL, NULL, NULL}, {0}};
+    run r = {bk, fn, ctx, pool, {0, 0, 0}, shape, kept, {0}};
     cs_t *cs = NULL;
     double t0, dt;
 
-    for (int k = 0; abc && k < 3; k++) {
-        r.abc[k] = abc[k];
-    }
     /* counts first: the size hint, and n */
     if (cs_new_counter(&cs, NULL) != CUZK_OK) {
         exit(1);
@@ -477,7 +483,7 @@ static bool cmp_selected(int argc, char **argv, const char *tag)
  * warm-up at 512 MiB) and, as <name>_warm, the prover and compact cases again with a warm-up
  * run and 3 timed runs (a daemon's steady state: the heap has its pages). */
 static void porep_cmp_cases(int argc, char **argv, porep_bench *b, const char *tag, unsigned iters,
-                            cz_pool *pool, const cs_shape_t *shape, fr_t *const abc[3])
+                            cz_pool *pool, const cs_shape_t *shape, const kept_bufs *kept)
 {
     char name[64];
 
@@ -490,7 +496,7 @@ static void porep_cmp_cases(int argc, char **argv, porep_bench *b, const char *t
             cmp_name(name, sizeof(name), tag, c, warm);
             if (bench_selected(argc, argv, name)) {
                 bench_run_shape(name, c->bk, c->mt ? porep_synth_mt : porep_synth, b,
-                                c->mt ? pool : NULL, warm ? 3 : iters, shape, abc);
+                                c->mt ? pool : NULL, warm ? 3 : iters, shape, kept);
             }
         }
     }
@@ -501,6 +507,7 @@ typedef struct mul_run {
     const cs_shape_t *shape;
     const cs_assignment_t *asg;
     fr_t *const *abc;
+    void *scratch;
     cz_pool *pool;
 } mul_run;
 
@@ -508,12 +515,14 @@ static void mul_once(void *p)
 {
     mul_run *e = p;
 
-    cs_shape_mul(e->shape, e->abc[0], e->abc[1], e->abc[2], e->asg->inputs, e->asg->aux, e->pool);
+    cs_shape_mul(e->shape, e->abc[0], e->abc[1], e->abc[2], e->asg->inputs, e->asg->aux, e->scratch,
+                 e->pool);
 }
 
-/* The names of the products cases of one size: shape_eval_mt, shape_mul, shape_mul_mt. */
+/* The names of the products cases of one size: shape_eval_mt, shape_mul, shape_mul_mt,
+ * shape_mul_noscratch_mt. */
 typedef struct products_names {
-    char ev[64], mul[64], mul_mt[64];
+    char ev[64], mul[64], mul_mt[64], mul_plain[64];
 } products_names;
 
 static bool products_selected(int argc, char **argv, const char *tag, products_names *nm)
@@ -521,6 +530,7 @@ static bool products_selected(int argc, char **argv, const char *tag, products_n
     snprintf(nm->ev, sizeof(nm->ev), "porep_%s_shape_eval_mt", tag);
     snprintf(nm->mul, sizeof(nm->mul), "porep_%s_shape_mul", tag);
     snprintf(nm->mul_mt, sizeof(nm->mul_mt), "porep_%s_shape_mul_mt", tag);
+    snprintf(nm->mul_plain, sizeof(nm->mul_plain), "porep_%s_shape_mul_noscratch_mt", tag);
     return bench_selected(argc, argv, nm->ev) || bench_selected(argc, argv, nm->mul) ||
            bench_selected(argc, argv, nm->mul_mt);
 }
@@ -528,7 +538,7 @@ static bool products_selected(int argc, char **argv, const char *tag, products_n
 /* The products alone (see the file comment): cs_shape_eval (a, b, c allocated) and cs_shape_mul
  * (kept buffers) on one witness assignment of b's partition. */
 static void porep_products_cases(int argc, char **argv, porep_bench *b, const char *tag,
-                                 cz_pool *pool, const cs_shape_t *shape, fr_t *const abc[3])
+                                 cz_pool *pool, const cs_shape_t *shape, const kept_bufs *kept)
 {
     products_names nm;
     cs_assignment_t asg;
@@ -546,12 +556,18 @@ static void porep_products_cases(int argc, char **argv, porep_bench *b, const ch
     }
     cs_free(cs);
     double n = (double)shape->num_constraints;
-    mul_run m1 = {shape, &asg, abc, NULL}, m2 = {shape, &asg, abc, pool};
+    mul_run m1 = {shape, &asg, kept->abc, kept->scratch, NULL};
+    mul_run m2 = {shape, &asg, kept->abc, kept->scratch, pool};
+    mul_run m3 = {shape, &asg, kept->abc, NULL, pool};
     if (bench_selected(argc, argv, nm.mul)) {
         bench_case(nm.mul, shape->num_constraints, 5, n, BENCH_NS, mul_once, &m1);
     }
     if (bench_selected(argc, argv, nm.mul_mt)) {
-        bench_case(nm.mul_mt, shape->num_constraints, 5, n, BENCH_NS, mul_once, &m2);
+        /* in turns with the scratch-free path, so that both see the same minutes */
+        for (int round = 0; round < 2; round++) {
+            bench_case(nm.mul_mt, shape->num_constraints, 5, n, BENCH_NS, mul_once, &m2);
+            bench_case(nm.mul_plain, shape->num_constraints, 5, n, BENCH_NS, mul_once, &m3);
+        }
     }
     if (bench_selected(argc, argv, nm.ev)) {
         eval_run e = {shape, &asg, pool};
@@ -567,8 +583,8 @@ static void porep_compact_cases(int argc, char **argv, porep_bench *b, const cha
     char rec[64];
     products_names nm;
     cs_shape_t shape;
-    fr_t *abc[3];
-    cz_buf buf[3];
+    kept_bufs kept;
+    cz_buf buf[4];
 
     snprintf(rec, sizeof(rec), "porep_%s_shape_mt", tag);
     if (!pool || !(bench_selected(argc, argv, rec) || products_selected(argc, argv, tag, &nm) ||
@@ -579,17 +595,21 @@ static void porep_compact_cases(int argc, char **argv, porep_bench *b, const cha
     if (bench_selected(argc, argv, rec)) {
         bench_run(rec, BK_SHAPE, porep_blank_mt, b, pool, iters);
     }
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         /* huge-page backed as an engine's would be, and faulted in before timing */
-        if (cz_buf_new(&buf[k], shape.A.rows * sizeof(fr_t), NULL) != CUZK_OK) {
+        size_t len = k < 3 ? shape.A.rows * sizeof(fr_t) : cs_shape_mul_scratch_bytes(&shape);
+        if (cz_buf_new(&buf[k], len, NULL) != CUZK_OK) {
             exit(1);
         }
         memset(buf[k].ptr, 0, buf[k].len);
-        abc[k] = buf[k].ptr;
+        if (k < 3) {
+            kept.abc[k] = buf[k].ptr;
+        }
     }
-    porep_cmp_cases(argc, argv, b, tag, iters, pool, &shape, abc);
-    porep_products_cases(argc, argv, b, tag, pool, &shape, abc);
-    for (int k = 0; k < 3; k++) {
+    kept.scratch = buf[3].ptr;
+    porep_cmp_cases(argc, argv, b, tag, iters, pool, &shape, &kept);
+    porep_products_cases(argc, argv, b, tag, pool, &shape, &kept);
+    for (int k = 0; k < 4; k++) {
         cz_buf_free(&buf[k]);
     }
     cs_shape_clear(&shape);

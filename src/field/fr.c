@@ -307,6 +307,22 @@ void fr_from_u64(fr_t *out, uint64_t v)
     fr_mul_kernel(out->l, t, FR_R2);
 }
 
+void fr_wide_reduce(fr_t *out, fr_wide_t acc)
+{
+    fr_t lo, hi;
+
+    /* acc = lo + top * 2^256 with lo < 2^256 < 3r: two conditional subtractions reduce lo */
+    limbs_reduce_once(lo.l, acc.l, FR_MODULUS, FR_NLIMBS);
+    limbs_reduce_once(lo.l, lo.l, FR_MODULUS, FR_NLIMBS);
+    if (acc.l[FR_NLIMBS] == 0) {
+        *out = lo;
+        return;
+    }
+    /* top * 2^256 mod r is the Montgomery representation of the integer top */
+    fr_from_u64(&hi, acc.l[FR_NLIMBS]);
+    fr_add(out, &lo, &hi);
+}
+
 bool fr_from_repr(fr_t *out, const fr_repr_t *repr)
 {
     if (!limbs_lt(repr->l, FR_MODULUS, FR_NLIMBS)) {

@@ -280,4 +280,11 @@ bool cs_shape_densities(cs_shape_t *s);
 /* XXH64 of `len` bytes (xxhash.h 0.8's algorithm; shape file checksums). */
 uint64_t cs_xxh64(const void *data, size_t len, uint64_t seed);
 
+/* Value kinds for the products (shape_eval.c): kinds[i] for i < ni + na, w = inputs || aux, is
+ * CS_VK_ZERO, CS_VK_ONE or CS_VK_OTHER. `portable` takes the limb loop even where the SSE2 one
+ * exists (tests compare the two). Over `pool` when non-NULL. */
+enum { CS_VK_ZERO, CS_VK_ONE, CS_VK_OTHER };
+void cs_value_kinds(uint8_t *kinds, const fr_t *inputs, size_t ni, const fr_t *aux, size_t na,
+                    bool portable, cz_pool *pool);
+
 #endif /* CUZK_R1CS_INTERNAL_H */

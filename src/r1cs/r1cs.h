@@ -454,12 +454,18 @@ CZ_MUST_USE cuzk_err cs_shape_from_r1cs(cs_shape_t *out, const cs_r1cs_t *r1cs, 
  *  Splits rows over `pool` when non-NULL; allocates nothing. */
 void cs_shape_matrix_mul(const cs_shape_matrix_t *m, const fr_t *dict, fr_t *out,
                          const fr_t *inputs, size_t num_inputs, const fr_t *aux, cz_pool *pool);
+/** Bytes of the scratch cs_shape_mul takes: one per value of w and four per dictionary
+ *  entry. */
+size_t cs_shape_mul_scratch_bytes(const cs_shape_t *shape);
 /** a = A w, b = B w, c = C w into caller buffers of shape->A.rows elements each (borrowed;
  *  an engine keeps them from one proof to the next, so that no page is faulted in per proof),
  *  w = (inputs || aux) with the shape's counts, in one pass over the rows split over `pool`.
- *  Allocates nothing. The densities are the shape's own. */
+ *  `scratch` (cs_shape_mul_scratch_bytes, borrowed, any alignment of malloc) lets rows of
+ *  Boolean values be summed from a byte per value: first a pass over w marks each value 0, 1
+ *  or other. NULL works without it, slower. Allocates nothing. The densities are the shape's
+ *  own. */
 void cs_shape_mul(const cs_shape_t *shape, fr_t *a, fr_t *b, fr_t *c, const fr_t *inputs,
-                  const fr_t *aux, cz_pool *pool);
+                  const fr_t *aux, void *scratch, cz_pool *pool);
 /** Witness-only mode with a compact shape, the contract of cs_r1cs_eval: from an assignment
  *  holding inputs and aux (the witness backend's) computes a, b, c (allocated, m = rows) in one
  *  pass over the rows split over `pool`, and copies the shape's densities: exactly the prover

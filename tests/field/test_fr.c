@@ -396,6 +396,56 @@ TEST(fr_addsub_matches_portable)
     }
 }
 
+TEST(fr_wide_sums)
+{
+    /* unreduced sums against chains of fr_add, the assembly accumulation against the portable
+     * one, and the masks: mask 0 adds nothing, ~0 adds the element */
+    for (int trial = 0; trial < 4000; trial++) {
+        size_t n = trial < 3000 ? (size_t)(trial % 12) : 200 + (size_t)trial;
+        fr_wide_t acc = {{0}}, port = {{0}};
+        fr_t want = FR_ZERO, got;
+        for (size_t i = 0; i < n; i++) {
+            fr_t x;
+            rand_fr(&x);
+            uint64_t mask = (i * 7 + (size_t)trial) % 3 == 0 ? 0 : ~(uint64_t)0;
+            fr_wide_add_masked(&acc, &x, mask);
+            fr_wide_add_masked_portable(&port, &x, mask);
+            if (mask) {
+                fr_add(&want, &want, &x);
+            }
+        }
+        CHECK_MEM_EQ(acc.l, port.l, sizeof(acc.l));
+        fr_wide_reduce(&got, acc);
+        CHECK_MSG(fr_eq(&got, &want), "trial %d (%zu terms)", trial, n);
+        CHECK(limbs_lt(got.l, FR_MODULUS, FR_NLIMBS));
+    }
+    {
+        /* the low limbs in [2r, 2^256) with no carry (three reps of about 2^256 / 3), and
+         * 100000 reps of r - 1 (a carry limb near 2^16) */
+        fr_t third = {{0x5555555555555555ULL, 0x5555555555555555ULL, 0x5555555555555555ULL,
+                       0x5555555555555555ULL}};
+        fr_t top = {{FR_MODULUS[0] - 1, FR_MODULUS[1], FR_MODULUS[2], FR_MODULUS[3]}};
+        fr_t want, got, k;
+        fr_wide_t acc = {{0}};
+        for (int i = 0; i < 3; i++) {
+            fr_wide_add_masked(&acc, &third, ~(uint64_t)0);
+        }
+        CHECK(acc.l[FR_NLIMBS] == 0 && !limbs_lt(acc.l, FR_MODULUS, FR_NLIMBS));
+        fr_add(&want, &third, &third);
+        fr_add(&want, &want, &third);
+        fr_wide_reduce(&got, acc);
+        CHECK(fr_eq(&got, &want));
+        memset(&acc, 0, sizeof(acc));
+        for (int i = 0; i < 100000; i++) {
+            fr_wide_add_masked(&acc, &top, ~(uint64_t)0);
+        }
+        fr_from_u64(&k, 100000);
+        fr_mul(&want, &top, &k);
+        fr_wide_reduce(&got, acc);
+        CHECK(acc.l[FR_NLIMBS] > 1000 && fr_eq(&got, &want));
+    }
+}
+
 /* out = a^e bit by bit (e: n limbs), the simplest square-and-multiply: the reference for
  * fr_pow's windowed path. */
 static void naive_pow(fr_t *out, const fr_t *a, const uint64_t *e, size_t n)

@@ -173,10 +173,19 @@ static void check_circuit(const char *name, synth_fn fn, void *ctx, bool slow)
             CHECK(abc[k] != NULL);
             memset(abc[k], 0xa5, prv.m * sizeof(fr_t));
         }
-        cs_shape_mul(&shape[0], abc[0], abc[1], abc[2], wit.inputs, wit.aux, pool);
-        CHECK_MEM_EQ(abc[0], prv.a, prv.m * sizeof(fr_t));
-        CHECK_MEM_EQ(abc[1], prv.b, prv.m * sizeof(fr_t));
-        CHECK_MEM_EQ(abc[2], prv.c, prv.m * sizeof(fr_t));
+        /* with the scratch (as cs_shape_eval) and without */
+        for (int with = 0; with < 2; with++) {
+            void *scratch = with ? cz_malloc(cs_shape_mul_scratch_bytes(&shape[0])) : NULL;
+            CHECK(!with || scratch);
+            cs_shape_mul(&shape[0], abc[0], abc[1], abc[2], wit.inputs, wit.aux, scratch, pool);
+            CHECK_MEM_EQ(abc[0], prv.a, prv.m * sizeof(fr_t));
+            CHECK_MEM_EQ(abc[1], prv.b, prv.m * sizeof(fr_t));
+            CHECK_MEM_EQ(abc[2], prv.c, prv.m * sizeof(fr_t));
+            cz_free(scratch);
+            for (int k = 0; k < 3; k++) {
+                memset(abc[k], 0xa5, prv.m * sizeof(fr_t));
+            }
+        }
         for (int k = 0; k < 3; k++) {
             cz_free(abc[k]);
         }
@@ -482,6 +491,50 @@ TEST(shape_by_hand)
     CHECK_EQ_U64(cs_shape_bytes(&s[0]), 4 * 32 + 3 * 4 * 4 + 7 * 6 + 3 * 8);
     cs_shape_clear(&s[0]);
     cs_shape_clear(&s[0]); /* a cleared shape is accepted */
+}
+
+TEST(shape_value_kinds)
+{
+    /* the kinds pass of the products, SSE2 and limb loop, on one thread and on the pool,
+     * against fr_is_zero / fr_is_one: 0, 1, random values, and 0 or 1 with one byte changed */
+    enum { NI = 3, NA = 70000 };
+    fr_t *in = cz_malloc(NI * sizeof(fr_t)), *aux = cz_malloc(NA * sizeof(fr_t));
+    uint8_t *k[4];
+    cz_prng g;
+    cz_pool *pool = NULL;
+
+    CHECK(in && aux);
+    CHECK_OK(cz_pool_new(&pool, 2, "kinds", NULL));
+    cz_prng_seed(&g, 77);
+    for (size_t i = 0; i < NI + NA; i++) {
+        fr_t *w = i < NI ? &in[i] : &aux[i - NI];
+        uint64_t r = cz_prng_below(&g, 4);
+        *w = r == 0 ? FR_ZERO : r == 1 ? FR_ONE : FR_ZERO;
+        if (r == 2) {
+            rand_fr(w, &g);
+        } else if (r == 3) {
+            *w = cz_prng_below(&g, 2) ? FR_ONE : FR_ZERO;
+            ((uint8_t *)w->l)[cz_prng_below(&g, 32)] ^= (uint8_t)(1 + cz_prng_below(&g, 255));
+        }
+    }
+    for (int j = 0; j < 4; j++) {
+        k[j] = cz_malloc(NI + NA);
+        CHECK(k[j] != NULL);
+        cs_value_kinds(k[j], in, NI, aux, NA, j & 1, j & 2 ? pool : NULL);
+    }
+    for (size_t i = 0; i < NI + NA; i++) {
+        const fr_t *w = i < NI ? &in[i] : &aux[i - NI];
+        int want = fr_is_zero(w) ? CS_VK_ZERO : fr_is_one(w) ? CS_VK_ONE : CS_VK_OTHER;
+        for (int j = 0; j < 4; j++) {
+            CHECK_MSG(k[j][i] == want, "value %zu, form %d", i, j);
+        }
+    }
+    for (int j = 0; j < 4; j++) {
+        cz_free(k[j]);
+    }
+    cz_pool_free(pool);
+    cz_free(in);
+    cz_free(aux);
 }
 
 TEST(shape_errors)
