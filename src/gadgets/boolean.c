@@ -118,6 +118,29 @@ gad_bool_t gad_alloc_bit_m(cs_t *cs, unsigned m, bool value)
     return r;
 }
 
+void gad_alloc_bits_m(cs_t *cs, unsigned m, gad_bool_t *out, const bool *bits, size_t n,
+                      const char *ns)
+{
+    bool lab = (m & GAD_M_LAB) != 0;
+    cs_var_t vars[GAD_FR_BITS + 1];
+
+    CZ_CHECK(n <= GAD_FR_BITS + 1);
+    if (!(m & GAD_M_BLIND)) {
+        for (size_t i = 0; i < n; i++) {
+            GAD_NS_PUSHF(cs, lab, "%s %zu", ns, i);
+            out[i] = gad_alloc_bit_m(cs, m, bits[i]);
+            GAD_NS_POP(cs, lab);
+        }
+        return;
+    }
+    (void)cs_alloc_bits(cs, vars, bits, n);
+    (void)cs_enforce_blind(cs, n);
+    for (size_t i = 0; i < n; i++) {
+        gad_bool_t r = {vars[i], GAD_IS, (uint8_t)bits[i]};
+        out[i] = r;
+    }
+}
+
 gad_bool_t gad_alloc_bit_cond(cs_t *cs, bool value, gad_bool_t must_be_false)
 {
     gad_bool_t r = {{0}, GAD_IS, (uint8_t)value};
@@ -221,50 +244,30 @@ gad_bool_t gad_bit_nor_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b)
  * Boolean
  * ---------------------------------------------------------------------------------------- */
 
-static inline bool is_false(gad_bool_t b)
-{
-    return b.kind == GAD_CONST && !b.value;
-}
-
-static inline bool is_true(gad_bool_t b)
-{
-    return b.kind == GAD_CONST && b.value;
-}
-
 gad_bool_t gad_bool_xor_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b)
 {
-    if (is_false(a)) {
-        return b;
+    gad_bool_t r;
+    bool bit, negate;
+
+    if (!gad_xor_plan(a, b, &r, &bit, &negate)) {
+        return r;
     }
-    if (is_false(b)) {
-        return a;
-    }
-    if (is_true(a)) {
-        return gad_bool_not(b);
-    }
-    if (is_true(b)) {
-        return gad_bool_not(a);
-    }
-    /* (Is, Not) in either order: not(xor(is, not.not())), the Is operand first. */
-    if (a.kind == GAD_IS && b.kind == GAD_NOT) {
-        return gad_bool_not(gad_bit_xor_m(cs, m, a, b));
-    }
-    if (a.kind == GAD_NOT && b.kind == GAD_IS) {
-        return gad_bool_not(gad_bit_xor_m(cs, m, b, a));
-    }
-    /* (Is, Is) or (Not, Not) */
-    return gad_bit_xor_m(cs, m, a, b);
+    /* (Is, Not) in either order: not(xor(is, not.not())), the Is operand first; (Is, Is) and
+     * (Not, Not) as they come */
+    r = a.kind == GAD_NOT && b.kind == GAD_IS ? gad_bit_xor_m(cs, m, b, a)
+                                              : gad_bit_xor_m(cs, m, a, b);
+    return negate ? gad_bool_not(r) : r;
 }
 
 gad_bool_t gad_bool_and_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b)
 {
-    if (is_false(a) || is_false(b)) {
+    if (gad_is_false(a) || gad_is_false(b)) {
         return gad_bool_const(false);
     }
-    if (is_true(a)) {
+    if (gad_is_true(a)) {
         return b;
     }
-    if (is_true(b)) {
+    if (gad_is_true(b)) {
         return a;
     }
     if (a.kind == GAD_IS && b.kind == GAD_NOT) {
@@ -279,6 +282,90 @@ gad_bool_t gad_bool_and_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b)
     return gad_bit_and_m(cs, m, a, b);
 }
 
+/* gad_bool_and_m's allocation: none for a constant operand, else one bit x & y (and, and_not
+ * or nor, all Is). */
+static void and_plan(gad_bit_plan *p, gad_bool_t x, gad_bool_t y)
+{
+    p->n = 0;
+    if (gad_is_false(x) || gad_is_false(y)) {
+        p->r = gad_bool_const(false);
+    } else if (gad_is_true(x)) {
+        p->r = y;
+    } else if (gad_is_true(y)) {
+        p->r = x;
+    } else {
+        gad_bool_t r = {{0}, GAD_IS, (uint8_t)(x.value & y.value)};
+        p->r = r;
+        p->bit[0] = r.value;
+        p->n = 1;
+    }
+}
+
+/* not(and(x, y)) */
+static void nand_plan(gad_bit_plan *p, gad_bool_t x, gad_bool_t y)
+{
+    and_plan(p, x, y);
+    p->r = gad_bool_not(p->r);
+}
+
+/* One allocated bit of value v (the general cases). */
+static void alloc_plan(gad_bit_plan *p, bool v)
+{
+    gad_bool_t r = {{0}, GAD_IS, (uint8_t)v};
+    p->r = r;
+    p->bit[0] = v;
+    p->n = 1;
+}
+
+void gad_sha256_ch_plan(gad_bit_plan *p, gad_bool_t a, gad_bool_t b, gad_bool_t c)
+{
+    bool v = (a.value & b.value) ^ ((!a.value) & c.value);
+
+    p->n = 0;
+    if (a.kind == GAD_CONST && b.kind == GAD_CONST && c.kind == GAD_CONST) {
+        p->r = gad_bool_const(v);
+    } else if (gad_is_false(a)) {
+        p->r = c;
+    } else if (gad_is_false(b)) {
+        and_plan(p, gad_bool_not(a), c);
+    } else if (gad_is_false(c)) {
+        and_plan(p, a, b);
+    } else if (gad_is_true(c)) {
+        nand_plan(p, a, gad_bool_not(b));
+    } else if (gad_is_true(b)) {
+        nand_plan(p, gad_bool_not(a), gad_bool_not(c));
+    } else {
+        alloc_plan(p, v);
+    }
+}
+
+void gad_sha256_maj_plan(gad_bit_plan *p, gad_bool_t a, gad_bool_t b, gad_bool_t c)
+{
+    bool v = (a.value & b.value) ^ (a.value & c.value) ^ (b.value & c.value);
+
+    p->n = 0;
+    if (a.kind == GAD_CONST && b.kind == GAD_CONST && c.kind == GAD_CONST) {
+        p->r = gad_bool_const(v);
+    } else if (gad_is_false(a)) {
+        and_plan(p, b, c);
+    } else if (gad_is_false(b)) {
+        and_plan(p, a, c);
+    } else if (gad_is_false(c)) {
+        and_plan(p, a, b);
+    } else if (gad_is_true(c)) {
+        nand_plan(p, gad_bool_not(a), gad_bool_not(b));
+    } else if (gad_is_true(b)) {
+        nand_plan(p, gad_bool_not(a), gad_bool_not(c));
+    } else if (gad_is_true(a)) {
+        nand_plan(p, gad_bool_not(b), gad_bool_not(c));
+    } else {
+        /* maj, then the b-and-c helper (b and c are not constant here) */
+        alloc_plan(p, v);
+        p->bit[1] = b.value & c.value;
+        p->n = 2;
+    }
+}
+
 gad_bool_t gad_bool_sha256_ch_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b, gad_bool_t c)
 {
     bool v = (a.value & b.value) ^ ((!a.value) & c.value);
@@ -286,19 +373,19 @@ gad_bool_t gad_bool_sha256_ch_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b
     if (a.kind == GAD_CONST && b.kind == GAD_CONST && c.kind == GAD_CONST) {
         return gad_bool_const(v);
     }
-    if (is_false(a)) {
+    if (gad_is_false(a)) {
         return c;
     }
-    if (is_false(b)) {
+    if (gad_is_false(b)) {
         return gad_bool_and_m(cs, m, gad_bool_not(a), c);
     }
-    if (is_false(c)) {
+    if (gad_is_false(c)) {
         return gad_bool_and_m(cs, m, a, b);
     }
-    if (is_true(c)) {
+    if (gad_is_true(c)) {
         return gad_bool_not(gad_bool_and_m(cs, m, a, gad_bool_not(b)));
     }
-    if (is_true(b)) {
+    if (gad_is_true(b)) {
         return gad_bool_not(gad_bool_and_m(cs, m, gad_bool_not(a), gad_bool_not(c)));
     }
     /* General case (a may be Constant(true)): ch = alloc; (b - c) * a = ch - c. */
@@ -325,22 +412,22 @@ gad_bool_t gad_bool_sha256_maj_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t 
     if (a.kind == GAD_CONST && b.kind == GAD_CONST && c.kind == GAD_CONST) {
         return gad_bool_const(v);
     }
-    if (is_false(a)) {
+    if (gad_is_false(a)) {
         return gad_bool_and_m(cs, m, b, c);
     }
-    if (is_false(b)) {
+    if (gad_is_false(b)) {
         return gad_bool_and_m(cs, m, a, c);
     }
-    if (is_false(c)) {
+    if (gad_is_false(c)) {
         return gad_bool_and_m(cs, m, a, b);
     }
-    if (is_true(c)) {
+    if (gad_is_true(c)) {
         return gad_bool_not(gad_bool_and_m(cs, m, gad_bool_not(a), gad_bool_not(b)));
     }
-    if (is_true(b)) {
+    if (gad_is_true(b)) {
         return gad_bool_not(gad_bool_and_m(cs, m, gad_bool_not(a), gad_bool_not(c)));
     }
-    if (is_true(a)) {
+    if (gad_is_true(a)) {
         return gad_bool_not(gad_bool_and_m(cs, m, gad_bool_not(b), gad_bool_not(c)));
     }
     /* General case: maj is allocated BEFORE the b-and-c helper;
@@ -428,15 +515,15 @@ void gad_bool_enforce_equal(cs_t *cs, gad_bool_t a, gad_bool_t b)
     cs_lc_t lc = cs_lc(cs);
     const char *label;
     /* (Constant(true), x) | (x, Constant(true)): {} * {} = ONE - lc(x) */
-    if (is_true(a) || is_true(b)) {
-        gad_bool_t x = is_true(a) ? b : a;
+    if (gad_is_true(a) || gad_is_true(b)) {
+        gad_bool_t x = gad_is_true(a) ? b : a;
         if (lcs) {
             cs_lc_add_var(cs, &lc, CS_ONE);
             gad_lc_sub_bool(cs, &lc, x);
         }
         label = "enforce equal to one";
-    } else if (is_false(a) || is_false(b)) {
-        gad_bool_t x = is_false(a) ? b : a;
+    } else if (gad_is_false(a) || gad_is_false(b)) {
+        gad_bool_t x = gad_is_false(a) ? b : a;
         if (lcs) {
             gad_lc_add_bool(cs, &lc, NULL, x);
         }
@@ -453,11 +540,9 @@ void gad_bool_enforce_equal(cs_t *cs, gad_bool_t a, gad_bool_t b)
 
 void gad_u64_into_bits_le(cs_t *cs, gad_bool_t out[64], uint64_t value)
 {
-    unsigned m = gad_mode(cs);
-    bool lab = (m & GAD_M_LAB) != 0;
+    bool bits[64];
     for (unsigned i = 0; i < 64; i++) {
-        GAD_NS_PUSHF(cs, lab, "bit %u", i);
-        out[i] = gad_alloc_bit_m(cs, m, (value >> i) & 1);
-        GAD_NS_POP(cs, lab);
+        bits[i] = (value >> i) & 1;
     }
+    gad_alloc_bits_m(cs, gad_mode(cs), out, bits, 64, "bit");
 }

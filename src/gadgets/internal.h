@@ -41,18 +41,57 @@ static inline cs_var_t gad_alloc_var(cs_t *cs, const fr_t *value)
     return v;
 }
 
-/* What a cs wants, looked up once per gadget call: LCs (cs_needs_lcs) and labels
- * (cs_wants_labels). */
-#define GAD_M_LCS 1u
-#define GAD_M_LAB 2u
+/* What a cs wants, looked up once per gadget call: LCs (cs_needs_lcs), labels
+ * (cs_wants_labels), or nothing but counts and values (cs_blind: batched allocations). */
+#define GAD_M_LCS   1u
+#define GAD_M_LAB   2u
+#define GAD_M_BLIND 4u
 
 static inline unsigned gad_mode(cs_t *cs)
 {
-    return (cs_needs_lcs(cs) ? GAD_M_LCS : 0u) | (cs_wants_labels(cs) ? GAD_M_LAB : 0u);
+    return (cs_needs_lcs(cs) ? GAD_M_LCS : 0u) | (cs_wants_labels(cs) ? GAD_M_LAB : 0u) |
+           (cs_blind(cs) ? GAD_M_BLIND : 0u);
+}
+
+static inline bool gad_is_false(gad_bool_t b)
+{
+    return b.kind == GAD_CONST && !b.value;
+}
+
+static inline bool gad_is_true(gad_bool_t b)
+{
+    return b.kind == GAD_CONST && b.value;
+}
+
+/* Boolean::xor's decision, without the allocation: false with *r the result when no bit is
+ * allocated (a constant operand: the other one or its negation); true when the result is a new
+ * bit of value *bit (Not(bit) when *negate: one operand Is, the other Not), allocated by
+ * gad_bit_xor with the Is operand first. gad_bool_xor_m and the batched gad_u32_xor share it. */
+static inline bool gad_xor_plan(gad_bool_t a, gad_bool_t b, gad_bool_t *r, bool *bit, bool *negate)
+{
+    if (gad_is_false(a)) {
+        *r = b;
+    } else if (gad_is_false(b)) {
+        *r = a;
+    } else if (gad_is_true(a)) {
+        *r = gad_bool_not(b);
+    } else if (gad_is_true(b)) {
+        *r = gad_bool_not(a);
+    } else {
+        *bit = gad_bit_value(a) ^ gad_bit_value(b);
+        *negate = a.kind != b.kind;
+        return true;
+    }
+    return false;
 }
 
 /* The Boolean gadgets with the mode given (hot loops look it up once). */
 gad_bool_t gad_alloc_bit_m(cs_t *cs, unsigned m, bool value);
+/* out[i] = gad_alloc_bit_m(cs, m, bits[i]) for i < n, in order, each in the namespace
+ * "<ns> <i>"; on a blind backend in one cs_alloc_bits and one cs_enforce_blind.
+ * n <= GAD_FR_BITS + 1. */
+void gad_alloc_bits_m(cs_t *cs, unsigned m, gad_bool_t *out, const bool *bits, size_t n,
+                      const char *ns);
 gad_bool_t gad_bit_xor_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b);
 gad_bool_t gad_bit_and_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b);
 gad_bool_t gad_bit_and_not_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b);
@@ -61,6 +100,18 @@ gad_bool_t gad_bool_xor_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b);
 gad_bool_t gad_bool_and_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b);
 gad_bool_t gad_bool_sha256_ch_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b, gad_bool_t c);
 gad_bool_t gad_bool_sha256_maj_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b, gad_bool_t c);
+
+/* What gad_bool_sha256_ch_m / gad_bool_sha256_maj_m allocate for one bit, for the batched
+ * words of a blind backend: n new bits (0 to 2, in allocation order, one constraint each) of
+ * values bit[], and the result r, whose var is the first new bit when n > 0. */
+typedef struct gad_bit_plan {
+    gad_bool_t r;
+    unsigned n;
+    bool bit[2];
+} gad_bit_plan;
+
+void gad_sha256_ch_plan(gad_bit_plan *p, gad_bool_t a, gad_bool_t b, gad_bool_t c);
+void gad_sha256_maj_plan(gad_bit_plan *p, gad_bool_t a, gad_bool_t b, gad_bool_t c);
 
 /* Poseidon in circuit form with a given tag; the shared body of the public functions.
  * use_table false forces the generic LC arithmetic in the partial rounds (tests compare the

@@ -73,15 +73,14 @@ static void unpacking_constraint(cs_t *cs, const gad_bool_t *bits, const gad_num
 
 void gad_num_to_bits_le(cs_t *cs, gad_bool_t out[GAD_FR_BITS], const gad_num_t *x)
 {
-    bool lab = cs_wants_labels(cs);
     fr_repr_t r;
+    bool bits[GAD_FR_BITS];
 
     fr_to_repr(&r, &x->value);
     for (unsigned i = 0; i < GAD_FR_BITS; i++) {
-        GAD_NS_PUSHF(cs, lab, "bit %u", i);
-        out[i] = gad_alloc_bit(cs, (r.l[i / 64] >> (i % 64)) & 1);
-        GAD_NS_POP(cs, lab);
+        bits[i] = (r.l[i / 64] >> (i % 64)) & 1;
     }
+    gad_alloc_bits_m(cs, gad_mode(cs), out, bits, GAD_FR_BITS, "bit");
     unpacking_constraint(cs, out, x);
 }
 

@@ -5,6 +5,8 @@
 
 #include "gadgets/internal.h"
 
+#include <string.h>
+
 /* ------------------------------------------------------------------------------------------
  * MultiEq
  * ---------------------------------------------------------------------------------------- */
@@ -96,13 +98,11 @@ void gad_u32_const(gad_u32_t *out, uint32_t v)
 
 void gad_u32_alloc(cs_t *cs, gad_u32_t *out, uint32_t v)
 {
-    unsigned m = gad_mode(cs);
-    bool lab = (m & GAD_M_LAB) != 0;
+    bool bits[32];
     for (unsigned i = 0; i < 32; i++) {
-        GAD_NS_PUSHF(cs, lab, "allocated bit %u", i);
-        out->bits[i] = gad_alloc_bit_m(cs, m, (v >> i) & 1);
-        GAD_NS_POP(cs, lab);
+        bits[i] = (v >> i) & 1;
     }
+    gad_alloc_bits_m(cs, gad_mode(cs), out->bits, bits, 32, "allocated bit");
     out->value = v;
 }
 
@@ -155,11 +155,44 @@ void gad_u32_shr(gad_u32_t *out, const gad_u32_t *a, size_t by)
     out->value = a->value >> by;
 }
 
+/* out->bits = a->bits xor b->bits with the word's allocations batched (blind backends): the
+ * variables, values and counts of 32 gad_bool_xor_m calls in one cs_alloc_bits and one
+ * cs_enforce_blind. */
+static void u32_xor_blind(cs_t *cs, gad_u32_t *out, const gad_u32_t *a, const gad_u32_t *b)
+{
+    gad_bool_t r[32];
+    bool bits[32];
+    uint8_t at[32];
+    cs_var_t vars[32];
+    size_t n = 0;
+
+    for (unsigned i = 0; i < 32; i++) {
+        bool bit, negate;
+        if (gad_xor_plan(a->bits[i], b->bits[i], &r[i], &bit, &negate)) {
+            gad_bool_t t = {{0}, GAD_IS, (uint8_t)bit};
+            r[i] = negate ? gad_bool_not(t) : t;
+            bits[n] = bit;
+            at[n++] = (uint8_t)i;
+        }
+    }
+    (void)cs_alloc_bits(cs, vars, bits, n);
+    (void)cs_enforce_blind(cs, n);
+    for (size_t j = 0; j < n; j++) {
+        r[at[j]].var = vars[j];
+    }
+    memcpy(out->bits, r, sizeof(r));
+}
+
 void gad_u32_xor(cs_t *cs, gad_u32_t *out, const gad_u32_t *a, const gad_u32_t *b)
 {
     unsigned m = gad_mode(cs);
     bool lab = (m & GAD_M_LAB) != 0;
     uint32_t v = a->value ^ b->value;
+    if (m & GAD_M_BLIND) {
+        u32_xor_blind(cs, out, a, b);
+        out->value = v;
+        return;
+    }
     for (unsigned i = 0; i < 32; i++) {
         GAD_NS_PUSHF(cs, lab, "xor of bit %u", i);
         out->bits[i] = gad_bool_xor_m(cs, m, a->bits[i], b->bits[i]);
@@ -168,12 +201,52 @@ void gad_u32_xor(cs_t *cs, gad_u32_t *out, const gad_u32_t *a, const gad_u32_t *
     out->value = v;
 }
 
+/* out->bits[i] = plan(a->bits[i], b->bits[i], c->bits[i]) with the word's allocations batched
+ * (blind backends): the variables, values and counts of 32 ch or maj calls in one
+ * cs_alloc_bits and one cs_enforce_blind. */
+static void u32_tri_blind(cs_t *cs, gad_u32_t *out, const gad_u32_t *a, const gad_u32_t *b,
+                          const gad_u32_t *c,
+                          void (*plan)(gad_bit_plan *, gad_bool_t, gad_bool_t, gad_bool_t))
+{
+    gad_bool_t r[32];
+    bool bits[64];
+    uint8_t first[32];
+    cs_var_t vars[64];
+    size_t n = 0;
+
+    for (unsigned i = 0; i < 32; i++) {
+        gad_bit_plan p;
+        plan(&p, a->bits[i], b->bits[i], c->bits[i]);
+        r[i] = p.r;
+        first[i] = (uint8_t)n;
+        for (unsigned j = 0; j < p.n; j++) {
+            bits[n++] = p.bit[j];
+        }
+        if (p.n == 0) {
+            first[i] = UINT8_MAX;
+        }
+    }
+    (void)cs_alloc_bits(cs, vars, bits, n);
+    (void)cs_enforce_blind(cs, n);
+    for (unsigned i = 0; i < 32; i++) {
+        if (first[i] != UINT8_MAX) {
+            r[i].var = vars[first[i]];
+        }
+    }
+    memcpy(out->bits, r, sizeof(r));
+}
+
 void gad_u32_sha256_ch(cs_t *cs, gad_u32_t *out, const gad_u32_t *a, const gad_u32_t *b,
                        const gad_u32_t *c)
 {
     unsigned m = gad_mode(cs);
     bool lab = (m & GAD_M_LAB) != 0;
     uint32_t v = (a->value & b->value) ^ (~a->value & c->value);
+    if (m & GAD_M_BLIND) {
+        u32_tri_blind(cs, out, a, b, c, gad_sha256_ch_plan);
+        out->value = v;
+        return;
+    }
     for (unsigned i = 0; i < 32; i++) {
         GAD_NS_PUSHF(cs, lab, "ch %u", i);
         out->bits[i] = gad_bool_sha256_ch_m(cs, m, a->bits[i], b->bits[i], c->bits[i]);
@@ -188,6 +261,11 @@ void gad_u32_sha256_maj(cs_t *cs, gad_u32_t *out, const gad_u32_t *a, const gad_
     unsigned m = gad_mode(cs);
     bool lab = (m & GAD_M_LAB) != 0;
     uint32_t v = (a->value & b->value) ^ (a->value & c->value) ^ (b->value & c->value);
+    if (m & GAD_M_BLIND) {
+        u32_tri_blind(cs, out, a, b, c, gad_sha256_maj_plan);
+        out->value = v;
+        return;
+    }
     for (unsigned i = 0; i < 32; i++) {
         GAD_NS_PUSHF(cs, lab, "maj %u", i);
         out->bits[i] = gad_bool_sha256_maj_m(cs, m, a->bits[i], b->bits[i], c->bits[i]);
@@ -200,7 +278,6 @@ void gad_u32_addmany(gad_multieq_t *me, gad_u32_t *out, const gad_u32_t *const *
 {
     cs_t *cs = me->cs;
     unsigned mode = gad_mode(cs);
-    bool lab = (mode & GAD_M_LAB) != 0;
     uint64_t sum = 0;
     bool all_constants = true;
     gad_bool_t res[36];
@@ -224,11 +301,11 @@ void gad_u32_addmany(gad_multieq_t *me, gad_u32_t *out, const gad_u32_t *const *
         m++;
         max >>= 1;
     }
+    bool bits[36];
     for (size_t i = 0; i < m; i++) {
-        GAD_NS_PUSHF(cs, lab, "result bit %zu", i);
-        res[i] = gad_alloc_bit_m(cs, mode, (sum >> i) & 1);
-        GAD_NS_POP(cs, lab);
+        bits[i] = (sum >> i) & 1;
     }
+    gad_alloc_bits_m(cs, mode, res, bits, m, "result bit");
 
     /* MultiEq::enforce_equal(m, sum of operands, sum of result bits). */
     multieq_make_room(me, m);

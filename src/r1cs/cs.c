@@ -710,6 +710,11 @@ bool cs_wants_labels(const cs_t *cs)
     return cs->ops->wants_labels;
 }
 
+bool cs_blind(const cs_t *cs)
+{
+    return !cs->ops->needs_lcs && !cs->ops->wants_labels && !cs->ops->enforce;
+}
+
 bool cs_can_extend(const cs_t *cs)
 {
     return cs->ops->can_extend;
@@ -773,6 +778,37 @@ cuzk_err cs_alloc(cs_t *cs, cs_var_t *out, const fr_t *value)
     return CUZK_OK;
 }
 
+cuzk_err cs_alloc_bits(cs_t *cs, cs_var_t *out, const bool *bits, size_t n)
+{
+    cs_check_open(cs);
+    size_t at = cs->aux_base + cs->num_aux;
+    if (CZ_UNLIKELY(cs->err != CUZK_OK)) {
+        for (size_t i = 0; i < n; i++) {
+            out[i] = cs_var_aux(at); /* as cs_alloc after a sticky error */
+        }
+        return cs->err;
+    }
+    if (cs->ops->has_values) {
+        if (CZ_UNLIKELY(cs->num_aux + n > cs->aux_cap) &&
+            !vals_grow(cs, &cs->aux_vals, &cs->aux_cap, cs->num_aux + n, "aux")) {
+            for (size_t i = 0; i < n; i++) {
+                out[i] = cs_var_aux(at);
+            }
+            return cs->err;
+        }
+        fr_t *v = cs->aux_vals + cs->num_aux;
+        for (size_t i = 0; i < n; i++) {
+            v[i] = bits[i] ? FR_ONE : FR_ZERO;
+        }
+    }
+    CZ_CHECK(at + n <= CS_VAR_INDEX_MAX);
+    for (size_t i = 0; i < n; i++) {
+        out[i] = cs_var_aux(at + i);
+    }
+    cs->num_aux += n;
+    return CUZK_OK;
+}
+
 cuzk_err cs_alloc_input(cs_t *cs, cs_var_t *out, const fr_t *value)
 {
     cs_check_open(cs);
@@ -833,8 +869,31 @@ static cuzk_err enforce_common(cs_t *cs, cs_lc_t *a, cs_lc_t *b, cs_lc_t *c, con
         cs_set_err(cs, CUZK_E_CANCELLED, "synthesis cancelled");
     }
     if (CZ_LIKELY(cs->err == CUZK_OK)) {
-        cs->ops->enforce(cs, a, b, c, label, fmt, ap);
+        if (cs->ops->enforce) {
+            cs->ops->enforce(cs, a, b, c, label, fmt, ap);
+        }
         cs->num_constraints++;
+    }
+    arena_reset(cs);
+    return cs->err;
+}
+
+cuzk_err cs_enforce_blind(cs_t *cs, size_t n)
+{
+    cs_check_open(cs);
+    CZ_CHECK(cs_blind(cs));
+    if (n == 0) {
+        return cs->err;
+    }
+    /* the cancel flag when one of the n counts is a multiple of 4096, as enforce_common */
+    size_t first = cs->num_constraints, last = first + n - 1;
+    bool due = (first & 4095) == 0 || (first >> 12) != (last >> 12);
+    if (CZ_UNLIKELY(cs->cancel && due) && atomic_load_explicit(cs->cancel, memory_order_relaxed) &&
+        cs->err == CUZK_OK) {
+        cs_set_err(cs, CUZK_E_CANCELLED, "synthesis cancelled");
+    }
+    if (CZ_LIKELY(cs->err == CUZK_OK)) {
+        cs->num_constraints += n;
     }
     arena_reset(cs);
     return cs->err;

@@ -34,7 +34,8 @@ typedef struct cs_ops {
     cuzk_err (*init)(cs_t *cs, const cs_counts_t *hint, const void *arg);
     /* Sees constraint number cs->num_constraints (counted by the core afterwards). `fmt`/`ap`
      * are set for cs_enforcef (then label is NULL); `ap` may be consumed once. Failures go
-     * through cs_set_err. NULL LC pointers mean empty. */
+     * through cs_set_err. NULL LC pointers mean empty. NULL for a backend that looks at no
+     * constraint (the core only counts them). */
     void (*enforce)(cs_t *cs, cs_lc_t *a, cs_lc_t *b, cs_lc_t *c, const char *label,
                     const char *fmt, va_list *ap);
     cuzk_err (*finish)(cs_t *cs, cz_diag *dg);

@@ -284,18 +284,6 @@ const cs_ops cs_ops_prover = {
 };
 
 /* The witness backend keeps values only (the core does that); enforce just counts. */
-static void witness_enforce(cs_t *cs, cs_lc_t *a, cs_lc_t *b, cs_lc_t *c, const char *label,
-                            const char *fmt, va_list *ap)
-{
-    (void)cs;
-    (void)a;
-    (void)b;
-    (void)c;
-    (void)label;
-    (void)fmt;
-    (void)ap;
-}
-
 static cuzk_err witness_init(cs_t *cs, const cs_counts_t *hint, const void *arg)
 {
     (void)hint;
@@ -318,7 +306,7 @@ const cs_ops cs_ops_witness = {
     .wants_labels = false,
     .can_extend = true,
     .init = witness_init,
-    .enforce = witness_enforce,
+    .enforce = NULL, /* the core counts */
     .finish = NULL,
     .extend = NULL,
     .destroy = witness_destroy,

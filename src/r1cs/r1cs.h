@@ -221,10 +221,23 @@ bool cs_has_values(const cs_t *cs);
 bool cs_wants_labels(const cs_t *cs);
 /** True when cs_extend and cs_fork accept this kind (all but digest). */
 bool cs_can_extend(const cs_t *cs);
+/** True when the backend looks at no constraint, labels included: it keeps counts (counter)
+ *  and values (witness) only. A gadget may then allocate a run of bits with cs_alloc_bits and
+ *  count their constraints with cs_enforce_blind, instead of n interleaved cs_alloc and
+ *  cs_enforce(cs, NULL, NULL, NULL, ...) calls: the variables, values and counts are the
+ *  same. */
+bool cs_blind(const cs_t *cs);
 
 /** Allocates the next Aux variable. `value` (borrowed) is required when cs_has_values(),
  *  ignored (may be NULL) otherwise; a missing value is a sticky CUZK_E_INVAL. */
 cuzk_err cs_alloc(cs_t *cs, cs_var_t *out, const fr_t *value);
+/** Allocates n Aux variables, out[i] with the value bits[i] (0 or 1), as n calls of cs_alloc
+ *  (consecutive indices). A placed fork child without room for all n takes none (sticky
+ *  CUZK_E_INVAL). */
+cuzk_err cs_alloc_bits(cs_t *cs, cs_var_t *out, const bool *bits, size_t n);
+/** Counts n constraints with empty LCs, as n calls of cs_enforce(cs, NULL, NULL, NULL, ...);
+ *  for a blind backend only (cs_blind, checked). */
+cuzk_err cs_enforce_blind(cs_t *cs, size_t n);
 /** Allocates the next Input variable (public input), same rules. */
 cuzk_err cs_alloc_input(cs_t *cs, cs_var_t *out, const fr_t *value);
 /** The value of an allocated variable; false when the backend keeps none. */

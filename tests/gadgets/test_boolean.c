@@ -149,6 +149,87 @@ TEST(boolean_ch_maj_all_operands)
     }
 }
 
+/* Words whose bits run through every operand triple (216 of them, in 7 words), through the
+ * word gadgets xor, ch, maj, addmany and alloc: a blind backend (witness, counter) takes their
+ * batched path, the others the bit-by-bit one. */
+#define WORDS 7
+
+typedef struct word_ctx {
+    bool alloc; /* also gad_u32_alloc, whose bits nothing else constrains (not for gu_soundness) */
+    gad_u32_t out[5][WORDS];
+    cs_counts_t n;
+} word_ctx;
+
+static void word_synth(cs_t *cs, void *p)
+{
+    word_ctx *c = p;
+    gad_bool_t bits[3][32 * WORDS];
+
+    for (int i = 0; i < 32 * WORDS; i++) {
+        int combo = i % (T_COUNT * T_COUNT * T_COUNT);
+        bits[0][i] = make_operand(cs, combo / (T_COUNT * T_COUNT));
+        bits[1][i] = make_operand(cs, combo / T_COUNT % T_COUNT);
+        bits[2][i] = make_operand(cs, combo % T_COUNT);
+    }
+    gu_inputs_done(cs);
+    gad_multieq_t me;
+    gad_multieq_init(&me, cs);
+    for (int w = 0; w < WORDS; w++) {
+        gad_u32_t a, b, x;
+        gad_u32_from_bits(&a, &bits[0][32 * w]);
+        gad_u32_from_bits(&b, &bits[1][32 * w]);
+        gad_u32_from_bits(&x, &bits[2][32 * w]);
+        gad_u32_xor(cs, &c->out[0][w], &a, &b);
+        gad_u32_sha256_ch(cs, &c->out[1][w], &a, &b, &x);
+        gad_u32_sha256_maj(cs, &c->out[2][w], &a, &b, &x);
+        const gad_u32_t *ops[3] = {&a, &b, &x};
+        gad_u32_addmany(&me, &c->out[3][w], ops, 3);
+        if (c->alloc) {
+            gad_u32_alloc(cs, &c->out[4][w], a.value ^ 0x5a5a5a5a);
+        } else {
+            c->out[4][w] = a;
+        }
+    }
+    gad_multieq_finish(&me);
+    cs_get_counts(cs, &c->n);
+}
+
+TEST(word_ops_batched_like_bitwise)
+{
+    word_ctx blind = {.alloc = true}, seen = {.alloc = true};
+    cs_t *cs = NULL;
+
+    CHECK_OK(cs_new_witness(&cs, NULL, NULL));
+    CHECK(cs_blind(cs));
+    word_synth(cs, &blind);
+    CHECK_OK(cs_finish(cs, NULL));
+    cs_free(cs);
+    CHECK_OK(cs_new_checker(&cs, NULL));
+    CHECK(!cs_blind(cs));
+    word_synth(cs, &seen);
+    CHECK_OK(cs_finish(cs, NULL));
+    cs_free(cs);
+    CHECK_EQ_U64(blind.n.num_aux, seen.n.num_aux);
+    CHECK_EQ_U64(blind.n.num_constraints, seen.n.num_constraints);
+    for (int k = 0; k < 5; k++) {
+        for (int w = 0; w < WORDS; w++) {
+            const gad_u32_t *x = &blind.out[k][w], *y = &seen.out[k][w];
+            CHECK_EQ_U64(x->value, y->value);
+            for (int i = 0; i < 32; i++) {
+                /* each bit's value is the word's (computed on the integers) */
+                CHECK_EQ_U64(x->bits[i].value, (x->value >> i) & 1);
+                CHECK_MSG(x->bits[i].kind == y->bits[i].kind &&
+                              x->bits[i].value == y->bits[i].value &&
+                              x->bits[i].var.bits == y->bits[i].var.bits,
+                          "gadget %d, word %d, bit %d", k, w, i);
+            }
+        }
+    }
+    gu_check_sat(word_synth, &seen);
+    seen.alloc = false;
+    (void)gu_soundness(word_synth, &seen);
+}
+
 /* Folding with one constant: the number of constraints of every mixed case, derived by hand
  * from the folding rules of spec 2.4 (a = Constant(true) alone is the general case for ch). */
 TEST(boolean_ch_maj_folding_counts)

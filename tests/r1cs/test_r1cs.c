@@ -1480,6 +1480,101 @@ TEST(fork_errors)
     CHECK_EQ_U64(cz_alloc_live(), live);
 }
 
+/* cs_blind, cs_alloc_bits and cs_enforce_blind: the batched forms of cs_alloc and
+ * cs_enforce(cs, NULL, NULL, NULL) give the same variables, values and counts; their errors. */
+TEST(alloc_bits_and_blind_enforce)
+{
+    const bool bits[5] = {true, false, false, true, true};
+    fr_t one = fu(1), v;
+    cs_var_t x, out[5];
+    cs_counts_t n[2];
+    cs_t *cs, *kid[1];
+    atomic_bool flag;
+
+    CHECK_OK(mk_prover(&cs));
+    CHECK(!cs_blind(cs));
+    cs_free(cs);
+    CHECK_OK(mk_checker(&cs));
+    CHECK(!cs_blind(cs));
+    cs_free(cs);
+    CHECK_OK(mk_recorder(&cs));
+    CHECK(!cs_blind(cs));
+    cs_free(cs);
+    CHECK_OK(cs_new_digest(&cs, NULL, NULL));
+    CHECK(!cs_blind(cs));
+    cs_free(cs);
+    for (int backend = 0; backend < 2; backend++) { /* witness, counter */
+        cs_ctor mk = backend == 0 ? mk_witness : mk_counter;
+        for (int batched = 0; batched < 2; batched++) {
+            CHECK_OK(mk(&cs));
+            CHECK(cs_blind(cs));
+            CHECK_OK(cs_alloc(cs, &x, &one));
+            if (batched) {
+                CHECK_OK(cs_alloc_bits(cs, out, bits, 5));
+                CHECK_OK(cs_enforce_blind(cs, 5));
+                CHECK_OK(cs_enforce_blind(cs, 0));
+            } else {
+                for (int i = 0; i < 5; i++) {
+                    CHECK_OK(cs_alloc(cs, &out[i], bits[i] ? &FR_ONE : &FR_ZERO));
+                    CHECK_OK(cs_enforce(cs, NULL, NULL, NULL, "bit"));
+                }
+            }
+            for (int i = 0; i < 5; i++) {
+                CHECK_EQ_U64(out[i].bits, cs_var_aux(1 + (uint64_t)i).bits);
+                CHECK(cs_value(cs, &v, out[i]) == (backend == 0));
+                CHECK(backend != 0 || fr_eq(&v, bits[i] ? &FR_ONE : &FR_ZERO));
+            }
+            cs_get_counts(cs, &n[batched]);
+            CHECK_OK(cs_finish(cs, NULL));
+            cs_free(cs);
+        }
+        CHECK(memcmp(&n[0], &n[1], sizeof(n[0])) == 0);
+
+        /* after a sticky error: nothing allocated, every out[] the next variable */
+        CHECK_OK(mk(&cs));
+        atomic_init(&flag, true);
+        cs_set_cancel(cs, &flag);
+        CHECK_ERR(cs_enforce_blind(cs, 3), CUZK_E_CANCELLED);
+        CHECK_ERR(cs_alloc_bits(cs, out, bits, 5), CUZK_E_CANCELLED);
+        for (int i = 0; i < 5; i++) {
+            CHECK_EQ_U64(out[i].bits, cs_var_aux(0).bits);
+        }
+        cs_get_counts(cs, &n[0]);
+        CHECK_EQ_U64(n[0].num_aux, 0);
+        CHECK_EQ_U64(n[0].num_constraints, 0);
+        cs_free(cs);
+
+        /* the cancel flag is looked at when a run counts constraint 4096 k (0-based), as
+         * cs_enforce does */
+        CHECK_OK(mk(&cs));
+        atomic_init(&flag, false);
+        cs_set_cancel(cs, &flag);
+        CHECK_OK(cs_enforce_blind(cs, 4095));
+        atomic_store(&flag, true);
+        CHECK_OK(cs_enforce_blind(cs, 1)); /* number 4095 */
+        CHECK_ERR(cs_enforce_blind(cs, 1), CUZK_E_CANCELLED);
+        cs_free(cs);
+        CHECK_OK(mk(&cs));
+        atomic_init(&flag, false);
+        cs_set_cancel(cs, &flag);
+        CHECK_OK(cs_enforce_blind(cs, 4097));
+        atomic_store(&flag, true);
+        CHECK_OK(cs_enforce_blind(cs, 4000)); /* 4097 .. 8096: no multiple of 4096 */
+        CHECK_ERR(cs_enforce_blind(cs, 200), CUZK_E_CANCELLED);
+        cs_free(cs);
+
+        /* a placed fork child without room for the whole run takes none of it */
+        CHECK_OK(mk(&cs));
+        const cs_counts_t two_aux = {0, 2, 0};
+        CHECK_OK(cs_fork(cs, kid, 1, &two_aux, NULL));
+        cuzk_err e = cs_alloc_bits(kid[0], out, bits, 3);
+        CHECK_ERR(e, backend == 0 ? CUZK_E_INVAL : CUZK_OK);
+        CHECK_ERR(cs_join(cs, kid[0], NULL), CUZK_E_INVAL);
+        cs_free(kid[0]);
+        cs_free(cs);
+    }
+}
+
 /* cs_set_cancel: a set flag stops synthesis within 4096 constraints with a sticky
  * CUZK_E_CANCELLED, in the cs and in its fork children; an unset flag changes nothing. */
 TEST(cancel_flag_stops_synthesis)
