@@ -155,32 +155,44 @@ void gad_u32_shr(gad_u32_t *out, const gad_u32_t *a, size_t by)
     out->value = a->value >> by;
 }
 
-/* out->bits = a->bits xor b->bits with the word's allocations batched (blind backends): the
- * variables, values and counts of 32 gad_bool_xor_m calls in one cs_alloc_bits and one
- * cs_enforce_blind. */
+/* The end of a batched word (blind backends): bits[0 .. n) allocated in one cs_alloc_bits,
+ * their n constraints counted in one cs_enforce_blind; bit i of the result takes the variable
+ * of bits[first[i]] (none when first[i] is UINT8_MAX). */
+static void word_finish(cs_t *cs, gad_u32_t *out, gad_bool_t r[32], const bool *bits, size_t n,
+                        const uint8_t first[32])
+{
+    cs_var_t vars[64];
+
+    (void)cs_alloc_bits(cs, vars, bits, n);
+    (void)cs_enforce_blind(cs, n);
+    for (unsigned i = 0; i < 32; i++) {
+        if (first[i] != UINT8_MAX) {
+            r[i].var = vars[first[i]];
+        }
+    }
+    memcpy(out->bits, r, 32 * sizeof(r[0]));
+}
+
+/* out->bits = a->bits xor b->bits, batched: the variables, values and counts of 32
+ * gad_bool_xor_m calls. */
 static void u32_xor_blind(cs_t *cs, gad_u32_t *out, const gad_u32_t *a, const gad_u32_t *b)
 {
     gad_bool_t r[32];
     bool bits[32];
-    uint8_t at[32];
-    cs_var_t vars[32];
+    uint8_t first[32];
     size_t n = 0;
 
     for (unsigned i = 0; i < 32; i++) {
         bool bit, negate;
+        first[i] = UINT8_MAX;
         if (gad_xor_plan(a->bits[i], b->bits[i], &r[i], &bit, &negate)) {
             gad_bool_t t = {{0}, GAD_IS, (uint8_t)bit};
             r[i] = negate ? gad_bool_not(t) : t;
-            bits[n] = bit;
-            at[n++] = (uint8_t)i;
+            first[i] = (uint8_t)n;
+            bits[n++] = bit;
         }
     }
-    (void)cs_alloc_bits(cs, vars, bits, n);
-    (void)cs_enforce_blind(cs, n);
-    for (size_t j = 0; j < n; j++) {
-        r[at[j]].var = vars[j];
-    }
-    memcpy(out->bits, r, sizeof(r));
+    word_finish(cs, out, r, bits, n, first);
 }
 
 void gad_u32_xor(cs_t *cs, gad_u32_t *out, const gad_u32_t *a, const gad_u32_t *b)
@@ -201,9 +213,8 @@ void gad_u32_xor(cs_t *cs, gad_u32_t *out, const gad_u32_t *a, const gad_u32_t *
     out->value = v;
 }
 
-/* out->bits[i] = plan(a->bits[i], b->bits[i], c->bits[i]) with the word's allocations batched
- * (blind backends): the variables, values and counts of 32 ch or maj calls in one
- * cs_alloc_bits and one cs_enforce_blind. */
+/* out->bits[i] = plan(a->bits[i], b->bits[i], c->bits[i]), batched: the variables, values and
+ * counts of 32 ch or maj calls. */
 static void u32_tri_blind(cs_t *cs, gad_u32_t *out, const gad_u32_t *a, const gad_u32_t *b,
                           const gad_u32_t *c,
                           void (*plan)(gad_bit_plan *, gad_bool_t, gad_bool_t, gad_bool_t))
@@ -211,29 +222,18 @@ static void u32_tri_blind(cs_t *cs, gad_u32_t *out, const gad_u32_t *a, const ga
     gad_bool_t r[32];
     bool bits[64];
     uint8_t first[32];
-    cs_var_t vars[64];
     size_t n = 0;
 
     for (unsigned i = 0; i < 32; i++) {
         gad_bit_plan p;
         plan(&p, a->bits[i], b->bits[i], c->bits[i]);
         r[i] = p.r;
-        first[i] = (uint8_t)n;
+        first[i] = p.n ? (uint8_t)n : UINT8_MAX;
         for (unsigned j = 0; j < p.n; j++) {
             bits[n++] = p.bit[j];
         }
-        if (p.n == 0) {
-            first[i] = UINT8_MAX;
-        }
     }
-    (void)cs_alloc_bits(cs, vars, bits, n);
-    (void)cs_enforce_blind(cs, n);
-    for (unsigned i = 0; i < 32; i++) {
-        if (first[i] != UINT8_MAX) {
-            r[i].var = vars[first[i]];
-        }
-    }
-    memcpy(out->bits, r, sizeof(r));
+    word_finish(cs, out, r, bits, n, first);
 }
 
 void gad_u32_sha256_ch(cs_t *cs, gad_u32_t *out, const gad_u32_t *a, const gad_u32_t *b,
