@@ -133,8 +133,7 @@ void gad_alloc_bits_m(cs_t *cs, unsigned m, gad_bool_t *out, const bool *bits, s
         }
         return;
     }
-    (void)cs_alloc_bits(cs, vars, bits, n);
-    (void)cs_enforce_blind(cs, n);
+    gad_alloc_bits_blind(cs, vars, bits, n);
     for (size_t i = 0; i < n; i++) {
         gad_bool_t r = {vars[i], GAD_IS, (uint8_t)bits[i]};
         out[i] = r;
@@ -259,33 +258,13 @@ gad_bool_t gad_bool_xor_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b)
     return negate ? gad_bool_not(r) : r;
 }
 
-gad_bool_t gad_bool_and_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b)
-{
-    if (gad_is_false(a) || gad_is_false(b)) {
-        return gad_bool_const(false);
-    }
-    if (gad_is_true(a)) {
-        return b;
-    }
-    if (gad_is_true(b)) {
-        return a;
-    }
-    if (a.kind == GAD_IS && b.kind == GAD_NOT) {
-        return gad_bit_and_not_m(cs, m, a, b);
-    }
-    if (a.kind == GAD_NOT && b.kind == GAD_IS) {
-        return gad_bit_and_not_m(cs, m, b, a);
-    }
-    if (a.kind == GAD_NOT && b.kind == GAD_NOT) {
-        return gad_bit_nor_m(cs, m, a, b);
-    }
-    return gad_bit_and_m(cs, m, a, b);
-}
-
-/* gad_bool_and_m's allocation: none for a constant operand, else one bit x & y (and, and_not
- * or nor, all Is). */
+/* Boolean::and's decision: the result with no allocation for a constant operand, else one new
+ * bit x & y (by and, and_not or nor, all Is). gad_bool_and_m and the ch/maj plans share it. */
 static void and_plan(gad_bit_plan *p, gad_bool_t x, gad_bool_t y)
 {
+    p->how = GAD_PLAN_AND;
+    p->x = x;
+    p->y = y;
     p->n = 0;
     if (gad_is_false(x) || gad_is_false(y)) {
         p->r = gad_bool_const(false);
@@ -301,10 +280,31 @@ static void and_plan(gad_bit_plan *p, gad_bool_t x, gad_bool_t y)
     }
 }
 
+gad_bool_t gad_bool_and_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b)
+{
+    gad_bit_plan p;
+
+    and_plan(&p, a, b);
+    if (p.n == 0) {
+        return p.r;
+    }
+    if (a.kind == GAD_IS && b.kind == GAD_NOT) {
+        return gad_bit_and_not_m(cs, m, a, b);
+    }
+    if (a.kind == GAD_NOT && b.kind == GAD_IS) {
+        return gad_bit_and_not_m(cs, m, b, a);
+    }
+    if (a.kind == GAD_NOT && b.kind == GAD_NOT) {
+        return gad_bit_nor_m(cs, m, a, b);
+    }
+    return gad_bit_and_m(cs, m, a, b);
+}
+
 /* not(and(x, y)) */
 static void nand_plan(gad_bit_plan *p, gad_bool_t x, gad_bool_t y)
 {
     and_plan(p, x, y);
+    p->how = GAD_PLAN_NAND;
     p->r = gad_bool_not(p->r);
 }
 
@@ -312,6 +312,7 @@ static void nand_plan(gad_bit_plan *p, gad_bool_t x, gad_bool_t y)
 static void alloc_plan(gad_bit_plan *p, bool v)
 {
     gad_bool_t r = {{0}, GAD_IS, (uint8_t)v};
+    p->how = GAD_PLAN_GENERAL;
     p->r = r;
     p->bit[0] = v;
     p->n = 1;
@@ -321,6 +322,7 @@ void gad_sha256_ch_plan(gad_bit_plan *p, gad_bool_t a, gad_bool_t b, gad_bool_t 
 {
     bool v = (a.value & b.value) ^ ((!a.value) & c.value);
 
+    p->how = GAD_PLAN_DONE;
     p->n = 0;
     if (a.kind == GAD_CONST && b.kind == GAD_CONST && c.kind == GAD_CONST) {
         p->r = gad_bool_const(v);
@@ -343,6 +345,7 @@ void gad_sha256_maj_plan(gad_bit_plan *p, gad_bool_t a, gad_bool_t b, gad_bool_t
 {
     bool v = (a.value & b.value) ^ (a.value & c.value) ^ (b.value & c.value);
 
+    p->how = GAD_PLAN_DONE;
     p->n = 0;
     if (a.kind == GAD_CONST && b.kind == GAD_CONST && c.kind == GAD_CONST) {
         p->r = gad_bool_const(v);
@@ -366,31 +369,32 @@ void gad_sha256_maj_plan(gad_bit_plan *p, gad_bool_t a, gad_bool_t b, gad_bool_t
     }
 }
 
+/* A plan's result when it is not the general case: as it is, or through gad_bool_and_m (which
+ * folds and allocates as the plan says). *general is set otherwise. */
+static gad_bool_t plan_result(cs_t *cs, unsigned m, const gad_bit_plan *p, bool *general)
+{
+    *general = p->how == GAD_PLAN_GENERAL;
+    if (p->how == GAD_PLAN_AND) {
+        return gad_bool_and_m(cs, m, p->x, p->y);
+    }
+    if (p->how == GAD_PLAN_NAND) {
+        return gad_bool_not(gad_bool_and_m(cs, m, p->x, p->y));
+    }
+    return p->r;
+}
+
 gad_bool_t gad_bool_sha256_ch_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b, gad_bool_t c)
 {
-    bool v = (a.value & b.value) ^ ((!a.value) & c.value);
+    gad_bit_plan p;
+    bool general;
 
-    if (a.kind == GAD_CONST && b.kind == GAD_CONST && c.kind == GAD_CONST) {
-        return gad_bool_const(v);
-    }
-    if (gad_is_false(a)) {
-        return c;
-    }
-    if (gad_is_false(b)) {
-        return gad_bool_and_m(cs, m, gad_bool_not(a), c);
-    }
-    if (gad_is_false(c)) {
-        return gad_bool_and_m(cs, m, a, b);
-    }
-    if (gad_is_true(c)) {
-        return gad_bool_not(gad_bool_and_m(cs, m, a, gad_bool_not(b)));
-    }
-    if (gad_is_true(b)) {
-        return gad_bool_not(gad_bool_and_m(cs, m, gad_bool_not(a), gad_bool_not(c)));
+    gad_sha256_ch_plan(&p, a, b, c);
+    gad_bool_t r = plan_result(cs, m, &p, &general);
+    if (!general) {
+        return r;
     }
     /* General case (a may be Constant(true)): ch = alloc; (b - c) * a = ch - c. */
-    gad_bool_t r = {{0}, GAD_IS, (uint8_t)v};
-    r.var = gad_alloc_var(cs, gad_fr_bit(v));
+    r.var = gad_alloc_var(cs, gad_fr_bit(r.value));
     if (m & GAD_M_LCS) {
         cs_lc_t la = cs_lc(cs), lb = cs_lc(cs), lc = cs_lc(cs);
         gad_lc_add_bool(cs, &la, NULL, b);
@@ -407,34 +411,18 @@ gad_bool_t gad_bool_sha256_ch_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b
 
 gad_bool_t gad_bool_sha256_maj_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b, gad_bool_t c)
 {
-    bool v = (a.value & b.value) ^ (a.value & c.value) ^ (b.value & c.value);
+    gad_bit_plan p;
+    bool general;
 
-    if (a.kind == GAD_CONST && b.kind == GAD_CONST && c.kind == GAD_CONST) {
-        return gad_bool_const(v);
-    }
-    if (gad_is_false(a)) {
-        return gad_bool_and_m(cs, m, b, c);
-    }
-    if (gad_is_false(b)) {
-        return gad_bool_and_m(cs, m, a, c);
-    }
-    if (gad_is_false(c)) {
-        return gad_bool_and_m(cs, m, a, b);
-    }
-    if (gad_is_true(c)) {
-        return gad_bool_not(gad_bool_and_m(cs, m, gad_bool_not(a), gad_bool_not(b)));
-    }
-    if (gad_is_true(b)) {
-        return gad_bool_not(gad_bool_and_m(cs, m, gad_bool_not(a), gad_bool_not(c)));
-    }
-    if (gad_is_true(a)) {
-        return gad_bool_not(gad_bool_and_m(cs, m, gad_bool_not(b), gad_bool_not(c)));
+    gad_sha256_maj_plan(&p, a, b, c);
+    gad_bool_t r = plan_result(cs, m, &p, &general);
+    if (!general) {
+        return r;
     }
     /* General case: maj is allocated BEFORE the b-and-c helper;
      * (2 bc - b - c) * a = bc - maj. */
     bool lab = (m & GAD_M_LAB) != 0;
-    gad_bool_t r = {{0}, GAD_IS, (uint8_t)v};
-    r.var = gad_alloc_var(cs, gad_fr_bit(v));
+    r.var = gad_alloc_var(cs, gad_fr_bit(r.value));
     GAD_NS_PUSH(cs, lab, "b and c");
     gad_bool_t bc = gad_bool_and_m(cs, m, b, c);
     GAD_NS_POP(cs, lab);

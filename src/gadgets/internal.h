@@ -85,6 +85,14 @@ static inline bool gad_xor_plan(gad_bool_t a, gad_bool_t b, gad_bool_t *r, bool 
     return false;
 }
 
+/* On a blind backend (GAD_M_BLIND): n new bits of values bits[] (vars[i]), each with its one
+ * constraint, in one cs_alloc_bits and one cs_enforce_blind. */
+static inline void gad_alloc_bits_blind(cs_t *cs, cs_var_t *vars, const bool *bits, size_t n)
+{
+    (void)cs_alloc_bits(cs, vars, bits, n);
+    (void)cs_enforce_blind(cs, n);
+}
+
 /* The Boolean gadgets with the mode given (hot loops look it up once). */
 gad_bool_t gad_alloc_bit_m(cs_t *cs, unsigned m, bool value);
 /* out[i] = gad_alloc_bit_m(cs, m, bits[i]) for i < n, in order, each in the namespace
@@ -101,10 +109,16 @@ gad_bool_t gad_bool_and_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b);
 gad_bool_t gad_bool_sha256_ch_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b, gad_bool_t c);
 gad_bool_t gad_bool_sha256_maj_m(cs_t *cs, unsigned m, gad_bool_t a, gad_bool_t b, gad_bool_t c);
 
-/* What gad_bool_sha256_ch_m / gad_bool_sha256_maj_m allocate for one bit, for the batched
- * words of a blind backend: n new bits (0 to 2, in allocation order, one constraint each) of
- * values bit[], and the result r, whose var is the first new bit when n > 0. */
+/* How gad_bool_sha256_ch_m / gad_bool_sha256_maj_m compute one bit, decided once for both
+ * their LC path and the batched words of a blind backend: `how` (the result as it is, through
+ * gad_bool_and_m(x, y), its negation, or the general case with its own constraint); n new bits
+ * (0 to 2, in allocation order, one constraint each) of values bit[]; the result r, whose var
+ * is the first new bit when n > 0. */
+enum { GAD_PLAN_DONE, GAD_PLAN_AND, GAD_PLAN_NAND, GAD_PLAN_GENERAL };
+
 typedef struct gad_bit_plan {
+    int how;
+    gad_bool_t x, y; /* GAD_PLAN_AND, GAD_PLAN_NAND */
     gad_bool_t r;
     unsigned n;
     bool bit[2];

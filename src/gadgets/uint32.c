@@ -155,16 +155,15 @@ void gad_u32_shr(gad_u32_t *out, const gad_u32_t *a, size_t by)
     out->value = a->value >> by;
 }
 
-/* The end of a batched word (blind backends): bits[0 .. n) allocated in one cs_alloc_bits,
- * their n constraints counted in one cs_enforce_blind; bit i of the result takes the variable
- * of bits[first[i]] (none when first[i] is UINT8_MAX). */
+/* The end of a batched word (blind backends): bits[0 .. n) allocated with their constraints
+ * (gad_alloc_bits_blind); bit i of the result takes the variable of bits[first[i]] (none when
+ * first[i] is UINT8_MAX). */
 static void word_finish(cs_t *cs, gad_u32_t *out, gad_bool_t r[32], const bool *bits, size_t n,
                         const uint8_t first[32])
 {
     cs_var_t vars[64];
 
-    (void)cs_alloc_bits(cs, vars, bits, n);
-    (void)cs_enforce_blind(cs, n);
+    gad_alloc_bits_blind(cs, vars, bits, n);
     for (unsigned i = 0; i < 32; i++) {
         if (first[i] != UINT8_MAX) {
             r[i].var = vars[first[i]];

@@ -782,20 +782,17 @@ cuzk_err cs_alloc_bits(cs_t *cs, cs_var_t *out, const bool *bits, size_t n)
 {
     cs_check_open(cs);
     size_t at = cs->aux_base + cs->num_aux;
-    if (CZ_UNLIKELY(cs->err != CUZK_OK)) {
+    bool ok = cs->err == CUZK_OK;
+    if (ok && cs->ops->has_values && CZ_UNLIKELY(cs->num_aux + n > cs->aux_cap)) {
+        ok = vals_grow(cs, &cs->aux_vals, &cs->aux_cap, cs->num_aux + n, "aux");
+    }
+    if (CZ_UNLIKELY(!ok)) {
         for (size_t i = 0; i < n; i++) {
             out[i] = cs_var_aux(at); /* as cs_alloc after a sticky error */
         }
         return cs->err;
     }
     if (cs->ops->has_values) {
-        if (CZ_UNLIKELY(cs->num_aux + n > cs->aux_cap) &&
-            !vals_grow(cs, &cs->aux_vals, &cs->aux_cap, cs->num_aux + n, "aux")) {
-            for (size_t i = 0; i < n; i++) {
-                out[i] = cs_var_aux(at);
-            }
-            return cs->err;
-        }
         fr_t *v = cs->aux_vals + cs->num_aux;
         for (size_t i = 0; i < n; i++) {
             v[i] = bits[i] ? FR_ONE : FR_ZERO;
@@ -851,6 +848,19 @@ bool cs_value(const cs_t *cs, fr_t *out, cs_var_t v)
     return true;
 }
 
+/* Before counting constraints num_constraints .. + n - 1: the cancel flag is looked at when one
+ * of them is a multiple of 4096 (a sticky CUZK_E_CANCELLED when set). */
+static void check_cancel(cs_t *cs, size_t n)
+{
+    size_t first = cs->num_constraints, last = first + n - 1;
+    bool due = (first & 4095) == 0 || (first >> 12) != (last >> 12);
+
+    if (CZ_UNLIKELY(cs->cancel && due) && atomic_load_explicit(cs->cancel, memory_order_relaxed) &&
+        cs->err == CUZK_OK) {
+        cs_set_err(cs, CUZK_E_CANCELLED, "synthesis cancelled");
+    }
+}
+
 static cuzk_err enforce_common(cs_t *cs, cs_lc_t *a, cs_lc_t *b, cs_lc_t *c, const char *label,
                                const char *fmt, va_list *ap)
 {
@@ -864,10 +874,7 @@ static cuzk_err enforce_common(cs_t *cs, cs_lc_t *a, cs_lc_t *b, cs_lc_t *c, con
     if (c) {
         cs_lc_check_live(cs, c);
     }
-    if (CZ_UNLIKELY(cs->cancel && (cs->num_constraints & 4095) == 0) &&
-        atomic_load_explicit(cs->cancel, memory_order_relaxed) && cs->err == CUZK_OK) {
-        cs_set_err(cs, CUZK_E_CANCELLED, "synthesis cancelled");
-    }
+    check_cancel(cs, 1);
     if (CZ_LIKELY(cs->err == CUZK_OK)) {
         if (cs->ops->enforce) {
             cs->ops->enforce(cs, a, b, c, label, fmt, ap);
@@ -885,13 +892,7 @@ cuzk_err cs_enforce_blind(cs_t *cs, size_t n)
     if (n == 0) {
         return cs->err;
     }
-    /* the cancel flag when one of the n counts is a multiple of 4096, as enforce_common */
-    size_t first = cs->num_constraints, last = first + n - 1;
-    bool due = (first & 4095) == 0 || (first >> 12) != (last >> 12);
-    if (CZ_UNLIKELY(cs->cancel && due) && atomic_load_explicit(cs->cancel, memory_order_relaxed) &&
-        cs->err == CUZK_OK) {
-        cs_set_err(cs, CUZK_E_CANCELLED, "synthesis cancelled");
-    }
+    check_cancel(cs, n);
     if (CZ_LIKELY(cs->err == CUZK_OK)) {
         cs->num_constraints += n;
     }

@@ -91,9 +91,15 @@ static inline void term_add(fr_t *acc, uint16_t k, const fr_t *w, const fr_t *di
 /* Rows of at least SHP_LONG terms: mostly the bit-packing sums (hundreds of terms 2^e b). */
 #define SHP_LONG 8
 
+/* w[c] for w = inputs || aux (ni inputs). */
+static inline const fr_t *value_in(const fr_t *inputs, const fr_t *aux, size_t ni, size_t c)
+{
+    return CZ_LIKELY(c >= ni) ? &aux[c - ni] : &inputs[c];
+}
+
 static inline const fr_t *value_at(const shp_mul *x, uint32_t c)
 {
-    return CZ_LIKELY(c >= x->ni) ? &x->aux[c - x->ni] : &x->inputs[c];
+    return value_in(x->inputs, x->aux, x->ni, c);
 }
 
 /* *out = the element v, for |v| < 2^63. */
@@ -188,13 +194,11 @@ static void rows_dot(const shp_mul *x, const cs_shape_matrix_t *m, fr_t *out, si
             *acc = FR_ZERO;
             continue;
         }
-        uint32_t c = col[z];
-        const fr_t *w = CZ_LIKELY(c >= ni) ? &aux[c - ni] : &inputs[c];
+        const fr_t *w = value_in(inputs, aux, ni, col[z]);
         uint16_t k = coef[z];
         if (e - z >= 2 && k == CS_SHAPE_COEF_ONE && coef[z + 1] <= CS_SHAPE_COEF_MINUS_ONE) {
             /* w + v or w - v in one operation (most rows start so) */
-            uint32_t c1 = col[z + 1];
-            const fr_t *v = CZ_LIKELY(c1 >= ni) ? &aux[c1 - ni] : &inputs[c1];
+            const fr_t *v = value_in(inputs, aux, ni, col[z + 1]);
             if (coef[z + 1] == CS_SHAPE_COEF_ONE) {
                 fr_add(acc, w, v);
             } else {
@@ -205,8 +209,7 @@ static void rows_dot(const shp_mul *x, const cs_shape_matrix_t *m, fr_t *out, si
             term_first(acc, k, w, dict);
         }
         for (z++; z < e; z++) {
-            c = col[z];
-            term_add(acc, coef[z], CZ_LIKELY(c >= ni) ? &aux[c - ni] : &inputs[c], dict);
+            term_add(acc, coef[z], value_in(inputs, aux, ni, col[z]), dict);
         }
     }
 }
@@ -259,7 +262,7 @@ static inline uint8_t kind_of(unsigned nz, unsigned n1)
 static void kinds_portable(const shp_kinds *k, size_t begin, size_t end)
 {
     for (size_t i = begin; i < end; i++) {
-        const fr_t *w = i < k->ni ? &k->inputs[i] : &k->aux[i - k->ni];
+        const fr_t *w = value_in(k->inputs, k->aux, k->ni, i);
         uint64_t z = w->l[0] | w->l[1] | w->l[2] | w->l[3];
         uint64_t o = (w->l[0] ^ FR_ONE.l[0]) | (w->l[1] ^ FR_ONE.l[1]) | (w->l[2] ^ FR_ONE.l[2]) |
                      (w->l[3] ^ FR_ONE.l[3]);
@@ -277,7 +280,7 @@ static void kinds_sse2(const shp_kinds *k, size_t begin, size_t end)
     const __m128i one_hi = _mm_loadu_si128((const __m128i *)(const void *)&FR_ONE.l[2]);
 
     for (size_t i = begin; i < end; i++) {
-        const fr_t *w = i < k->ni ? &k->inputs[i] : &k->aux[i - k->ni];
+        const fr_t *w = value_in(k->inputs, k->aux, k->ni, i);
         const __m128i *p = (const __m128i *)(const void *)w;
         __m128i lo = _mm_loadu_si128(p), hi = _mm_loadu_si128(p + 1);
         __m128i o = _mm_or_si128(_mm_xor_si128(lo, one_lo), _mm_xor_si128(hi, one_hi));
