@@ -57,8 +57,10 @@ unsigned gpu_count(void);
 
 typedef struct gpu_dev_info {
     char name[128];
-    size_t total_mem; /* bytes of device memory */
-    size_t free_mem;  /* bytes free when asked */
+    size_t total_mem; /* bytes of device memory; with a cap, at most the cap */
+    size_t free_mem;  /* bytes free when asked; with a cap, at most what the cap leaves */
+    size_t used_mem;  /* bytes allocated through this gpu_dev (buffers, bases, caches) */
+    size_t mem_cap;   /* gpu_dev_set_mem_cap, 0 = none */
     unsigned sm_count;
     unsigned cc_major, cc_minor; /* compute capability */
 } gpu_dev_info;
@@ -71,6 +73,20 @@ void gpu_dev_close(gpu_dev *dev);
 CZ_MUST_USE cuzk_err gpu_dev_get_info(gpu_dev *dev, gpu_dev_info *info, cz_diag *dg);
 /** Frees the device's twiddle tables and scratch area (they are rebuilt on demand). */
 CZ_MUST_USE cuzk_err gpu_dev_trim(gpu_dev *dev, cz_diag *dg);
+
+/** Caps the device memory that everything made from `dev` may hold at once: buffers, bases,
+ *  matrices, the twiddle and coset tables and the scratch areas (0 = no cap). An allocation
+ *  past the cap fails with CUZK_E_NOMEM as if the device were full, and gpu_dev_get_info
+ *  reports the capped device. Lets a large card stand in for a small one (and bounds what a
+ *  process takes of a shared card). Set it before allocating, from the device's thread. */
+void gpu_dev_set_mem_cap(gpu_dev *dev, size_t bytes);
+/** Paces every host-to-device copy of `dev` to at most bytes_per_s (0 = full speed): copies go
+ *  in slices of 4 MiB, each waiting for its turn on a clock shared by the device's streams.
+ *  A debugging aid that emulates a slower host link (e.g. PCIe 4.0 on a PCIe 5.0 host). */
+void gpu_dev_set_h2d_rate(gpu_dev *dev, uint64_t bytes_per_s);
+/** Bytes copied from the host to `dev` since it was opened (uploads of buffers, bases,
+ *  matrices, tables and host scalars); 0 for NULL. Any thread. */
+uint64_t gpu_dev_h2d_bytes(const gpu_dev *dev);
 
 /* ---- device buffers ---- */
 
@@ -156,6 +172,28 @@ CZ_MUST_USE cuzk_err gpu_quotient_h(gpu_dev *dev, struct fr *h, bool *top_zero, 
 CZ_MUST_USE cuzk_err gpu_quotient_h_buf(gpu_dev *dev, bool *top_zero, gpu_buf *a, gpu_buf *b,
                                         gpu_buf *c, size_t m, unsigned lg, cz_diag *dg);
 
+/** The quotient in two device buffers instead of three, for devices short of memory (same h,
+ *  a few transforms' time more: an inverse transform in bit-reversed order, a subtraction and
+ *  a permutation replace the out-of-place last transform). Two calls, so that C's evaluations
+ *  can be uploaded into b's buffer once it is free:
+ *  gpu_quotient_ab_buf:     a, b hold A, B's first m evaluations (n values each, the rest
+ *                           overwritten with zeros); on return a holds A B on the coset and b
+ *                           is free (clobbered).
+ *  gpu_quotient_finish_buf: a as left by the first call, c (any other buffer of n values, e.g.
+ *                           b's) C's first m evaluations; on return a holds the n values of h
+ *                           (Montgomery) and c is clobbered; top_zero as gpu_quotient_h_buf.
+ *  2^3 <= n = 2^lg; CUZK_E_INVAL otherwise or for buffers too short, on another device or
+ *  the same twice. */
+CZ_MUST_USE cuzk_err gpu_quotient_ab_buf(gpu_dev *dev, gpu_buf *a, gpu_buf *b, size_t m,
+                                         unsigned lg, cz_diag *dg);
+CZ_MUST_USE cuzk_err gpu_quotient_finish_buf(gpu_dev *dev, bool *top_zero, gpu_buf *a, gpu_buf *c,
+                                             size_t m, unsigned lg, cz_diag *dg);
+
+/** Device bytes of the twiddles a transform of 2^lg takes on dev: 32 x 2^lg, or, where that
+ *  would be more than an eighth of a capped device (gpu_dev_set_mem_cap), about
+ *  32 (lg / 2 + 1) 2^(lg / 2) with split tables (7.3 MB at 2^27; a product more per twiddle). */
+size_t gpu_ntt_twiddle_bytes(const gpu_dev *dev, unsigned lg);
+
 /* ---- MSM over G1 and G2 (signed-window Pippenger; scalars 0 skipped, 1 batch-added) ---- */
 
 /** Tuning; NULL or a zeroed struct means automatic. Results never depend on it. */
@@ -172,6 +210,13 @@ typedef struct gpu_msm_opts {
  *  uploaded. Returns owned; free with gpu_msm_bases_free (before closing the device). */
 CZ_MUST_USE cuzk_err gpu_msm_bases_new_g1(gpu_msm_bases **out, gpu_dev *dev, size_t n, cz_diag *dg);
 CZ_MUST_USE cuzk_err gpu_msm_bases_new_g2(gpu_msm_bases **out, gpu_dev *dev, size_t n, cz_diag *dg);
+/** Bases over n points stored at byte offset `off` (a multiple of 256) of a device buffer, as
+ *  gpu_msm_bases_upload_* or gpu_buf_upload(_async) of g1_aff_t / g2_aff_t arrays put them:
+ *  group 1 (96 bytes a point) or 2 (192). The view owns nothing: free it before the buffer.
+ *  Streams points through a few buffers (a chunk uploaded while the MSM of another runs).
+ *  CUZK_E_INVAL for a range outside the buffer or another group. */
+CZ_MUST_USE cuzk_err gpu_msm_bases_view(gpu_msm_bases **out, gpu_buf *buf, size_t off, int group,
+                                        size_t n, cz_diag *dg);
 void gpu_msm_bases_free(gpu_msm_bases *b);
 size_t gpu_msm_bases_len(const gpu_msm_bases *b);
 /** Copies count points (borrowed) into bases [first, first + count). The group must match the

@@ -39,6 +39,45 @@ cuzk_err gpu_dev_trim(gpu_dev *dev, cz_diag *dg)
     return no_gpu(dg);
 }
 
+void gpu_dev_set_mem_cap(gpu_dev *dev, size_t bytes)
+{
+}
+
+void gpu_dev_set_h2d_rate(gpu_dev *dev, uint64_t bytes_per_s)
+{
+}
+
+cuzk_err gpu_quotient_ab_buf(gpu_dev *dev, gpu_buf *a, gpu_buf *b, size_t m, unsigned lg,
+                             cz_diag *dg)
+{
+    return no_gpu(dg);
+}
+
+cuzk_err gpu_quotient_finish_buf(gpu_dev *dev, bool *top_zero, gpu_buf *a, gpu_buf *c, size_t m,
+                                 unsigned lg, cz_diag *dg)
+{
+    return no_gpu(dg);
+}
+
+size_t gpu_ntt_twiddle_bytes(const gpu_dev *dev, unsigned lg)
+{
+    return 0;
+}
+
+cuzk_err gpu_debug_ntt_twiddles(gpu_dev *dev, int mode, cz_diag *dg)
+{
+    return no_gpu(dg);
+}
+
+void gpu_debug_fail_h2d(gpu_dev *dev, unsigned long nth)
+{
+}
+
+uint64_t gpu_dev_h2d_bytes(const gpu_dev *dev)
+{
+    return 0;
+}
+
 cuzk_err gpu_buf_new(gpu_buf **out, gpu_dev *dev, size_t len, cz_diag *dg)
 {
     *out = NULL;
@@ -176,6 +215,13 @@ cuzk_err gpu_msm_bases_new_g1(gpu_msm_bases **out, gpu_dev *dev, size_t n, cz_di
 }
 
 cuzk_err gpu_msm_bases_new_g2(gpu_msm_bases **out, gpu_dev *dev, size_t n, cz_diag *dg)
+{
+    *out = NULL;
+    return no_gpu(dg);
+}
+
+cuzk_err gpu_msm_bases_view(gpu_msm_bases **out, gpu_buf *buf, size_t off, int group, size_t n,
+                            cz_diag *dg)
 {
     *out = NULL;
     return no_gpu(dg);

@@ -95,6 +95,11 @@ CZ_MUST_USE cuzk_err gpu_debug_g2(gpu_dev *dev, uint64_t *out, const struct g2_a
 CZ_MUST_USE cuzk_err gpu_debug_ntt_layout(gpu_dev *dev, unsigned k0, unsigned k1, unsigned tile_lg,
                                           unsigned min_blocks, cz_diag *dg);
 
+/** The NTT twiddles' layout on dev: 0 automatic (gpu_ntt_twiddle_bytes), 1 always one whole
+ *  table, 2 always split (from 2^8); the current table is freed. Results never depend on it;
+ *  tests reach both layouts at small sizes. CUZK_E_INVAL for another mode. */
+CZ_MUST_USE cuzk_err gpu_debug_ntt_twiddles(gpu_dev *dev, int mode, cz_diag *dg);
+
 /** Fixes the sorted entries one thread of the MSM accumulation sums (0 = automatic, 8 to 64
  *  by size; else GPU_MSM_CHUNK_MIN .. GPU_MSM_CHUNK_MAX, or CUZK_E_INVAL): fewer, longer chains
  *  leave fewer partial sums to combine. Results never depend on it; benchmarks compare, tests
@@ -144,6 +149,12 @@ void gpu_debug_profile_get(gpu_dev *dev, float ms[GPU_PROF_PHASES]);
 CZ_MUST_USE cuzk_err gpu_debug_ceiling(gpu_dev *dev, int kind, size_t threads, unsigned iters,
                                        const uint64_t *seed, const uint64_t *y, uint64_t *out,
                                        double *dsum, float *ms, cz_diag *dg);
+
+/** Fault injection: the nth host-to-device copy of `dev` from now (1 = the next; 0 = none)
+ *  fails with CUZK_E_GPU before it is queued, as a device that stops answering would; later
+ *  copies run. Tests reach the engine's recovery from a device failure in the middle of a
+ *  proof (a streamed chunk, an upload) without a faulty device. */
+void gpu_debug_fail_h2d(gpu_dev *dev, unsigned long nth);
 
 /** The small scalar gpu_debug_g1/g2 use for element i. */
 #define GPU_DEBUG_SMALL_K(i) ((uint32_t)(((uint64_t)(i)*2654435761u) & 0xfffffu))

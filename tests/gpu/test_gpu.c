@@ -624,46 +624,52 @@ TEST(gpu_ntt_naive_dft)
 static const unsigned LAYOUTS[][4] = {{0, 0, 0, 0}, {3, 3, 3, 1}, {4, 3, 6, 2},
                                       {6, 4, 8, 1}, {5, 5, 5, 0}, {0, 0, 0, 1}};
 
+/* Every kind of transform of 2^lg random values on dev against poly/ (layout l for messages). */
+static void check_ntt_kinds(gpu_dev *dev, unsigned lg, const unsigned *l)
+{
+    size_t n = (size_t)1 << lg;
+    fr_t *x = xmalloc(n * 32), *want = xmalloc(n * 32), *got = xmalloc(n * 32);
+    void *tw = xmalloc(ntt_domain_tw_sizeof(lg));
+    ntt_domain_t d;
+
+    CHECK(ntt_domain_init(&d, lg, tw, NULL));
+    for (int kind = GPU_NTT_FWD; kind <= GPU_NTT_COSET_INV; kind++) {
+        for (size_t i = 0; i < n; i++) {
+            rand_fr(&x[i]);
+        }
+        memcpy(want, x, n * 32);
+        cpu_ntt(&d, want, (gpu_ntt_kind)kind);
+        memcpy(got, x, n * 32);
+        GPU_OK(gpu_ntt(dev, got, lg, (gpu_ntt_kind)kind, DG));
+        for (size_t i = 0; i < n; i++) {
+            CHECK_MSG(memcmp(&got[i], &want[i], 32) == 0,
+                      "layout %u/%u/%u/%u lg %u kind %d element %zu", l[0], l[1], l[2], l[3], lg,
+                      kind, i);
+        }
+    }
+    cz_free_aligned(x);
+    cz_free_aligned(want);
+    cz_free_aligned(got);
+    cz_free_aligned(tw);
+}
+
 TEST(gpu_ntt_all_kinds_vs_poly)
 {
     gpu_dev *dev = gtu_need_dev();
-    size_t nmax = (size_t)1 << T_NTT_LG;
-    fr_t *x = xmalloc(nmax * 32), *want = xmalloc(nmax * 32), *got = xmalloc(nmax * 32);
-    void *tw = xmalloc(ntt_domain_tw_sizeof(T_NTT_LG));
-    ntt_domain_t d;
 
     for (size_t li = 0; li < ARRAY_LEN(LAYOUTS); li++) {
         const unsigned *l = LAYOUTS[li];
         GPU_OK(gpu_debug_ntt_layout(dev, l[0], l[1], l[2], l[3], DG));
         for (unsigned lg = 0; lg <= T_NTT_LG; lg++) {
-            size_t n = (size_t)1 << lg;
             if (li > 0 && lg > T_NTT_LG - 2) {
                 continue; /* small layouts: the largest sizes take too long for what they add */
             }
-            CHECK(ntt_domain_init(&d, lg, tw, NULL));
-            for (int kind = GPU_NTT_FWD; kind <= GPU_NTT_COSET_INV; kind++) {
-                for (size_t i = 0; i < n; i++) {
-                    rand_fr(&x[i]);
-                }
-                memcpy(want, x, n * 32);
-                cpu_ntt(&d, want, (gpu_ntt_kind)kind);
-                memcpy(got, x, n * 32);
-                GPU_OK(gpu_ntt(dev, got, lg, (gpu_ntt_kind)kind, DG));
-                for (size_t i = 0; i < n; i++) {
-                    CHECK_MSG(memcmp(&got[i], &want[i], 32) == 0,
-                              "layout %u/%u/%u/%u lg %u kind %d element %zu", l[0], l[1], l[2],
-                              l[3], lg, kind, i);
-                }
-            }
+            check_ntt_kinds(dev, lg, l);
         }
     }
     GPU_OK(gpu_debug_ntt_layout(dev, 0, 0, 0, 0, DG));
     CHECK_ERR(gpu_debug_ntt_layout(dev, 3, 4, 8, 0, NULL), CUZK_E_INVAL);
     CHECK_ERR(gpu_debug_ntt_layout(dev, 0, 0, 0, 3, NULL), CUZK_E_INVAL);
-    cz_free_aligned(x);
-    cz_free_aligned(want);
-    cz_free_aligned(got);
-    cz_free_aligned(tw);
 }
 
 TEST(gpu_ntt_buf_roundtrip)
@@ -750,6 +756,20 @@ static void check_quotient(gpu_dev *dev, unsigned lg, size_t m, bool satisfying)
     GPU_OK(gpu_buf_download(h, ba, 0, n * 32, DG));
     CHECK(top_gpu == top_cpu);
     CHECK_MEM_EQ(h, a, n * 32);
+    /* the two-buffer variant: c goes into b's buffer once a holds A B */
+    if (lg >= 3) {
+        top_gpu = !top_cpu;
+        GPU_OK(gpu_buf_upload(ba, 0, ha, n * 32, DG));
+        GPU_OK(gpu_buf_upload(bb, 0, hb, n * 32, DG));
+        GPU_OK(gpu_quotient_ab_buf(dev, ba, bb, m, lg, DG));
+        GPU_OK(gpu_buf_upload(bb, 0, hc, n * 32, DG));
+        GPU_OK(gpu_quotient_finish_buf(dev, &top_gpu, ba, bb, m, lg, DG));
+        GPU_OK(gpu_buf_download(h, ba, 0, n * 32, DG));
+        CHECK(top_gpu == top_cpu);
+        CHECK_MSG(memcmp(h, a, n * 32) == 0, "lean quotient lg %u m %zu", lg, m);
+    } else {
+        CHECK_ERR(gpu_quotient_ab_buf(dev, ba, bb, m, lg, NULL), CUZK_E_INVAL);
+    }
     gpu_buf_free(ba);
     gpu_buf_free(bb);
     gpu_buf_free(bc);
@@ -785,6 +805,40 @@ TEST(gpu_quotient_vs_poly)
         check_quotient(dev, 7, 100, false);
     }
     GPU_OK(gpu_debug_ntt_layout(dev, 0, 0, 0, 0, DG));
+}
+
+/* Split twiddles (two small tables and a product per twiddle, the layout of capped devices):
+ * every transform kind and both quotients against poly/, in the default and multi-pass
+ * layouts; the automatic choice follows the cap; a table of either layout serves smaller
+ * transforms after larger ones. */
+TEST(gpu_split_twiddles)
+{
+    gpu_dev *dev = gtu_need_dev();
+    static const unsigned lgs[] = {8, 9, 11, 12, 13, 16, 18, 20};
+
+    GPU_OK(gpu_debug_ntt_twiddles(dev, 2, DG));
+    for (size_t i = 0; i < ARRAY_LEN(lgs) && lgs[i] <= T_QUOT_LG; i++) {
+        check_ntt_kinds(dev, lgs[i], LAYOUTS[0]);
+        check_quotient(dev, lgs[i], ((size_t)1 << lgs[i]) - 5, true);
+    }
+    check_ntt_kinds(dev, 9, LAYOUTS[0]); /* smaller than the table */
+    for (size_t li = 1; li < ARRAY_LEN(LAYOUTS); li++) {
+        const unsigned *l = LAYOUTS[li];
+        GPU_OK(gpu_debug_ntt_layout(dev, l[0], l[1], l[2], l[3], DG));
+        check_ntt_kinds(dev, 10, l);
+        check_quotient(dev, 11, 2000, li % 2 == 0);
+    }
+    GPU_OK(gpu_debug_ntt_layout(dev, 0, 0, 0, 0, DG));
+    CHECK_EQ_U64(gpu_ntt_twiddle_bytes(dev, 20), (size_t)32 * 11 << 10);
+    GPU_OK(gpu_debug_ntt_twiddles(dev, 1, DG));
+    CHECK_EQ_U64(gpu_ntt_twiddle_bytes(dev, 20), (size_t)32 << 20);
+    GPU_OK(gpu_debug_ntt_twiddles(dev, 0, DG));
+    gpu_dev_set_mem_cap(dev, (size_t)32 << 20); /* a whole 2^20 table is more than an eighth */
+    CHECK_EQ_U64(gpu_ntt_twiddle_bytes(dev, 20), (size_t)32 * 11 << 10);
+    CHECK_EQ_U64(gpu_ntt_twiddle_bytes(dev, 16), (size_t)32 << 16);
+    gpu_dev_set_mem_cap(dev, 0);
+    CHECK_EQ_U64(gpu_ntt_twiddle_bytes(dev, 20), (size_t)32 << 20);
+    CHECK_ERR(gpu_debug_ntt_twiddles(dev, 3, NULL), CUZK_E_INVAL);
 }
 
 /* ---- MSM ---- */

@@ -8,6 +8,8 @@
 
 #include "gpu/cuda/common.cuh"
 
+#include <pthread.h>
+
 /* Optional phase timing of MSM calls (gpu_debug_profile): events recorded on the device stream,
  * each closing an interval attributed to a phase. */
 #define GPU_PROF_MAX_EVENTS 2048
@@ -41,12 +43,17 @@ struct gpu_dev {
     /* a second one, for the MSM's affine rounds, sized once the scalars are classified */
     void *scratch2;
     size_t scratch2_len;
-    /* NTT twiddles: tw[2^s + e] = omega_(2^(s+1))^e for s < tw_lg, e < 2^s */
+    /* NTT twiddles: tw[2^s + e] = omega_(2^(s+1))^e for s < tw_lg, e < 2^s; split (tw_split =
+     * S > 0): that table for s < S only, followed by 2^S powers of omega_(2^(s+1)) for each s in
+     * [S, tw_lg) (ntt.cu); tw_bytes: the allocation; tw_mode: gpu_debug_ntt_twiddles */
     void *tw;
-    unsigned tw_lg;
+    unsigned tw_lg, tw_split;
+    size_t tw_bytes;
+    int tw_mode;
     /* coset factor tables (gpu_host_scale_tables) for one transform size */
     void *scale[GPU_SCALE_COUNT];
     unsigned scale_lg[GPU_SCALE_COUNT];
+    size_t scale_bytes[GPU_SCALE_COUNT];
     /* NTT pass layout, 0 = default (gpu_debug_ntt_layout): most stages of the pass with
      * s_lo = 0, of the other passes, and log2 of the elements per tile */
     unsigned ntt_k0, ntt_k1, ntt_tile_lg;
@@ -55,6 +62,17 @@ struct gpu_dev {
     unsigned msm_group;      /* MSM: most windows per group (0 = automatic) */
     unsigned msm_aff_rounds; /* MSM: affine rounds before the accumulation (or ..._AUTO) */
     gpu_prof *prof;          /* NULL unless profiling */
+    /* device memory through dev_malloc: the cap (gpu_dev_set_mem_cap, 0 = none) and the bytes
+     * allocated now (device thread only) */
+    size_t mem_cap, mem_used;
+    /* host-to-device copies (dev_h2d): bytes since opening (atomic: a second thread may
+     * upload), and the pacing of gpu_dev_set_h2d_rate: the earliest start of the next paced
+     * slice (pace_mu) */
+    uint64_t h2d_bytes;
+    uint64_t h2d_rate; /* bytes per second, 0 = unpaced */
+    uint64_t pace_next_ns;
+    pthread_mutex_t pace_mu;
+    unsigned long h2d_fail_in; /* gpu_debug_fail_h2d: the copy that fails, counting down; 0 off */
 };
 
 struct gpu_buf {
@@ -78,6 +96,7 @@ struct gpu_msm_bases {
     int group; /* 1 or 2 */
     void *ptr;
     size_t n;
+    bool view; /* gpu_msm_bases_view: ptr belongs to a gpu_buf */
 };
 
 namespace czg
@@ -94,6 +113,15 @@ cuzk_err dev_scratch2(gpu_dev *dev, size_t len, char **out, cz_diag *dg);
 void prof_begin(gpu_dev *dev);
 void prof_mark(gpu_dev *dev, int phase);
 void prof_end(gpu_dev *dev);
+
+/** len bytes of device memory counted against the device's cap (CUZK_E_NOMEM above it, the
+ *  message naming the cap), 256-byte aligned; len 0 takes 1 byte. */
+cuzk_err dev_malloc(gpu_dev *dev, void **p, size_t len, cz_diag *dg);
+/** Frees what dev_malloc gave for len bytes; NULL does nothing. */
+void dev_free(gpu_dev *dev, void *p, size_t len);
+/** Queues a host-to-device copy on stream s, counted in h2d_bytes and, when the device is
+ *  paced, cut into slices each preceded by a host function that waits for its turn. */
+cuzk_err dev_h2d(gpu_dev *dev, void *dst, const void *src, size_t len, cudaStream_t s, cz_diag *dg);
 
 /** Waits for the device stream. */
 cuzk_err dev_sync(gpu_dev *dev, cz_diag *dg);

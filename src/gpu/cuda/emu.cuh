@@ -532,6 +532,13 @@ inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
     *ms = (float)(b->t - a->t);
     return cudaSuccess;
 }
+typedef void (*cudaHostFn_t)(void *);
+/* The emulated streams run each call to completion: a host function runs at once. */
+inline cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t fn, void *arg)
+{
+    fn(arg);
+    return cudaSuccess;
+}
 template <class F> inline cudaError_t cudaFuncSetAttribute(F, cudaFuncAttribute, int)
 {
     return cudaSuccess;

@@ -242,10 +242,8 @@ cuzk_err fb_mul(gpu_dev *dev, void *out, bool encoded, const gpu_buf *tab, unsig
         CZ_TRY(err, dev_scratch(dev, lay.off, &scr, dg), done);
         for (size_t base = 0; base < n; base += round) {
             const size_t m = n - base < round ? n - base : round;
-            CUDA_TRY(err,
-                     cudaMemcpyAsync(scr + o_k, (const char *)k + base * 32, m * 32,
-                                     cudaMemcpyHostToDevice, dev->s),
-                     done);
+            CZ_TRY(err, dev_h2d(dev, scr + o_k, (const char *)k + base * 32, m * 32, dev->s, dg),
+                   done);
             CUDA_LAUNCH(err, done, fb_kernel<F>, grid, FB_BLOCK, 0, dev->s, (aff *)(scr + o_out),
                         encoded ? (uint32_t *)(scr + o_out) : (uint32_t *)NULL, tp, w,
                         (const uint4 *)(scr + o_k), m, (xyzz_t<F> *)(scr + o_pts),

@@ -1120,7 +1120,7 @@ static cuzk_err msm_call(gpu_dev *dev, void *out, const gpu_msm_bases *bases, si
     CZ_TRY(err, dev_enter(dev, dg), done);
     CZ_TRY(err, dev_scratch(dev, total, &buf, dg), done);
     if (host_sc) {
-        CUDA_TRY(err, cudaMemcpyAsync(buf, host_sc, n * 32, cudaMemcpyHostToDevice, dev->s), done);
+        CZ_TRY(err, dev_h2d(dev, buf, host_sc, n * 32, dev->s, dg), done);
         sc = (const uint4 *)buf;
     } else if (mont) {
         CUDA_LAUNCH(err, done, msm_from_mont_kernel, grid_for(dev, n, 256), 256, 0, dev->s,

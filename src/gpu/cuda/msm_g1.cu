@@ -22,7 +22,7 @@ static cuzk_err bases_new(gpu_msm_bases **out, gpu_dev *dev, size_t n, int group
     b->group = group;
     b->n = n;
     CZ_TRY(err, dev_enter(dev, dg), done);
-    CUDA_TRY(err, cudaMalloc(&b->ptr, n ? n * elem : 1), done);
+    CZ_TRY(err, dev_malloc(dev, &b->ptr, n * elem, dg), done);
     *out = b;
     b = NULL;
 done:
@@ -42,10 +42,9 @@ static cuzk_err bases_upload(gpu_msm_bases *b, size_t first, const void *points,
     }
     CZ_TRY(err, dev_enter(b->dev, dg), done);
     if (count) {
-        CUDA_TRY(err,
-                 cudaMemcpyAsync((char *)b->ptr + first * elem, points, count * elem,
-                                 cudaMemcpyHostToDevice, b->dev->s),
-                 done);
+        CZ_TRY(err,
+               dev_h2d(b->dev, (char *)b->ptr + first * elem, points, count * elem, b->dev->s, dg),
+               done);
     }
     CUDA_TRY(err, cudaStreamSynchronize(b->dev->s), done);
 done:
@@ -73,12 +72,37 @@ void gpu_msm_bases_free(gpu_msm_bases *b)
     if (!b) {
         return;
     }
-    if (cudaSetDevice(b->dev->index) == cudaSuccess) {
+    if (!b->view && cudaSetDevice(b->dev->index) == cudaSuccess) {
         (void)cudaStreamSynchronize(b->dev->s);
-        (void)cudaFree(b->ptr);
+        dev_free(b->dev, b->ptr, b->n * (b->group == 1 ? sizeof(g1_aff_e) : sizeof(g2_aff_e)));
     }
     (void)cudaGetLastError();
     cz_free(b);
+}
+
+cuzk_err gpu_msm_bases_view(gpu_msm_bases **out, gpu_buf *buf, size_t off, int group, size_t n,
+                            cz_diag *dg)
+{
+    const size_t elem = group == 1 ? sizeof(g1_aff_e) : sizeof(g2_aff_e);
+    gpu_msm_bases *b;
+
+    *out = NULL;
+    if ((group != 1 && group != 2) || off % 256 != 0 || off > buf->len ||
+        n > (buf->len - off) / elem || n >= GPU_MSM_MAX_BASES) {
+        return cz_fail(dg, CUZK_E_INVAL, "%zu G%d bases at byte %zu of a buffer of %zu bytes", n,
+                       group, off, buf->len);
+    }
+    b = (gpu_msm_bases *)cz_calloc(1, sizeof(*b));
+    if (!b) {
+        return cz_fail(dg, CUZK_E_NOMEM, "gpu_msm_bases");
+    }
+    b->dev = buf->dev;
+    b->group = group;
+    b->ptr = (char *)buf->ptr + off;
+    b->n = n;
+    b->view = true;
+    *out = b;
+    return CUZK_OK;
 }
 
 size_t gpu_msm_bases_len(const gpu_msm_bases *b)

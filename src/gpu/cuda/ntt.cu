@@ -11,6 +11,11 @@
  *   DIT (Cooley-Tukey): bit-reversed in, natural out: (u, v) -> (u + v w, u - v w).
  * Twiddles come from one table per device, tw[2^s + e] = omega_(2^(s+1))^e for e < 2^s (n
  * entries in all, shared by every size up to the largest seen); omega^-e = -tw[2^(s+1) - e].
+ * Split twiddles (where memory is short, gpu_ntt_twiddle_bytes): that table for the stages
+ * s < S = ceil(lg / 2) only, and for each stage s >= S the 2^S powers hi_s[j] =
+ * omega_(2^(s+1))^j; then omega_(2^(s+1))^e = hi_s[e mod 2^S] tw[2^(s-S) + (e >> S)], one
+ * product more per twiddle for (lg - S + 1) 2^S entries instead of 2^lg (7.3 MB against 4 GiB
+ * at 2^27).
  * Unit twiddles: in the pass with s_lo = 0 the radix-8 step over stages 0 .. 2 (the first DIT
  * step, the last DIF step) knows its twiddles; 7 of its 12 are 1, and those butterflies are a
  * plain sum and difference, without a table load or a product.
@@ -75,25 +80,32 @@ CZ_DEV void apply_scale(fr_e &v, const ntt_scale &s, size_t i, unsigned lg)
 }
 
 /** omega_(2^(s+1))^e, or omega^-e when inv; for the inverse of e > 0 the table gives -w and
- *  `flip` says the caller must negate. */
-CZ_DEV fr_e twiddle(const fr_e *tw, unsigned s, size_t e, int inv, bool &flip)
+ *  `flip` says the caller must negate. split = S > 0: the split tables (file comment), hi at
+ *  tw + 2^S. */
+CZ_DEV fr_e twiddle(const fr_e *tw, unsigned split, unsigned s, size_t e, int inv, bool &flip)
 {
     size_t base = (size_t)1 << s;
     flip = inv && e != 0;
-    return ldg16(tw + (flip ? 2 * base - e : base + e));
+    if (!split || s < split) {
+        return ldg16(tw + (flip ? 2 * base - e : base + e));
+    }
+    const size_t f = flip ? base - e : e, lo = f & (((size_t)1 << split) - 1), hi = f >> split;
+    const fr_e *his = tw + ((size_t)(s - split + 1) << split);
+    return ldg16(his + lo) * ldg16(tw + ((size_t)1 << (s - split)) + hi);
 }
 
 struct ntt_pass_args {
     const fr_e *src; /* loads */
     fr_e *dst;       /* stores (== src, or another buffer: no block stores what another loads) */
     const fr_e *tw;
-    unsigned lg;    /* transform size 2^lg */
-    unsigned s_lo;  /* lowest stage of the pass */
-    unsigned k;     /* stages in the pass, 3 .. 11 */
-    unsigned gl_lg; /* log2 of the groups per tile that differ in the bits below s_lo */
-    unsigned gh_lg; /* log2 of the groups per tile that differ in the bits above the pass */
-    int gather;     /* first DIT pass reading natural order: position i holds src[bitrev(i)] */
-    int reduce;     /* stores fully reduced values (else [0, 2r): the last pass only) */
+    unsigned tw_split; /* 0: the whole table; else split twiddles (twiddle()) */
+    unsigned lg;       /* transform size 2^lg */
+    unsigned s_lo;     /* lowest stage of the pass */
+    unsigned k;        /* stages in the pass, 3 .. 11 */
+    unsigned gl_lg;    /* log2 of the groups per tile that differ in the bits below s_lo */
+    unsigned gh_lg;    /* log2 of the groups per tile that differ in the bits above the pass */
+    int gather;        /* first DIT pass reading natural order: position i holds src[bitrev(i)] */
+    int reduce;        /* stores fully reduced values (else [0, 2r): the last pass only) */
     ntt_scale ld, st;
 };
 
@@ -251,7 +263,7 @@ __global__ void __launch_bounds__(256, MINB) ntt_pass_kernel(ntt_pass_args p)
                 const unsigned g = gbase | (j << beta);
                 const size_t etw = ((size_t)(g & ((1u << b) - 1)) << p.s_lo) | L;
                 bool flip;
-                fr_e w = twiddle(p.tw, s, etw, INV, flip);
+                fr_e w = twiddle(p.tw, p.tw_split, s, etw, INV, flip);
                 if (DIT) {
                     fr_e tv = mul_lazy(w, v[jj]);
                     fr_e sum = fr_add_lazy(v[j], tv), dif = fr_sub_lazy(v[j], tv);
@@ -386,6 +398,30 @@ __global__ void q_finish_kernel(fr_e *a, const fr_e *c, fr_e zinv, size_t n)
     }
 }
 
+/* a = a - b pointwise, fully reduced (the lean quotient: both in bit-reversed order). */
+__global__ void q_sub_kernel(fr_e *a, const fr_e *b, size_t n)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        store16(a + i, load16(a + i) - load16(b + i));
+    }
+}
+
+/* x[i] <-> x[bitrev(i)] for the n = 2^lg values (each pair swapped by its lower index). */
+__global__ void bitrev_permute_kernel(fr_e *x, unsigned lg)
+{
+    const size_t n = (size_t)1 << lg;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        const size_t j = bitrev_idx(i, lg);
+        if (i < j) {
+            fr_e u = load16(x + i), v = load16(x + j);
+            store16(x + i, v);
+            store16(x + j, u);
+        }
+    }
+}
+
 /* ---- host side ---- */
 
 static fr_e fr_from_limbs(const uint64_t v[4])
@@ -426,36 +462,73 @@ static unsigned plan_passes(unsigned lg, const ntt_layout &l, unsigned ks[16])
     return np;
 }
 
+/** The split point S of the twiddles for transforms up to 2^lg on d: 0 for the whole table
+ *  (tw_mode 1, or automatic where it takes at most an eighth of the capped device), else
+ *  ceil(lg / 2) (tw_mode 2, or automatic otherwise). Small transforms never split. */
+static unsigned tw_split_for(const gpu_dev *d, unsigned lg)
+{
+    const bool big = d->mem_cap && (((size_t)32 << lg) > d->mem_cap / 8);
+    if (lg < 8 || d->tw_mode == 1 || (d->tw_mode == 0 && !big)) {
+        return 0;
+    }
+    return (lg + 1) / 2;
+}
+
+/** Entries of the twiddles of 2^lg (split at S, or whole for S = 0). */
+static size_t tw_entries(unsigned lg, unsigned split)
+{
+    return split ? ((size_t)(lg - split + 1) << split) : (size_t)1 << lg;
+}
+
+/* w^e for e < count into out (consecutive powers, chunk per thread). */
+static cuzk_err tw_powers(gpu_dev *d, fr_e *out, unsigned lg, size_t count, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    const unsigned chunk = 64;
+    uint64_t w[4];
+
+    gpu_host_fr_root(w, lg);
+    CUDA_LAUNCH(err, done, tw_top_kernel, (unsigned)host_cdiv(host_cdiv(count, chunk), 128), 128, 0,
+                d->s, out, fr_from_limbs(w), count, chunk);
+done:
+    return err;
+}
+
 static cuzk_err ensure_twiddles(gpu_dev *d, unsigned lg, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     unsigned want = lg < 2 ? 2 : lg;
-    size_t half = (size_t)1 << (want - 1);
-    uint64_t w[4];
+    const unsigned split = tw_split_for(d, want), low = split ? split : want;
+    const size_t bytes = tw_entries(want, split) * sizeof(fr_e);
     void *p = NULL;
-    const unsigned chunk = 64;
 
-    if (d->tw && d->tw_lg >= want) {
+    if (d->tw && d->tw_lg >= want) { /* either layout serves every smaller transform */
         return CUZK_OK;
     }
     CUDA_TRY(err, cudaStreamSynchronize(d->s), done);
     if (d->tw) {
-        CUDA_TRY(err, cudaFree(d->tw), done);
+        dev_free(d, d->tw, d->tw_bytes);
         d->tw = NULL;
-        d->tw_lg = 0;
+        d->tw_lg = d->tw_split = 0;
+        d->tw_bytes = 0;
     }
-    CUDA_TRY(err, cudaMalloc(&p, ((size_t)1 << want) * sizeof(fr_e)), done);
-    gpu_host_fr_root(w, want);
-    CUDA_LAUNCH(err, done, tw_top_kernel, (unsigned)host_cdiv(host_cdiv(half, chunk), 128), 128, 0,
-                d->s, (fr_e *)p + half, fr_from_limbs(w), half, chunk);
-    CUDA_LAUNCH(err, done, tw_lower_kernel, grid_for(d, half, 256), 256, 0, d->s, (fr_e *)p, want);
+    CZ_TRY(err, dev_malloc(d, &p, bytes, dg), done);
+    /* the whole table of 2^low entries, then (split) 2^S powers per stage from S on */
+    CZ_TRY(err, tw_powers(d, (fr_e *)p + ((size_t)1 << (low - 1)), low, (size_t)1 << (low - 1), dg),
+           done);
+    CUDA_LAUNCH(err, done, tw_lower_kernel, grid_for(d, (size_t)1 << (low - 1), 256), 256, 0, d->s,
+                (fr_e *)p, low);
+    for (unsigned s = split; split && s < want; s++) {
+        fr_e *his = (fr_e *)p + ((size_t)(s - split + 1) << split);
+        CZ_TRY(err, tw_powers(d, his, s + 1, (size_t)1 << split, dg), done);
+    }
     d->tw = p;
     d->tw_lg = want;
+    d->tw_split = split;
+    d->tw_bytes = bytes;
     p = NULL;
 done:
-    if (p) {
-        (void)cudaFree(p);
-    }
+    dev_free(d, p, bytes);
     return err;
 }
 
@@ -478,13 +551,14 @@ static cuzk_err scale_tables(gpu_dev *d, unsigned lg, int which, int bitrev, ntt
         gpu_host_scale_tables(host, host + 4 * nlo, lg, a, which);
         CUDA_TRY(err, cudaStreamSynchronize(d->s), done);
         if (d->scale[which]) {
-            CUDA_TRY(err, cudaFree(d->scale[which]), done);
+            dev_free(d, d->scale[which], d->scale_bytes[which]);
             d->scale[which] = NULL;
         }
-        CUDA_TRY(err, cudaMalloc(&p, (nlo + nhi) * sizeof(fr_e)), done);
-        CUDA_TRY(err, cudaMemcpy(p, host, (nlo + nhi) * sizeof(fr_e), cudaMemcpyHostToDevice),
-                 done);
+        CZ_TRY(err, dev_malloc(d, &p, (nlo + nhi) * sizeof(fr_e), dg), done);
+        CZ_TRY(err, dev_h2d(d, p, host, (nlo + nhi) * sizeof(fr_e), d->s, dg), done);
+        CUDA_TRY(err, cudaStreamSynchronize(d->s), done);
         d->scale[which] = p;
+        d->scale_bytes[which] = (nlo + nhi) * sizeof(fr_e);
         d->scale_lg[which] = lg;
         p = NULL;
     }
@@ -495,9 +569,7 @@ static cuzk_err scale_tables(gpu_dev *d, unsigned lg, int which, int bitrev, ntt
     sc->lo = (const fr_e *)d->scale[which];
     sc->hi = sc->lo + nlo;
 done:
-    if (p) {
-        (void)cudaFree(p);
-    }
+    dev_free(d, p, (nlo + nhi) * sizeof(fr_e));
     cz_free(host);
     return err;
 }
@@ -553,6 +625,7 @@ static cuzk_err launch_pass(gpu_dev *d, const fr_e *src, fr_e *dst, unsigned lg,
     p.src = src;
     p.dst = dst;
     p.tw = (const fr_e *)d->tw;
+    p.tw_split = d->tw_split;
     p.lg = lg;
     p.s_lo = s_lo;
     p.k = k;
@@ -724,6 +797,68 @@ done:
     return err;
 }
 
+/** The quotient's first half on two buffers: a, b hold A, B's first m evaluations; a ends
+ *  with A B on the coset (natural order), b free. lg >= 3. */
+static cuzk_err quotient_ab(gpu_dev *d, fr_e *a, fr_e *b, size_t m, unsigned lg, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    const size_t n = (size_t)1 << lg;
+    fr_e *v[2] = {a, b};
+    ntt_scale s_in, s_ab = scale_none();
+
+    for (int i = 0; m < n && i < 2; i++) {
+        CUDA_TRY(err, cudaMemsetAsync(v[i] + m, 0, (n - m) * sizeof(fr_e), d->s), done);
+    }
+    CZ_TRY(err, ensure_twiddles(d, lg, dg), done);
+    CZ_TRY(err, scale_tables(d, lg, GPU_SCALE_COSET_NINV, 1, &s_in, dg), done);
+    s_ab.mul = b;
+    for (int i = 1; i >= 0; i--) {
+        CZ_TRY(err, run_dif_inv(d, v[i], lg, s_in, dg), done);
+        CZ_TRY(err,
+               run_dit(d, v[i], v[i], lg, 0, false, scale_none(), i == 0 ? s_ab : scale_none(), dg),
+               done);
+    }
+done:
+    return err;
+}
+
+/** The second half: a holds A B on the coset, c C's first m evaluations (clobbered); a ends
+ *  with h in natural order. In place: the inverse coset transform as DIF (bit-reversed
+ *  coefficients), C's coefficients subtracted in the same order, one permutation. lg >= 3. */
+static cuzk_err quotient_finish(gpu_dev *d, fr_e *a, fr_e *c, size_t m, unsigned lg, bool *top_zero,
+                                cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    const size_t n = (size_t)1 << lg;
+    uint64_t ninv[4], zinv[4], nzinv[4];
+    ntt_scale s_out, s_c = scale_none();
+    fr_e top;
+
+    gpu_host_ntt_consts(lg, ninv, zinv, nzinv);
+    if (m < n) {
+        CUDA_TRY(err, cudaMemsetAsync(c + m, 0, (n - m) * sizeof(fr_e), d->s), done);
+    }
+    CZ_TRY(err, ensure_twiddles(d, lg, dg), done);
+    CZ_TRY(err, scale_tables(d, lg, GPU_SCALE_ICOSET_NINV_ZINV, 1, &s_out, dg), done);
+    s_c.mode = SCALE_CONST;
+    s_c.c = fr_from_limbs(nzinv);
+    CZ_TRY(err, run_dif_inv(d, c, lg, s_c, dg), done);
+    CZ_TRY(err, run_dif_inv(d, a, lg, s_out, dg), done);
+    CUDA_LAUNCH(err, done, q_sub_kernel, grid_for(d, n, 256), 256, 0, d->s, a, (const fr_e *)c, n);
+    CUDA_LAUNCH(err, done, bitrev_permute_kernel, grid_for(d, n, 256), 256, 0, d->s, a, lg);
+    if (top_zero) {
+        CUDA_TRY(err, cudaMemcpyAsync(&top, a + n - 1, sizeof(top), cudaMemcpyDeviceToHost, d->s),
+                 done);
+        CUDA_TRY(err, cudaStreamSynchronize(d->s), done);
+        *top_zero = true;
+        for (int i = 0; i < 8; i++) {
+            *top_zero = *top_zero && top.w[i] == 0;
+        }
+    }
+done:
+    return err;
+}
+
 } // namespace czg
 
 using namespace czg;
@@ -751,7 +886,7 @@ cuzk_err gpu_ntt(gpu_dev *dev, struct fr *x, unsigned lg, gpu_ntt_kind kind, cz_
     }
     CZ_TRY(err, dev_enter(dev, dg), done);
     CZ_TRY(err, dev_scratch(dev, natural_needs_tmp(dev, lg) ? 2 * bytes : bytes, &buf, dg), done);
-    CUDA_TRY(err, cudaMemcpyAsync(buf, x, bytes, cudaMemcpyHostToDevice, dev->s), done);
+    CZ_TRY(err, dev_h2d(dev, buf, x, bytes, dev->s, dg), done);
     CZ_TRY(err, ntt_natural(dev, (fr_e *)buf, (fr_e *)(buf + bytes), lg, kind, dg), done);
     CUDA_TRY(err, cudaMemcpyAsync(x, buf, bytes, cudaMemcpyDeviceToHost, dev->s), done);
     CUDA_TRY(err, cudaStreamSynchronize(dev->s), done);
@@ -804,9 +939,7 @@ cuzk_err gpu_quotient_h(gpu_dev *dev, struct fr *h, bool *top_zero, const struct
     CZ_TRY(err, dev_scratch(dev, 3 * bytes, &buf, dg), done);
     for (int i = 0; i < 3; i++) {
         v[i] = (fr_e *)(buf + i * bytes);
-        CUDA_TRY(err,
-                 cudaMemcpyAsync(v[i], src[i], m * sizeof(fr_e), cudaMemcpyHostToDevice, dev->s),
-                 done);
+        CZ_TRY(err, dev_h2d(dev, v[i], src[i], m * sizeof(fr_e), dev->s, dg), done);
     }
     CZ_TRY(err, quotient_dev(dev, v[0], v[1], v[2], m, lg, top_zero, dg), done);
     CUDA_TRY(err, cudaMemcpyAsync(h, v[0], bytes, cudaMemcpyDeviceToHost, dev->s), done);
@@ -855,6 +988,75 @@ cuzk_err gpu_quotient_h_buf(gpu_dev *dev, bool *top_zero, gpu_buf *a, gpu_buf *b
            quotient_dev(dev, (fr_e *)a->ptr, (fr_e *)b->ptr, (fr_e *)c->ptr, m, lg, top_zero, dg),
            done);
     CUDA_TRY(err, cudaStreamSynchronize(dev->s), done);
+done:
+    return err;
+}
+
+/* Checks of the lean quotient's buffers: n values each on dev, distinct. */
+static cuzk_err lean_args(gpu_dev *dev, const gpu_buf *a, const gpu_buf *b, size_t m, unsigned lg,
+                          cz_diag *dg)
+{
+    cuzk_err err = check_lg(lg, dg);
+    const size_t bytes = ((size_t)1 << (lg > GPU_NTT_MAX_LG ? 0 : lg)) * sizeof(fr_e);
+
+    if (err == CUZK_OK && (lg < 3 || m > ((size_t)1 << lg) || a->len < bytes || b->len < bytes ||
+                           a->dev != dev || b->dev != dev || a == b)) {
+        err = cz_fail(dg, CUZK_E_INVAL,
+                      "lean quotient of 2^%u values (m = %zu, from 2^3) in buffers of %zu and %zu "
+                      "bytes",
+                      lg, m, a->len, b->len);
+    }
+    return err;
+}
+
+cuzk_err gpu_quotient_ab_buf(gpu_dev *dev, gpu_buf *a, gpu_buf *b, size_t m, unsigned lg,
+                             cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+
+    CZ_TRY(err, lean_args(dev, a, b, m, lg, dg), done);
+    CZ_TRY(err, dev_enter(dev, dg), done);
+    CZ_TRY(err, quotient_ab(dev, (fr_e *)a->ptr, (fr_e *)b->ptr, m, lg, dg), done);
+    CUDA_TRY(err, cudaStreamSynchronize(dev->s), done);
+done:
+    return err;
+}
+
+cuzk_err gpu_quotient_finish_buf(gpu_dev *dev, bool *top_zero, gpu_buf *a, gpu_buf *c, size_t m,
+                                 unsigned lg, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+
+    CZ_TRY(err, lean_args(dev, a, c, m, lg, dg), done);
+    CZ_TRY(err, dev_enter(dev, dg), done);
+    CZ_TRY(err, quotient_finish(dev, (fr_e *)a->ptr, (fr_e *)c->ptr, m, lg, top_zero, dg), done);
+    CUDA_TRY(err, cudaStreamSynchronize(dev->s), done);
+done:
+    return err;
+}
+
+size_t gpu_ntt_twiddle_bytes(const gpu_dev *dev, unsigned lg)
+{
+    const unsigned want = lg < 2 ? 2 : lg;
+    return tw_entries(want, tw_split_for(dev, want)) * sizeof(fr_e);
+}
+
+cuzk_err gpu_debug_ntt_twiddles(gpu_dev *dev, int mode, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+
+    if (mode < 0 || mode > 2) {
+        return cz_fail(dg, CUZK_E_INVAL, "twiddle mode %d", mode);
+    }
+    CZ_TRY(err, dev_enter(dev, dg), done);
+    CUDA_TRY(err, cudaStreamSynchronize(dev->s), done);
+    dev->tw_mode = mode;
+    if (dev->tw) { /* built again at the next transform, in the new layout */
+        dev_free(dev, dev->tw, dev->tw_bytes);
+        dev->tw = NULL;
+        dev->tw_lg = dev->tw_split = 0;
+        dev->tw_bytes = 0;
+    }
 done:
     return err;
 }

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 namespace czg
 {
@@ -25,18 +26,108 @@ done:
     return err;
 }
 
-/* Frees the scratch area *area (NULL: nothing to do). */
-static cuzk_err scratch_free(void **area, size_t *area_len, cz_diag *dg)
+cuzk_err dev_malloc(gpu_dev *dev, void **p, size_t len, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
+    size_t want = len ? len : 1;
 
-    if (*area) {
-        CUDA_TRY(err, cudaFree(*area), done);
-        *area = NULL;
-        *area_len = 0;
+    *p = NULL;
+    if (dev->mem_cap && (dev->mem_used > dev->mem_cap || want > dev->mem_cap - dev->mem_used)) {
+        return cz_fail(dg, CUZK_E_NOMEM,
+                       "device memory cap of %zu bytes: %zu allocated, %zu more asked",
+                       dev->mem_cap, dev->mem_used, want);
+    }
+    CUDA_TRY(err, cudaMalloc(p, want), done);
+    dev->mem_used += want;
+done:
+    return err;
+}
+
+void dev_free(gpu_dev *dev, void *p, size_t len)
+{
+    if (p) {
+        (void)cudaFree(p);
+        dev->mem_used -= len ? len : 1;
+    }
+}
+
+/* A paced slice's turn: waits until the link is free at the configured rate, then books the
+ * slice's time. Runs as a host function of the copy's stream, before the copy. */
+struct pace_slice {
+    gpu_dev *dev;
+    size_t len;
+};
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void pace_wait(void *arg)
+{
+    pace_slice *ps = (pace_slice *)arg;
+    gpu_dev *d = ps->dev;
+    uint64_t now = mono_ns(), start;
+
+    pthread_mutex_lock(&d->pace_mu);
+    start = d->pace_next_ns > now ? d->pace_next_ns : now;
+    d->pace_next_ns = start + (uint64_t)((double)ps->len * 1e9 / (double)d->h2d_rate);
+    pthread_mutex_unlock(&d->pace_mu);
+    while ((now = mono_ns()) < start) {
+        uint64_t w = start - now;
+        struct timespec ts = {(time_t)(w / 1000000000u), (long)(w % 1000000000u)};
+        nanosleep(&ts, NULL);
+    }
+    cz_free(ps);
+}
+
+/* Bytes per paced slice: fine enough that a slice's burst stays short at the rates emulated. */
+#define PACE_SLICE ((size_t)4 << 20)
+
+cuzk_err dev_h2d(gpu_dev *dev, void *dst, const void *src, size_t len, cudaStream_t s, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    const size_t slice = dev->h2d_rate ? PACE_SLICE : len;
+
+    if (dev->h2d_fail_in && --dev->h2d_fail_in == 0) {
+        return cz_fail(dg, CUZK_E_GPU, "injected host-to-device copy failure (gpu_debug_fail_h2d)");
+    }
+    for (size_t at = 0; at < len; at += slice) {
+        size_t k = len - at < slice ? len - at : slice;
+        if (dev->h2d_rate) {
+            pace_slice *ps = (pace_slice *)cz_malloc(sizeof(*ps));
+            if (!ps) {
+                return cz_fail(dg, CUZK_E_NOMEM, "a paced copy");
+            }
+            ps->dev = dev;
+            ps->len = k;
+            if (cudaLaunchHostFunc(s, pace_wait, ps) != cudaSuccess) {
+                cz_free(ps);
+            }
+            CUDA_TRY(err, cudaGetLastError(), done);
+        }
+        CUDA_TRY(
+            err,
+            cudaMemcpyAsync((char *)dst + at, (const char *)src + at, k, cudaMemcpyHostToDevice, s),
+            done);
+        __atomic_fetch_add(&dev->h2d_bytes, (uint64_t)k, __ATOMIC_RELAXED);
     }
 done:
     return err;
+}
+
+/* Frees the scratch area *area (NULL: nothing to do). */
+static cuzk_err scratch_free(gpu_dev *dev, void **area, size_t *area_len, cz_diag *dg)
+{
+    if (*area) {
+        dev_free(dev, *area, *area_len);
+        *area = NULL;
+        *area_len = 0;
+    }
+    (void)dg;
+    return CUZK_OK;
 }
 
 /* Grows the area *area of *area_len bytes to at least len (by half at least, in 64 MiB steps,
@@ -55,11 +146,11 @@ static cuzk_err scratch_grow(gpu_dev *dev, void **area, size_t *area_len, size_t
     want = len > *area_len + *area_len / 2 ? len : *area_len + *area_len / 2;
     want = (want + ((size_t)64 << 20) - 1) & ~(((size_t)64 << 20) - 1);
     CUDA_TRY(err, cudaStreamSynchronize(dev->s), done);
-    CZ_TRY(err, scratch_free(area, area_len, dg), done);
-    if (cudaMalloc(&p, want) != cudaSuccess) {
+    CZ_TRY(err, scratch_free(dev, area, area_len, dg), done);
+    if (dev_malloc(dev, &p, want, NULL) != CUZK_OK) {
         (void)cudaGetLastError();
         p = NULL;
-        CUDA_TRY(err, cudaMalloc(&p, len), done);
+        CZ_TRY(err, dev_malloc(dev, &p, len, dg), done);
         want = len;
     }
     *area = p;
@@ -185,6 +276,7 @@ cuzk_err gpu_dev_open(gpu_dev **out, unsigned index, cz_diag *dg)
     d->cc_major = (unsigned)prop.major;
     d->cc_minor = (unsigned)prop.minor;
     d->msm_aff_rounds = GPU_MSM_AFF_ROUNDS_AUTO;
+    pthread_mutex_init(&d->pace_mu, NULL);
     CUDA_TRY(err, cudaStreamCreateWithFlags(&d->s, cudaStreamNonBlocking), done);
     CUDA_TRY(err, cudaStreamCreateWithFlags(&d->s_sort, cudaStreamNonBlocking), done);
     for (int i = 0; i < GPU_MSM_EVENTS; i++) {
@@ -195,6 +287,7 @@ cuzk_err gpu_dev_open(gpu_dev **out, unsigned index, cz_diag *dg)
 done:
     if (d) {
         dev_streams_free(d);
+        pthread_mutex_destroy(&d->pace_mu);
     }
     cz_free(d);
     return err;
@@ -206,16 +299,18 @@ cuzk_err gpu_dev_trim(gpu_dev *dev, cz_diag *dg)
 
     CZ_TRY(err, dev_enter(dev, dg), done);
     CUDA_TRY(err, cudaStreamSynchronize(dev->s), done);
-    CZ_TRY(err, scratch_free(&dev->scratch, &dev->scratch_len, dg), done);
-    CZ_TRY(err, scratch_free(&dev->scratch2, &dev->scratch2_len, dg), done);
+    CZ_TRY(err, scratch_free(dev, &dev->scratch, &dev->scratch_len, dg), done);
+    CZ_TRY(err, scratch_free(dev, &dev->scratch2, &dev->scratch2_len, dg), done);
     if (dev->tw) {
-        CUDA_TRY(err, cudaFree(dev->tw), done);
+        dev_free(dev, dev->tw, dev->tw_bytes);
         dev->tw = NULL;
         dev->tw_lg = 0;
+        dev->tw_split = 0;
+        dev->tw_bytes = 0;
     }
     for (int i = 0; i < GPU_SCALE_COUNT; i++) {
         if (dev->scale[i]) {
-            CUDA_TRY(err, cudaFree(dev->scale[i]), done);
+            dev_free(dev, dev->scale[i], dev->scale_bytes[i]);
             dev->scale[i] = NULL;
             dev->scale_lg[i] = 0;
         }
@@ -237,6 +332,7 @@ void gpu_dev_close(gpu_dev *dev)
         dev_streams_free(dev);
     }
     (void)cudaGetLastError();
+    pthread_mutex_destroy(&dev->pace_mu);
     cz_free(dev);
 }
 
@@ -251,11 +347,41 @@ cuzk_err gpu_dev_get_info(gpu_dev *dev, gpu_dev_info *info, cz_diag *dg)
     snprintf(info->name, sizeof(info->name), "%s", dev->name);
     info->total_mem = dev->total_mem;
     info->free_mem = free_b;
+    info->used_mem = dev->mem_used;
+    info->mem_cap = dev->mem_cap;
+    if (dev->mem_cap) {
+        size_t left = dev->mem_cap > dev->mem_used ? dev->mem_cap - dev->mem_used : 0;
+        info->total_mem = dev->mem_cap < info->total_mem ? dev->mem_cap : info->total_mem;
+        info->free_mem = left < free_b ? left : free_b;
+    }
     info->sm_count = dev->sm_count;
     info->cc_major = dev->cc_major;
     info->cc_minor = dev->cc_minor;
 done:
     return err;
+}
+
+void gpu_dev_set_mem_cap(gpu_dev *dev, size_t bytes)
+{
+    dev->mem_cap = bytes;
+}
+
+void gpu_dev_set_h2d_rate(gpu_dev *dev, uint64_t bytes_per_s)
+{
+    pthread_mutex_lock(&dev->pace_mu);
+    dev->h2d_rate = bytes_per_s;
+    dev->pace_next_ns = 0;
+    pthread_mutex_unlock(&dev->pace_mu);
+}
+
+void gpu_debug_fail_h2d(gpu_dev *dev, unsigned long nth)
+{
+    dev->h2d_fail_in = nth;
+}
+
+uint64_t gpu_dev_h2d_bytes(const gpu_dev *dev)
+{
+    return dev ? __atomic_load_n(&dev->h2d_bytes, __ATOMIC_RELAXED) : 0;
 }
 
 cuzk_err gpu_debug_msm_chunk(gpu_dev *dev, unsigned chunk, cz_diag *dg)
@@ -343,7 +469,7 @@ cuzk_err gpu_buf_new(gpu_buf **out, gpu_dev *dev, size_t len, cz_diag *dg)
     b->dev = dev;
     b->len = len;
     CZ_TRY(err, dev_enter(dev, dg), done);
-    CUDA_TRY(err, cudaMalloc(&b->ptr, len ? len : 1), done);
+    CZ_TRY(err, dev_malloc(dev, &b->ptr, len, dg), done);
     *out = b;
     b = NULL;
 done:
@@ -358,7 +484,7 @@ void gpu_buf_free(gpu_buf *buf)
     }
     if (cudaSetDevice(buf->dev->index) == cudaSuccess) {
         (void)cudaStreamSynchronize(buf->dev->s);
-        (void)cudaFree(buf->ptr);
+        dev_free(buf->dev, buf->ptr, buf->len);
     }
     (void)cudaGetLastError();
     cz_free(buf);
@@ -383,7 +509,9 @@ static cuzk_err copy_async(void *dst, const void *src, size_t len, cudaMemcpyKin
 {
     cuzk_err err = CUZK_OK;
     CZ_TRY(err, dev_enter(dev, dg), done);
-    if (len) {
+    if (len && kind == cudaMemcpyHostToDevice) {
+        CZ_TRY(err, dev_h2d(dev, dst, src, len, s, dg), done);
+    } else if (len) {
         CUDA_TRY(err, cudaMemcpyAsync(dst, src, len, kind, s), done);
     }
     if (sync) {

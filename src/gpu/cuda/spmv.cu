@@ -262,13 +262,11 @@ cuzk_err spmat_upload(gpu_spmat *m, const uint32_t *row_ptr, const uint32_t *col
     m->bytes = lay.off;
     CZ_CHECK(m->bytes == gpu_spmat_sizeof(m->rows, m->nnz, row_ptr, m->dict_len));
     CZ_TRY(err, dev_enter(m->dev, dg), done);
-    CUDA_TRY(err, cudaMalloc(&m->mem, m->bytes), done);
+    CZ_TRY(err, dev_malloc(m->dev, &m->mem, m->bytes, dg), done);
     base = (char *)m->mem;
     for (const auto &p : parts) {
         if (p.len) {
-            CUDA_TRY(err,
-                     cudaMemcpyAsync(base + p.off, p.src, p.len, cudaMemcpyHostToDevice, m->dev->s),
-                     done);
+            CZ_TRY(err, dev_h2d(m->dev, base + p.off, p.src, p.len, m->dev->s, dg), done);
         }
     }
     CUDA_TRY(err, cudaStreamSynchronize(m->dev->s), done);
@@ -342,7 +340,7 @@ void gpu_spmat_free(gpu_spmat *m)
     }
     if (m->mem && cudaSetDevice(m->dev->index) == cudaSuccess) {
         (void)cudaStreamSynchronize(m->dev->s);
-        (void)cudaFree(m->mem);
+        dev_free(m->dev, m->mem, m->bytes);
     }
     (void)cudaGetLastError();
     cz_free(m);
