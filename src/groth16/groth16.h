@@ -66,6 +66,7 @@ typedef struct g16_params {
     cz_buf store;     /* private: one buffer holding the five vectors */
     g1_aff_t *ic_own; /* private: vk.ic's own allocation (stays when the vectors are dropped) */
     bool dropped;     /* private: g16_params_drop_points, until g16_params_restore_points */
+    unsigned pins;    /* private: streamed GPU objects sharing the page-locking of `store` */
 } g16_params_t;
 
 /** How much of a parameter file to check. The VK is always fully checked (on curve and in the
@@ -275,6 +276,8 @@ typedef struct g16_prove_stats {
     double msm_h_ms, msm_l_ms, msm_a_ms, msm_b_g1_ms, msm_b_g2_ms;
     double assemble_ms; /* spec 4.7 sums, r/s multiplications, affine conversion */
     double total_ms;
+    uint64_t h2d_bytes; /* device proofs: the device's host-to-device bytes during the proof
+                           (gpu_dev_h2d_bytes; a staging beside it counts too) */
 } g16_prove_stats_t;
 
 /** One proof from a prover assignment with the given randomizers (spec 4.10).
@@ -357,7 +360,27 @@ typedef struct g16_gpu_opts {
      * memory for them (without, the object is made as if not asked; g16_gpu_stage then says
      * so). */
     bool spare_assignment;
+    /* Sections streamed instead of resident (bit 1 << k for h, l, a, b_g1, b_g2 = k 0 .. 4;
+     * G16_GPU_STREAM_ALL for all five): their bases take no device memory of their own; each
+     * proof uploads their points from p's host points, chunk by chunk through two device
+     * buffers of stream_bytes (0 = G16_GPU_STREAM_BYTES_DEFAULT, or the largest streamed
+     * section when smaller; at least one G2 point; rounded up to 256), the upload of a chunk
+     * overlapping the MSM of the one before. Needs p's points (not dropped or skipped); p's
+     * point buffer is page-locked while such objects exist (shared by all of them; when it
+     * cannot be, the chunks go through the staging ring, slower with the same result). */
+    unsigned stream_sections;
+    size_t stream_bytes;
+    /* Two n-value device buffers instead of a, b, c and the assignment (about half the work
+     * memory: 64 n bytes against 96 n + 32 (num_inputs + l_len)): the quotient in two steps
+     * with c uploaded into b's buffer between them (gpu_quotient_ab_buf / _finish_buf), then
+     * [inputs | aux] into b's buffer, the compacted scalars into a's after msm_h. Needs
+     * num_inputs + l_len and the compacted scalars to fit n values, n >= 8 (CUZK_E_INVAL
+     * otherwise); no device shape (a, b, c come from the host), no spare assignment. */
+    bool lean_buffers;
 } g16_gpu_opts_t;
+
+#define G16_GPU_STREAM_ALL           0x1fu
+#define G16_GPU_STREAM_BYTES_DEFAULT ((size_t)256 << 20)
 
 /** Makes `p` resident on `dev`: its five vectors become MSM bases in device memory (h, l, a, b_g1
  *  in G1, b_g2 in G2: about 96 (h_len + l_len + a_len + b_g1_len) + 192 b_g2_len bytes), and
@@ -419,6 +442,14 @@ size_t g16_gpu_params_device_bytes(const g16_gpu_params *gp);
 
 /** Bytes of pinned host memory `gp` holds (staging ring and maps). */
 size_t g16_gpu_params_pinned_bytes(const g16_gpu_params *gp);
+/** The sections gp streams (g16_gpu_opts_t.stream_sections as made; 0 = all resident), the
+ *  bytes of each of its two chunk buffers (0 when none), and whether the host points it streams
+ *  from are page-locked. 0 / false for NULL. */
+unsigned g16_gpu_params_streamed(const g16_gpu_params *gp);
+size_t g16_gpu_params_stream_bytes(const g16_gpu_params *gp);
+bool g16_gpu_params_stream_pinned(const g16_gpu_params *gp);
+/** True when gp has the two-buffer layout (g16_gpu_opts_t.lean_buffers). */
+bool g16_gpu_params_lean(const g16_gpu_params *gp);
 
 /** Makes a recorded shape (borrowed during the call) resident on gp's device: its A, B and C
  *  (about 6 bytes per non-zero and 4 per row each, plus the dictionary) for proofs with

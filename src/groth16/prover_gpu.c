@@ -181,9 +181,21 @@ typedef struct gpu_params_impl {
     struct g16_gpu_params head; /* first member: a g16_gpu_params * points here */
     gpu_dev *dev;               /* retained */
     unsigned lg;
-    size_t n, ni, na; /* domain size, inputs (ONE included), aux */
-    size_t cmp_len;   /* max(a_len, b_g1_len): the compacted scalars */
-    gpu_msm_bases *h, *l, *a, *b1, *b2;
+    size_t n, ni, na;                    /* domain size, inputs (ONE included), aux */
+    size_t cmp_len;                      /* max(a_len, b_g1_len): the compacted scalars */
+    gpu_msm_bases *bases[G16_SEC_COUNT]; /* h, l, a, b_g1 (G1), b_g2 (G2); NULL when streamed */
+    /* streamed sections (bit G16_SEC_*): their points cross from the host for every proof,
+     * chunk by chunk through two device buffers, on a stream of their own (one event per
+     * buffer marks its upload); `pinned`: the host points are page-locked (pin_params), else
+     * the chunks go through the staging ring */
+    unsigned stream_mask;
+    gpu_buf *chunk[2];
+    size_t chunk_bytes;
+    gpu_stream *cs;
+    gpu_event *cev[2];
+    bool pinned;
+    /* lean_buffers: two n-value buffers (da, db) instead of four; dz is db, dc is NULL */
+    bool lean;
     gpu_buf *da, *db, *dc; /* n values each; h lands in da */
     gpu_buf *dz;           /* [inputs | aux], ni + na values */
     gpu_buf *dcmp;         /* the compacted scalars, or NULL: db holds them */
@@ -314,30 +326,247 @@ static bool use_taken(gpu_params_impl *g, const cs_assignment_t *asg, const g16_
     return hit;
 }
 
-static cuzk_err gpu_prove(g16_gpu_params *gp, g16_prove_job_t *job, cz_pool *pool, cz_diag *dg)
+/* ---- streamed sections ---------------------------------------------------------------- */
+
+/* The host points of section sec (g1_aff_t, or g2_aff_t for b_g2). */
+static const uint8_t *sec_points(const g16_params_t *p, unsigned sec)
 {
-    gpu_params_impl *g = (gpu_params_impl *)gp;
-    const g16_params_t *p = gp->params;
+    const void *v[G16_SEC_COUNT] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
+    return (const uint8_t *)v[sec];
+}
+
+static size_t sec_elem(unsigned sec)
+{
+    return sec == G16_SEC_B_G2 ? sizeof(g2_aff_t) : sizeof(g1_aff_t);
+}
+
+/* Starts the upload of k points of section sec from point `first` into chunk buffer b; its
+ * event is recorded when the copy is queued. */
+static cuzk_err chunk_upload(gpu_params_impl *g, unsigned b, unsigned sec, size_t first, size_t k,
+                             cz_pool *pool, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    const size_t elem = sec_elem(sec);
+    const uint8_t *src = sec_points(g->head.params, sec) + first * elem;
+
+    if (g->pinned) {
+        CZ_TRY(err, gpu_buf_upload_async(g->chunk[b], 0, src, k * elem, g->cs, dg), done);
+        CZ_TRY(err, gpu_event_record(g->cev[b], g->cs, dg), done);
+    } else {
+        upload_t u = {.dst = g->chunk[b], .off = 0, .src = src, .len = k * elem};
+        CZ_TRY(err, ring_push(&g->ring, &u, 1, SIZE_MAX, pool, dg), done);
+        CZ_TRY(err, gpu_event_record(g->cev[b], g->ring.s, dg), done);
+    }
+done:
+    return err;
+}
+
+/* One MSM of a chunk: the k points in buffer b against k scalars at byte soff of sc. */
+static cuzk_err chunk_msm(gpu_params_impl *g, unsigned b, unsigned sec, void *out,
+                          const gpu_buf *sc, size_t soff, size_t k, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    const bool g2 = sec == G16_SEC_B_G2;
+    gpu_msm_bases *v = NULL;
+
+    CZ_TRY(err, gpu_msm_bases_view(&v, g->chunk[b], 0, g2 ? 2 : 1, k, dg), done);
+    if (g2) {
+        err = gpu_msm_g2_buf(g->dev, out, v, 0, sc, soff, k, true, NULL, dg);
+    } else {
+        err = gpu_msm_g1_buf(g->dev, out, v, 0, sc, soff, k, true, NULL, dg);
+    }
+done:
+    gpu_msm_bases_free(v);
+    return err;
+}
+
+/* out = the MSM of the count points of streamed section sec and the count Montgomery scalars at
+ * byte soff of sc: the points cross in chunks of chunk_bytes, chunk i + 1 uploading while the
+ * MSM of chunk i runs (its buffer was read by the MSM of chunk i - 1, which has returned); the
+ * chunks' sums are added on the host. The MSM is linear, so the sum is the whole MSM's group
+ * element. A cancellation is seen between chunks. */
+static cuzk_err msm_streamed(gpu_params_impl *g, unsigned sec, void *out, const gpu_buf *sc,
+                             size_t soff, size_t count, const g16_prove_opts_t *opts, cz_pool *pool,
+                             cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    const bool g2 = sec == G16_SEC_B_G2;
+    const size_t per = g->chunk_bytes / sec_elem(sec);
+    g1_t p1, *s1 = out;
+    g2_t p2, *s2 = out;
+
+    if (g2) {
+        g2_set_identity(s2);
+    } else {
+        g1_set_identity(s1);
+    }
+    if (count) {
+        CZ_TRY(err, chunk_upload(g, 0, sec, 0, count < per ? count : per, pool, dg), done);
+    }
+    for (size_t first = 0, i = 0; first < count; first += per, i++) {
+        const size_t k = count - first < per ? count - first : per;
+        const unsigned b = (unsigned)(i % 2);
+
+        CZ_TRY(err, gpu_event_sync(g->cev[b], dg), done);
+        if (first + k < count) {
+            size_t next = count - first - k < per ? count - first - k : per;
+            CZ_TRY(err, chunk_upload(g, b ^ 1u, sec, first + k, next, pool, dg), done);
+        }
+        CZ_TRY(err,
+               chunk_msm(g, b, sec, g2 ? (void *)&p2 : (void *)&p1, sc, soff + first * 32, k, dg),
+               done);
+        if (g2) {
+            g2_add(s2, s2, &p2);
+        } else {
+            g1_add(s1, s1, &p1);
+        }
+        CZ_TRY(err, g16_stage_check(opts, dg), done);
+    }
+done:
+    if (err != CUZK_OK) {
+        /* no copy may still write a chunk buffer; the first error is the one reported */
+        cuzk_err e2 = g->pinned ? gpu_stream_sync(g->cs, NULL) : ring_drain(&g->ring, NULL);
+        (void)e2;
+    }
+    return err;
+}
+
+/* The MSM of section sec: resident bases, or streamed. */
+static cuzk_err msm_sec(gpu_params_impl *g, unsigned sec, void *out, const gpu_buf *sc, size_t soff,
+                        size_t count, const g16_prove_opts_t *opts, cz_pool *pool, cz_diag *dg)
+{
+    if (g->stream_mask & (1u << sec)) {
+        return msm_streamed(g, sec, out, sc, soff, count, opts, pool, dg);
+    }
+    if (sec == G16_SEC_B_G2) {
+        return gpu_msm_g2_buf(g->dev, out, g->bases[sec], 0, sc, soff, count, true, NULL, dg);
+    }
+    return gpu_msm_g1_buf(g->dev, out, g->bases[sec], 0, sc, soff, count, true, NULL, dg);
+}
+
+/* Fails with CUZK_E_UNSAT when the quotient's top coefficient is not zero. */
+static cuzk_err check_top(bool top_zero, cz_diag *dg)
+{
+    if (top_zero) {
+        return CUZK_OK;
+    }
+    return cz_fail(dg, CUZK_E_UNSAT,
+                   "the assignment does not satisfy the constraints (A*B - C is not "
+                   "divisible by Z: the quotient's top coefficient is not zero)");
+}
+
+/* The five MSMs (4.6) of a proof whose h is in da and [inputs | aux] in dz; cmp receives the
+ * compacted A / B scalars. */
+static cuzk_err prove_msms(gpu_params_impl *g, g16_sums_t *sums, gpu_buf *cmp, size_t a_cnt,
+                           size_t b_cnt, const g16_prove_opts_t *opts, g16_prove_stats_t *st,
+                           cz_pool *pool, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    const size_t nz = g->ni + g->na;
+    double t = g16_now_ms();
+
+    CZ_TRY(err, msm_sec(g, G16_SEC_H, &sums->h, g->da, 0, g->n - 1, opts, pool, dg), done);
+    st->msm_h_ms = g16_stage_end(opts, "msm_h", t);
+    CZ_TRY(err, g16_stage_check(opts, dg), done);
+
+    t = g16_now_ms();
+    CZ_TRY(err, msm_sec(g, G16_SEC_L, &sums->l, g->dz, g->ni * sizeof(fr_t), g->na, opts, pool, dg),
+           done);
+    st->msm_l_ms = g16_stage_end(opts, "msm_l", t);
+    CZ_TRY(err, g16_stage_check(opts, dg), done);
+
+    t = g16_now_ms();
+    CZ_TRY(err, gpu_fr_compact_buf(g->dev, cmp, 0, g->dz, 0, g->dmap_a, 0, nz, a_cnt, dg), done);
+    CZ_TRY(err, msm_sec(g, G16_SEC_A, &sums->a, cmp, 0, a_cnt, opts, pool, dg), done);
+    st->msm_a_ms = g16_stage_end(opts, "msm_a", t);
+    CZ_TRY(err, g16_stage_check(opts, dg), done);
+
+    t = g16_now_ms();
+    CZ_TRY(err, gpu_fr_compact_buf(g->dev, cmp, 0, g->dz, 0, g->dmap_b, 0, nz, b_cnt, dg), done);
+    CZ_TRY(err, msm_sec(g, G16_SEC_B_G1, &sums->b1, cmp, 0, b_cnt, opts, pool, dg), done);
+    st->msm_b_g1_ms = g16_stage_end(opts, "msm_b_g1", t);
+    CZ_TRY(err, g16_stage_check(opts, dg), done);
+
+    t = g16_now_ms();
+    CZ_TRY(err, msm_sec(g, G16_SEC_B_G2, &sums->b2, cmp, 0, b_cnt, opts, pool, dg), done);
+    st->msm_b_g2_ms = g16_stage_end(opts, "msm_b_g2", t);
+done:
+    return err;
+}
+
+/* Uploads the m values of host vector v (a, b or c) into dst through the ring and waits for
+ * them; with job->take the vector is freed once staged. */
+static cuzk_err push_abc(gpu_params_impl *g, g16_prove_job_t *job, int k, gpu_buf *dst,
+                         cz_pool *pool, cz_diag *dg)
+{
+    upload_t u = {
+        .dst = dst, .src = (const uint8_t *)job->abc[k], .len = job->asg->m * sizeof(fr_t)};
+    cuzk_err err = ring_push(&g->ring, &u, 1, SIZE_MAX, pool, dg);
+
+    if (job->take) {
+        cz_free(job->abc[k]); /* staged: the ring no longer reads it */
+        job->abc[k] = NULL;
+    }
+    return err;
+}
+
+/* prep and quotient of the two-buffer layout (lean_buffers): a -> da, b -> db, A B on the
+ * coset in da, then c -> db and h in da, then [inputs | aux] -> db (dz is db). */
+static cuzk_err prove_lean_front(gpu_params_impl *g, g16_prove_job_t *job, size_t *a_cnt,
+                                 size_t *b_cnt, cz_pool *pool, cz_diag *dg)
+{
     const cs_assignment_t *asg = job->asg;
     const g16_prove_opts_t *opts = job->opts;
     g16_prove_stats_t *st = job->st;
     cuzk_err err = CUZK_OK;
-    gpu_buf *abc_dst[3] = {g->da, g->db, g->dc};
-    const g16_gpu_shape *shp = opts ? opts->gpu_shape : NULL;
-    gpu_buf *cmp = g->dcmp ? g->dcmp : g->db;
-    const size_t nz = g->ni + g->na;
-    size_t a_cnt, b_cnt;
-    upload_t z[2];
-    g16_sums_t sums;
     bool top_zero = false;
+    upload_t z[2];
     double t;
 
-    /* prover.c checked the shape against p, the object's parameters */
-    CZ_CHECK(job->lg == g->lg && asg->num_inputs == g->ni && asg->num_aux == g->na);
-    CZ_CHECK(asg->m <= g->n);
+    if (opts && opts->gpu_shape) {
+        return cz_fail(dg, CUZK_E_INVAL, "a device shape with the two-buffer layout");
+    }
+    CZ_TRY(err, ring_drain(&g->ring, dg), done); /* anything a failed proof left in flight */
+    CZ_TRY(err, push_abc(g, job, 0, g->da, pool, dg), done);
+    CZ_TRY(err, push_abc(g, job, 1, g->db, pool, dg), done);
+    CZ_TRY(err, upload_maps(g, asg, a_cnt, b_cnt, dg), done);
+    CZ_TRY(err, ring_drain(&g->ring, dg), done);
+    st->prep_ms = g16_stage_end(opts, "prep", job->t0);
 
-    /* ---- prep: a, b, c (or, with a shape, all of [inputs | aux]); the maps; the start of
-     * [inputs | aux] ---- */
+    t = g16_now_ms();
+    CZ_TRY(err, gpu_quotient_ab_buf(g->dev, g->da, g->db, asg->m, g->lg, dg), done);
+    CZ_TRY(err, push_abc(g, job, 2, g->db, pool, dg), done);
+    CZ_TRY(err, ring_drain(&g->ring, dg), done);
+    CZ_TRY(err, gpu_quotient_finish_buf(g->dev, &top_zero, g->da, g->db, asg->m, g->lg, dg), done);
+    CZ_TRY(err, check_top(top_zero, dg), done);
+    st->quotient_ms = g16_stage_end(opts, "quotient", t);
+    CZ_TRY(err, g16_stage_check(opts, dg), done);
+
+    t = g16_now_ms();
+    z_uploads(z, g, g->dz, asg);
+    CZ_TRY(err, ring_push(&g->ring, z, 2, SIZE_MAX, pool, dg), done);
+    CZ_TRY(err, ring_drain(&g->ring, dg), done);
+    st->prep_ms += g16_stage_end(opts, "prep", t);
+done:
+    return err;
+}
+
+/* prep, products and quotient of the three-buffer layout: a, b, c (or, with a shape, all of
+ * [inputs | aux] and the products on the device), the maps, and [inputs | aux] around the
+ * quotient so that its transfer overlaps it. */
+static cuzk_err prove_front(gpu_params_impl *g, g16_prove_job_t *job, size_t *a_cnt, size_t *b_cnt,
+                            cz_pool *pool, cz_diag *dg)
+{
+    const cs_assignment_t *asg = job->asg;
+    const g16_prove_opts_t *opts = job->opts;
+    g16_prove_stats_t *st = job->st;
+    const g16_gpu_shape *shp = opts ? opts->gpu_shape : NULL;
+    gpu_buf *abc_dst[3] = {g->da, g->db, g->dc};
+    cuzk_err err = CUZK_OK;
+    bool top_zero = false;
+    upload_t z[2];
+    double t;
+
     z_uploads(z, g, g->dz, asg);
     if (use_taken(g, asg, opts)) {
         z[0].done = z[0].len; /* on the device already: the ring skips finished uploads */
@@ -349,39 +578,26 @@ static cuzk_err gpu_prove(g16_gpu_params *gp, g16_prove_job_t *job, cz_pool *poo
         CZ_TRY(err, ring_push(&g->ring, z, 2, SIZE_MAX, pool, dg), done); /* products read z */
     }
     for (int k = 0; !shp && k < 3; k++) {
-        upload_t u = {
-            .dst = abc_dst[k], .src = (const uint8_t *)job->abc[k], .len = asg->m * sizeof(fr_t)};
-        CZ_TRY(err, ring_push(&g->ring, &u, 1, SIZE_MAX, pool, dg), done);
-        if (job->take) {
-            cz_free(job->abc[k]); /* staged: the ring no longer reads it */
-            job->abc[k] = NULL;
-        }
+        CZ_TRY(err, push_abc(g, job, k, abc_dst[k], pool, dg), done);
     }
-    CZ_TRY(err, upload_maps(g, asg, &a_cnt, &b_cnt, dg), done);
-    CZ_CHECK(a_cnt == p->a_len && b_cnt == p->b_g1_len); /* popcounts checked by prover.c */
-    CZ_TRY(err, ring_drain(&g->ring, dg), done);         /* the quotient reads a, b, c (or z) */
+    CZ_TRY(err, upload_maps(g, asg, a_cnt, b_cnt, dg), done);
+    CZ_TRY(err, ring_drain(&g->ring, dg), done); /* the quotient reads a, b, c (or z) */
     CZ_TRY(err, ring_push(&g->ring, z, 2, g->ring.slots, pool, dg), done);
     st->prep_ms = g16_stage_end(opts, "prep", job->t0);
 
-    /* ---- products: a, b, c from the resident shape ---- */
     if (shp) {
         t = g16_now_ms();
         for (int k = 0; k < 3; k++) {
-            CZ_TRY(err, gpu_spmv_buf(g->dev, abc_dst[k], 0, shp->m[k], g->dz, 0, nz, dg), done);
+            CZ_TRY(err, gpu_spmv_buf(g->dev, abc_dst[k], 0, shp->m[k], g->dz, 0, g->ni + g->na, dg),
+                   done);
         }
         st->prep_ms += g16_stage_end(opts, "products", t);
     }
 
-    /* ---- quotient (4.5) ---- */
     t = g16_now_ms();
     CZ_TRY(err, gpu_quotient_h_buf(g->dev, &top_zero, g->da, g->db, g->dc, asg->m, g->lg, dg),
            done);
-    if (!top_zero) {
-        err = cz_fail(dg, CUZK_E_UNSAT,
-                      "the assignment does not satisfy the constraints (A*B - C is not "
-                      "divisible by Z: the quotient's top coefficient is not zero)");
-        goto done;
-    }
+    CZ_TRY(err, check_top(top_zero, dg), done);
     st->quotient_ms = g16_stage_end(opts, "quotient", t);
     CZ_TRY(err, g16_stage_check(opts, dg), done);
 
@@ -390,43 +606,43 @@ static cuzk_err gpu_prove(g16_gpu_params *gp, g16_prove_job_t *job, cz_pool *poo
     CZ_TRY(err, ring_push(&g->ring, z, 2, SIZE_MAX, pool, dg), done);
     CZ_TRY(err, ring_drain(&g->ring, dg), done);
     st->prep_ms += g16_stage_end(opts, "prep", t);
+done:
+    return err;
+}
 
-    /* ---- MSMs (4.6) ---- */
-    t = g16_now_ms();
-    CZ_TRY(err, gpu_msm_g1_buf(g->dev, &sums.h, g->h, 0, g->da, 0, g->n - 1, true, NULL, dg), done);
-    st->msm_h_ms = g16_stage_end(opts, "msm_h", t);
-    CZ_TRY(err, g16_stage_check(opts, dg), done);
+static cuzk_err gpu_prove(g16_gpu_params *gp, g16_prove_job_t *job, cz_pool *pool, cz_diag *dg)
+{
+    gpu_params_impl *g = (gpu_params_impl *)gp;
+    const cs_assignment_t *asg = job->asg;
+    g16_prove_stats_t *st = job->st;
+    cuzk_err err = CUZK_OK;
+    /* the compacted scalars: their own buffer, or b's (free after the quotient), or, in the
+     * two-buffer layout, a's (free after msm_h) */
+    gpu_buf *cmp = g->dcmp ? g->dcmp : g->lean ? g->da : g->db;
+    size_t a_cnt = 0, b_cnt = 0;
+    g16_sums_t sums;
+    const uint64_t h2d0 = gpu_dev_h2d_bytes(g->dev);
 
-    t = g16_now_ms();
-    CZ_TRY(err,
-           gpu_msm_g1_buf(g->dev, &sums.l, g->l, 0, g->dz, g->ni * sizeof(fr_t), g->na, true, NULL,
-                          dg),
-           done);
-    st->msm_l_ms = g16_stage_end(opts, "msm_l", t);
-    CZ_TRY(err, g16_stage_check(opts, dg), done);
+    /* prover.c checked the shape against p, the object's parameters */
+    CZ_CHECK(job->lg == g->lg && asg->num_inputs == g->ni && asg->num_aux == g->na);
+    CZ_CHECK(asg->m <= g->n);
 
-    t = g16_now_ms();
-    CZ_TRY(err, gpu_fr_compact_buf(g->dev, cmp, 0, g->dz, 0, g->dmap_a, 0, nz, a_cnt, dg), done);
-    CZ_TRY(err, gpu_msm_g1_buf(g->dev, &sums.a, g->a, 0, cmp, 0, a_cnt, true, NULL, dg), done);
-    st->msm_a_ms = g16_stage_end(opts, "msm_a", t);
-    CZ_TRY(err, g16_stage_check(opts, dg), done);
-
-    t = g16_now_ms();
-    CZ_TRY(err, gpu_fr_compact_buf(g->dev, cmp, 0, g->dz, 0, g->dmap_b, 0, nz, b_cnt, dg), done);
-    CZ_TRY(err, gpu_msm_g1_buf(g->dev, &sums.b1, g->b1, 0, cmp, 0, b_cnt, true, NULL, dg), done);
-    st->msm_b_g1_ms = g16_stage_end(opts, "msm_b_g1", t);
-    CZ_TRY(err, g16_stage_check(opts, dg), done);
-
-    t = g16_now_ms();
-    CZ_TRY(err, gpu_msm_g2_buf(g->dev, &sums.b2, g->b2, 0, cmp, 0, b_cnt, true, NULL, dg), done);
-    st->msm_b_g2_ms = g16_stage_end(opts, "msm_b_g2", t);
+    if (g->lean) {
+        CZ_TRY(err, prove_lean_front(g, job, &a_cnt, &b_cnt, pool, dg), done);
+    } else {
+        CZ_TRY(err, prove_front(g, job, &a_cnt, &b_cnt, pool, dg), done);
+    }
+    /* popcounts checked by prover.c */
+    CZ_CHECK(a_cnt == gp->params->a_len && b_cnt == gp->params->b_g1_len);
+    CZ_TRY(err, prove_msms(g, &sums, cmp, a_cnt, b_cnt, job->opts, st, pool, dg), done);
 
     /* ---- assembly (4.7) ---- */
-    t = g16_now_ms();
-    g16_prove_assemble(p, job->out, &sums, job->r, job->s);
-    st->assemble_ms = g16_stage_end(opts, "assemble", t);
+    double t = g16_now_ms();
+    g16_prove_assemble(gp->params, job->out, &sums, job->r, job->s);
+    st->assemble_ms = g16_stage_end(job->opts, "assemble", t);
 
 done:
+    st->h2d_bytes = gpu_dev_h2d_bytes(g->dev) - h2d0;
     if (job->take) {
         for (int k = 0; k < 3; k++) {
             cz_free(job->abc[k]);
@@ -571,6 +787,84 @@ done:
     return err;
 }
 
+/* Page-locking of a g16_params_t's points, counted (p->pins) so that several objects, on one
+ * device or several, share it: the first pins, the last unpins. pin_mu guards every p->pins. */
+static pthread_mutex_t pin_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static bool pin_params(g16_params_t *p)
+{
+    bool ok = true;
+
+    pthread_mutex_lock(&pin_mu);
+    if (p->pins == 0) {
+        ok = gpu_host_register(p->store.ptr, p->store.len, NULL) == CUZK_OK;
+    }
+    p->pins += ok;
+    pthread_mutex_unlock(&pin_mu);
+    return ok;
+}
+
+static void unpin_params(g16_params_t *p)
+{
+    pthread_mutex_lock(&pin_mu);
+    if (--p->pins == 0) {
+        gpu_host_unregister(p->store.ptr);
+    }
+    pthread_mutex_unlock(&pin_mu);
+}
+
+/* The largest streamed section's bytes. */
+static size_t streamed_most(const gpu_params_impl *g)
+{
+    const g16_params_t *p = g->head.params;
+    const size_t len[G16_SEC_COUNT] = {p->h_len, p->l_len, p->a_len, p->b_g1_len, p->b_g2_len};
+    size_t most = 0;
+
+    for (unsigned s = 0; s < G16_SEC_COUNT; s++) {
+        if ((g->stream_mask & (1u << s)) && len[s] * sec_elem(s) > most) {
+            most = len[s] * sec_elem(s);
+        }
+    }
+    return most;
+}
+
+/* The two chunk buffers, their stream and events, and the pinning of the host points. */
+static cuzk_err stream_new(gpu_params_impl *g, size_t bytes, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    size_t most = streamed_most(g);
+
+    if (bytes == 0) {
+        bytes = most < G16_GPU_STREAM_BYTES_DEFAULT ? most : G16_GPU_STREAM_BYTES_DEFAULT;
+    }
+    bytes = bytes < sizeof(g2_aff_t) ? sizeof(g2_aff_t) : bytes;
+    bytes = (bytes + 255) & ~(size_t)255;
+    g->chunk_bytes = bytes;
+    CZ_TRY(err, gpu_stream_new(&g->cs, g->dev, dg), done);
+    for (int b = 0; b < 2; b++) {
+        CZ_TRY(err, gpu_event_new(&g->cev[b], g->dev, dg), done);
+        CZ_TRY(err, dev_buf(g, &g->chunk[b], bytes, "a chunk of streamed points", dg), done);
+    }
+    /* without page-locked points the chunks go through the staging ring (slower, same result) */
+    g->pinned = pin_params((g16_params_t *)g->head.params);
+done:
+    return err;
+}
+
+static void stream_clear(gpu_params_impl *g)
+{
+    gpu_stream_free(g->cs); /* waits for its uploads first */
+    for (int b = 0; b < 2; b++) {
+        gpu_event_free(g->cev[b]);
+        gpu_buf_free(g->chunk[b]);
+    }
+    if (g->pinned) {
+        unpin_params((g16_params_t *)g->head.params);
+    }
+    g->cs = NULL;
+    g->pinned = false;
+}
+
 cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct gpu_dev *dev,
                             const g16_gpu_opts_t *opts, cz_pool *pool, cz_diag *dg)
 {
@@ -628,6 +922,20 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
     g->na = p->l_len;
     nz = g->ni + g->na;
     g->cmp_len = p->a_len > p->b_g1_len ? p->a_len : p->b_g1_len;
+    g->stream_mask = opts ? opts->stream_sections & ((1u << G16_SEC_COUNT) - 1) : 0;
+    if (g->stream_mask && from_file) {
+        err = cz_fail(dg, CUZK_E_INVAL,
+                      "streamed sections need the host points (restore them to stream)");
+        goto done;
+    }
+    g->lean = opts && opts->lean_buffers;
+    if (g->lean && (nz > n || g->cmp_len > n || lg < 3)) {
+        err = cz_fail(dg, CUZK_E_INVAL,
+                      "two-buffer layout for %zu inputs and aux, %zu compacted scalars and a "
+                      "domain of %zu (each at most the domain, from 8)",
+                      nz, g->cmp_len, n);
+        goto done;
+    }
 
     if (from_file) {
         CZ_TRY(err, g16_params_file_sections(p, opts->file, opts->file_len, off, dg), done);
@@ -642,9 +950,11 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
     {
         const void *host[G16_SEC_COUNT] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
         const size_t len[G16_SEC_COUNT] = {p->h_len, p->l_len, p->a_len, p->b_g1_len, p->b_g2_len};
-        gpu_msm_bases **dst[G16_SEC_COUNT] = {&g->h, &g->l, &g->a, &g->b1, &g->b2};
         static const char *const what[G16_SEC_COUNT] = {"h", "l", "a", "b_g1", "b_g2"};
         for (unsigned s = 0; s < G16_SEC_COUNT; s++) {
+            if (g->stream_mask & (1u << s)) {
+                continue;
+            }
             point_src src = {.points = from_file ? NULL : host[s],
                              .file = from_file ? opts->file : NULL,
                              .raw = raw,
@@ -652,15 +962,20 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
                              .off = off[s],
                              .sec = s,
                              .lo = &lo};
-            CZ_TRY(err, dev_bases(g, dst[s], s == G16_SEC_B_G2, &src, len[s], what[s], pool, dg),
+            CZ_TRY(err,
+                   dev_bases(g, &g->bases[s], s == G16_SEC_B_G2, &src, len[s], what[s], pool, dg),
                    done);
         }
     }
 
     CZ_TRY(err, dev_buf(g, &g->da, n * sizeof(fr_t), "a", dg), done);
     CZ_TRY(err, dev_buf(g, &g->db, n * sizeof(fr_t), "b", dg), done);
-    CZ_TRY(err, dev_buf(g, &g->dc, n * sizeof(fr_t), "c", dg), done);
-    CZ_TRY(err, dev_buf(g, &g->dz, nz * sizeof(fr_t), "the inputs and aux", dg), done);
+    if (g->lean) {
+        g->dz = g->db;
+    } else {
+        CZ_TRY(err, dev_buf(g, &g->dc, n * sizeof(fr_t), "c", dg), done);
+        CZ_TRY(err, dev_buf(g, &g->dz, nz * sizeof(fr_t), "the inputs and aux", dg), done);
+    }
     if (g->cmp_len > n) {
         CZ_TRY(err, dev_buf(g, &g->dcmp, g->cmp_len * sizeof(fr_t), "compacted scalars", dg), done);
     }
@@ -676,7 +991,10 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
     }
     /* best effort: without it the maps are rebuilt for every proof */
     g->map_key = cz_malloc((2 * ((g->na + 63) / 64) + (g->ni + 63) / 64) * sizeof(uint64_t));
-    if (opts && opts->spare_assignment) {
+    if (g->stream_mask) {
+        CZ_TRY(err, stream_new(g, opts->stream_bytes, dg), done);
+    }
+    if (opts && opts->spare_assignment && !g->lean) {
         CZ_TRY(err, spare_new(g, slot_bytes, slots, dg), done);
     }
     *out = &g->head;
@@ -723,16 +1041,15 @@ void g16_gpu_params_free(g16_gpu_params *gp)
     }
     ring_clear(&g->ring); /* first: no transfer may still read the pinned maps */
     ring_clear(&g->stage_ring);
+    stream_clear(g);
     gpu_buf_free(g->dz_spare);
-    gpu_msm_bases_free(g->h);
-    gpu_msm_bases_free(g->l);
-    gpu_msm_bases_free(g->a);
-    gpu_msm_bases_free(g->b1);
-    gpu_msm_bases_free(g->b2);
+    for (unsigned s = 0; s < G16_SEC_COUNT; s++) {
+        gpu_msm_bases_free(g->bases[s]);
+    }
     gpu_buf_free(g->da);
     gpu_buf_free(g->db);
     gpu_buf_free(g->dc);
-    gpu_buf_free(g->dz);
+    gpu_buf_free(g->lean ? NULL : g->dz);
     gpu_buf_free(g->dcmp);
     gpu_buf_free(g->dmap_a);
     gpu_buf_free(g->dmap_b);
@@ -811,6 +1128,26 @@ size_t g16_gpu_params_device_bytes(const g16_gpu_params *gp)
 size_t g16_gpu_params_pinned_bytes(const g16_gpu_params *gp)
 {
     return gp ? ((const gpu_params_impl *)gp)->pinned_bytes : 0;
+}
+
+unsigned g16_gpu_params_streamed(const g16_gpu_params *gp)
+{
+    return gp ? ((const gpu_params_impl *)gp)->stream_mask : 0;
+}
+
+size_t g16_gpu_params_stream_bytes(const g16_gpu_params *gp)
+{
+    return gp ? ((const gpu_params_impl *)gp)->chunk_bytes : 0;
+}
+
+bool g16_gpu_params_stream_pinned(const g16_gpu_params *gp)
+{
+    return gp && ((const gpu_params_impl *)gp)->pinned;
+}
+
+bool g16_gpu_params_lean(const g16_gpu_params *gp)
+{
+    return gp && ((const gpu_params_impl *)gp)->lean;
 }
 
 cuzk_err g16_gpu_shape_new(g16_gpu_shape **out, g16_gpu_params *gp, const cs_shape_t *shape,

@@ -32,6 +32,7 @@
 #include "field/fr.h"
 #include "gpu/gpu.h"
 #include "gpu/gpu_test_util.h"
+#include "gpu/internal.h"
 #include "groth16/g16_test_util.h"
 #include "groth16/groth16.h"
 #include "groth16/internal.h"
@@ -321,6 +322,17 @@ static void fixed_rs(fr_t *r, fr_t *s, uint64_t seed)
     g16t_rand_fr(s, &g);
 }
 
+/* Bytes of the bases of p's sections in mask (bit k: h, l, a, b_g1, b_g2). */
+static size_t streamed_bytes(const g16_params_t *p, unsigned mask)
+{
+    const size_t len[5] = {p->h_len, p->l_len, p->a_len, p->b_g1_len, p->b_g2_len};
+    size_t b = 0;
+    for (unsigned k = 0; k < 5; k++) {
+        b += (mask >> k & 1) ? len[k] * (k == 4 ? 192 : 96) : 0;
+    }
+    return b;
+}
+
 /* Proves the witness vseed of sp with r, s from rs_seed on the CPU, on the GPU (copy), and on
  * the GPU again taking a fresh copy of the assignment: the three proofs must be equal and must
  * verify; the GPU reports the CPU's stages in the CPU's order. */
@@ -351,6 +363,9 @@ static void check_same(const gc_spec *sp, const g16_params_t *p, g16_gpu_params 
     g16_proof_to_bytes(got, &proof);
     CHECK_MSG(memcmp(got, want, sizeof(want)) == 0, "%s: GPU proof differs (witness %llu)",
               sp->name, (unsigned long long)vseed);
+    /* every streamed point crossed once, beside the proof's own uploads */
+    CHECK(st.h2d_bytes >=
+          streamed_bytes(p, g16_gpu_params_streamed(gp)) + 32 * (asg.num_inputs + asg.num_aux));
     CHECK(st.total_ms >= st.quotient_ms && st.quotient_ms >= 0.0 && st.msm_b_g2_ms >= 0.0);
     CHECK_EQ_U64(lg.n, lc.n);
     CHECK(lc.n <= MAX_STAGES);
@@ -383,7 +398,9 @@ static void check_spec(const gc_spec *sp, const g16_gpu_opts_t *gopts, unsigned 
 
     GPU_OK(g16_gpu_params_new(&gp, p, dev, gopts, test_pool(), DG));
     bases = 96 * (p->h_len + p->l_len + p->a_len + p->b_g1_len) + 192 * p->b_g2_len;
+    bases -= streamed_bytes(p, gopts ? gopts->stream_sections : 0);
     CHECK(g16_gpu_params_device_bytes(gp) >= bases);
+    CHECK_EQ_U64(g16_gpu_params_streamed(gp), gopts ? gopts->stream_sections : 0);
     CHECK(g16_gpu_params_pinned_bytes(gp) > 0);
     printf("  %-14s n=%zu inputs=%zu aux=%zu a=%zu b=%zu device=%zu B\n", sp->name, p->h_len + 1,
            p->vk.ic_len, p->l_len, p->a_len, p->b_g1_len, g16_gpu_params_device_bytes(gp));
@@ -447,6 +464,97 @@ TEST(gpu_prove_larger)
               : (gc_spec){.name = "m65000", .ni = 10, .na = 64989, .mode = GC_DARK, .seed = 31};
     const g16_gpu_opts_t ring = {.stage_bytes = 65536, .stage_slots = 2};
     check_spec(&sp, small ? NULL : &ring, small ? 1 : 3);
+}
+
+/* Streamed sections: the proofs are the CPU's bytes for every mask, with chunks of one point
+ * (256 bytes: 2 G1 points, 1 G2 point), of several points with a partial last one, and of the
+ * whole section (stream_bytes 0); and with the two-buffer layout. */
+TEST(gpu_prove_streamed)
+{
+    static const gc_spec specs[] = {
+        {.name = "s204", .ni = 3, .na = 200, .mode = 0, .seed = 51},
+        {.name = "s_dark", .ni = 9, .na = 600, .mode = GC_DARK | GC_B_IN_GAPS, .seed = 52},
+        {.name = "s_a_empty", .ni = 4, .na = 250, .mode = GC_A_EMPTY, .seed = 53},
+        {.name = "s_b_empty", .ni = 4, .na = 250, .mode = GC_B_EMPTY, .seed = 54},
+    };
+    static const g16_gpu_opts_t opts[] = {
+        {.stream_sections = G16_GPU_STREAM_ALL, .stream_bytes = 256},
+        {.stream_sections = G16_GPU_STREAM_ALL, .stream_bytes = 1000},
+        {.stream_sections = G16_GPU_STREAM_ALL},
+        {.stream_sections = 0x1, .stream_bytes = 4096},  /* h only */
+        {.stream_sections = 0x16, .stream_bytes = 2048}, /* l, b_g1, b_g2 */
+        {.stream_sections = 0x09, .stream_bytes = 512, .stage_bytes = 1024, .stage_slots = 3},
+        /* the two-buffer layout, streamed and resident */
+        {.stream_sections = G16_GPU_STREAM_ALL, .stream_bytes = 1000, .lean_buffers = true},
+        {.lean_buffers = true, .stage_bytes = 1024, .stage_slots = 2},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(specs); i++) {
+        for (size_t j = 0; j < ARRAY_LEN(opts); j++) {
+            check_spec(&specs[i], &opts[j], 1);
+        }
+    }
+}
+
+/* A streamed proof stops between two chunks when cancelled during an MSM; a copy fails
+ * cleanly mid-stream; the object then proves as before. The flag is raised as the last prep
+ * stage ends, just before msm_h, so only the chunk loop can see it before msm_h ends. */
+typedef struct prep_cancel {
+    atomic_bool *flag;
+    unsigned preps;
+    const char *last;
+} prep_cancel;
+
+static void cancel_after_second_prep(void *ctx, const char *stage, double t0, double t1)
+{
+    prep_cancel *c = ctx;
+    (void)t0;
+    (void)t1;
+    c->last = stage;
+    if (strcmp(stage, "prep") == 0 && ++c->preps == 2) {
+        atomic_store(c->flag, true);
+    }
+}
+
+TEST(gpu_prove_streamed_cancel_and_failure)
+{
+    static const gc_spec sp = {.name = "s_cancel", .ni = 3, .na = 300, .mode = GC_DARK, .seed = 55};
+    static const g16_gpu_opts_t so = {.stream_sections = G16_GPU_STREAM_ALL, .stream_bytes = 960};
+    gpu_dev *dev = gtu_need_dev();
+    g16_params_t *p = gc_setup(&sp);
+    g16_gpu_params *gp = NULL;
+    cs_assignment_t asg;
+    g16_proof_t proof;
+    fr_t r, s;
+    cz_diag dg;
+
+    GPU_OK(g16_gpu_params_new(&gp, p, dev, &so, test_pool(), DG));
+    fixed_rs(&r, &s, 9);
+    (void)gc_assign(&asg, &sp, 5, false);
+    {
+        atomic_bool flag;
+        atomic_init(&flag, false);
+        prep_cancel c = {.flag = &flag};
+        g16_prove_opts_t og = {
+            .on_stage = cancel_after_second_prep, .on_stage_ctx = &c, .gpu = gp, .cancel = &flag};
+        cz_diag_init(&dg);
+        CHECK_ERR(g16_prove_ex(p, &proof, &asg, &r, &s, &og, NULL, test_pool(), &dg),
+                  CUZK_E_CANCELLED);
+        CHECK_MSG(strcmp(c.last, "prep") == 0, "msm_h ended (%s) though cancelled within it",
+                  c.last);
+    }
+    /* the 40th copy of the next proof fails: inside the streamed MSMs (a, b, c, inputs and aux
+     * go first, in a few copies) */
+    for (unsigned long nth = 1; nth <= 40; nth += 39) {
+        g16_prove_opts_t og = {.gpu = gp};
+        gpu_debug_fail_h2d(dev, nth);
+        cz_diag_init(&dg);
+        CHECK_ERR(g16_prove_ex(p, &proof, &asg, &r, &s, &og, NULL, test_pool(), &dg), CUZK_E_GPU);
+        CHECK(strstr(dg.msg, "injected") != NULL);
+    }
+    cs_assignment_clear(&asg);
+    check_same(&sp, p, gp, 6, 8);
+    g16_gpu_params_free(gp);
+    g16_params_free(p);
 }
 
 /* Moves one set bit of bits (n positions) to a clear position: same popcount, other density. */
