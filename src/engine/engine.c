@@ -155,6 +155,7 @@ static void job_result(const eng_job *job, eng_result_t *res)
     res->timings.srs_load_ms = ns_to_ms(job->ns[ENG_STAGE_SRS_LOAD]);
     res->timings.synthesis_ms = ns_to_ms(job->ns[ENG_STAGE_SYNTHESIS]);
     res->timings.prove_ms = ns_to_ms(job->ns[ENG_STAGE_PROVE]);
+    res->timings.h2d_bytes = job->h2d_bytes;
     res->timings.verify_ms = ns_to_ms(job->ns[ENG_STAGE_VERIFY]);
     res->timings.total_ms = ns_to_ms(job->ns[ENG_STAGE_TOTAL]);
     res->batch_size = job->batch_size;
@@ -404,7 +405,7 @@ static void job_finish_locked(eng_t *eng, eng_job *job, eng_status status, eng_d
 
     CZ_LOG(CZ_LOG_INFO,
            "job=%s kind=%s status=%s partitions=%zu queue_ms=%llu srs_ms=%llu synth_ms=%llu "
-           "prove_ms=%llu verify_ms=%llu total_ms=%llu",
+           "prove_ms=%llu verify_ms=%llu total_ms=%llu h2d_bytes=%llu",
            job->qid, eng_kind_name(job->kind),
            status == ENG_STATUS_COMPLETED ? "completed"
            : status == ENG_STATUS_FAILED  ? "failed"
@@ -414,7 +415,8 @@ static void job_finish_locked(eng_t *eng, eng_job *job, eng_status status, eng_d
            (unsigned long long)ns_to_ms(job->ns[ENG_STAGE_SYNTHESIS]),
            (unsigned long long)ns_to_ms(job->ns[ENG_STAGE_PROVE]),
            (unsigned long long)ns_to_ms(job->ns[ENG_STAGE_VERIFY]),
-           (unsigned long long)ns_to_ms(job->ns[ENG_STAGE_TOTAL]));
+           (unsigned long long)ns_to_ms(job->ns[ENG_STAGE_TOTAL]),
+           (unsigned long long)job->h2d_bytes);
 
     /* Hand the waiters over to a delivery that runs after the lock is released. */
     if (job->waiters) {
@@ -1255,6 +1257,9 @@ cuzk_err eng_get_status(eng_t *eng, eng_status_info_t *out, cz_diag *dg)
             e->proofs = g->proofs;
             e->cpu_fallbacks = g->cpu_fallbacks;
             e->usable = g->usable;
+            e->n_streamed = g->n_streamed;
+            e->h2d_bytes = gpu_dev_h2d_bytes(g->dev);
+            e->mem_cap_bytes = eng->cfg.gpu_device_memory_bytes;
         }
     }
     cuzk_err err = status_jobs_locked(eng, out, eng_now_ns(), dg);

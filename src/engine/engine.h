@@ -193,6 +193,20 @@ CZ_MUST_USE cuzk_err eng_register_builtin_kinds(eng_t *eng, cz_diag *dg);
  * Engine lifecycle
  * ------------------------------------------------------------------------------------------- */
 
+/** Parameters that do not fit a device (eng_config_t.gpu_streaming): streamed from host memory
+ *  for every proof with what fits kept resident (AUTO), every section streamed even where the
+ *  whole copy fits (ALWAYS: tests and measurements), or proved on the CPU (NEVER). */
+typedef enum eng_gpu_stream {
+    ENG_STREAM_AUTO = 0,
+    ENG_STREAM_ALWAYS,
+    ENG_STREAM_NEVER,
+} eng_gpu_stream;
+
+/** "auto", "always" or "never" into *out; false for anything else (out unchanged). */
+bool eng_gpu_stream_parse(eng_gpu_stream *out, const char *s);
+/** The configuration word of a mode. */
+const char *eng_gpu_stream_name(eng_gpu_stream m);
+
 /** Which devices prove (eng_config_t.gpu_mode). */
 typedef enum eng_gpu_mode {
     ENG_GPU_AUTO = 0, /* every device gpu_count() reports; none: the CPU */
@@ -246,6 +260,11 @@ typedef struct eng_config {
     uint64_t gpu_mem_limit_bytes;       /* per device: most bytes of resident parameters (as
                                            g16_gpu_params_device_bytes counts them); 0 = no
                                            limit but the device's free memory */
+    uint64_t gpu_device_memory_bytes;   /* per device: cap on every allocation of the engine
+                                           (gpu_dev_set_mem_cap); 0 = none */
+    eng_gpu_stream gpu_streaming;       /* default ENG_STREAM_AUTO */
+    uint64_t gpu_stream_bytes;          /* chunk buffer bytes of streamed points; 0 = auto */
+    uint64_t gpu_h2d_rate;              /* debugging: host-to-device bytes/s; 0 = unpaced */
 } eng_config_t;
 
 /** Defaults: budget 4 GiB, one worker per CPU, 1 prover thread with a pool of (CPUs - 1),
@@ -301,6 +320,8 @@ CZ_MUST_USE cuzk_err eng_submit(eng_t *eng, const eng_request_t *req, eng_submit
  *  (parse included in synthesis); total_ms is submission to completion. */
 typedef struct eng_timings {
     uint64_t queue_wait_ms, srs_load_ms, synthesis_ms, prove_ms, verify_ms, total_ms;
+    uint64_t h2d_bytes; /* host-to-device bytes of the partitions' device proofs (not timings,
+                           but reported beside them: what a proof cost the host link) */
 } eng_timings_t;
 
 /** A job's result, borrowed by callbacks for the duration of the call. */
@@ -376,6 +397,9 @@ typedef struct eng_gpu_info {
     uint64_t proofs;                 /* partitions proved on the device */
     uint64_t cpu_fallbacks;          /* partitions its thread proved on the CPU instead */
     bool usable;                     /* false after repeated device errors: CPU only */
+    uint32_t n_streamed;             /* of n_resident: circuits streamed from host memory */
+    uint64_t h2d_bytes;              /* host-to-device bytes since the device was opened */
+    uint64_t mem_cap_bytes;          /* gpus.device_memory (0 = none) */
 } eng_gpu_info_t;
 
 /** Where a running job is (eng_job_info_t.stage): the furthest stage one of its partitions

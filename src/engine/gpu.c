@@ -58,23 +58,45 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
-/* Device bytes g16_gpu_params_new allocates for p (groth16.h): the five vectors as bases, a, b
- * and c (n values each), the assignment (ic_len + l_len values), the compacted scalars when
- * they do not fit in n values, and two density maps. An estimate used before the copy exists;
- * the accounting uses g16_gpu_params_device_bytes afterwards. */
-static uint64_t resident_estimate(const g16_params_t *p)
+/* Points of section s of p (h, l, a, b_g1, b_g2: the order of g16_gpu_opts_t.stream_sections)
+ * and their device bytes as bases. */
+static uint64_t sec_len(const g16_params_t *p, unsigned s)
+{
+    const size_t len[ENG_GPU_SECTIONS] = {p->h_len, p->l_len, p->a_len, p->b_g1_len, p->b_g2_len};
+    return len[s];
+}
+
+static uint64_t sec_bytes(const g16_params_t *p, unsigned s)
+{
+    return sec_len(p, s) * (s == ENG_GPU_SECTIONS - 1 ? sizeof(g2_aff_t) : sizeof(g1_aff_t));
+}
+
+/* Device bytes g16_gpu_params_new allocates for p besides the bases (groth16.h): a, b and c
+ * (n values each), the assignment (ic_len + l_len values), the compacted scalars when they do
+ * not fit in n values, and two density maps. */
+static uint64_t work_estimate(const g16_params_t *p)
 {
     uint64_t n = (uint64_t)p->h_len + 1;
     uint64_t nz = (uint64_t)p->vk.ic_len + p->l_len;
     uint64_t cmp = max_u64(p->a_len, p->b_g1_len);
-    uint64_t b = sizeof(g1_aff_t) * ((uint64_t)p->h_len + p->l_len + p->a_len + p->b_g1_len) +
-                 sizeof(g2_aff_t) * (uint64_t)p->b_g2_len;
+    uint64_t b = sizeof(fr_t) * (3 * n + nz);
 
-    b += sizeof(fr_t) * (3 * n + nz);
     if (cmp > n) {
         b += sizeof(fr_t) * cmp;
     }
     return b + 2 * (uint64_t)gpu_compact_map_sizeof((size_t)nz);
+}
+
+/* The whole copy: the five vectors as bases and the work buffers. An estimate used before the
+ * copy exists; the accounting uses g16_gpu_params_device_bytes afterwards. */
+static uint64_t resident_estimate(const g16_params_t *p)
+{
+    uint64_t b = work_estimate(p);
+
+    for (unsigned s = 0; s < ENG_GPU_SECTIONS; s++) {
+        b += sec_bytes(p, s);
+    }
+    return b;
 }
 
 /* The spare assignment for staging (g16_gpu_opts_t.spare_assignment): asked for only when it
@@ -91,6 +113,131 @@ static uint64_t scratch_estimate(const g16_params_t *p)
     uint64_t terms =
         max_u64(max_u64((uint64_t)p->h_len + 1, p->l_len), max_u64(p->a_len, p->b_g1_len));
     return SCRATCH_PER_TERM * terms + SCRATCH_PER_G2_TERM * p->b_g2_len + SCRATCH_FIXED;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Streamed copies: what stays resident, and the chunk buffers
+ * ------------------------------------------------------------------------------------------- */
+
+/* Device memory a plan leaves unused (the runtime's own allocations beside the engine's): a
+ * sixteenth of the device, at most PLAN_MARGIN. */
+#define PLAN_MARGIN (UINT64_C(256) << 20)
+/* Automatic chunk buffers: a fifth of what the work buffers leave, at most CHUNK_MAX. */
+#define CHUNK_MAX   (UINT64_C(1) << 30)
+
+bool eng_gpu_stream_parse(eng_gpu_stream *out, const char *s)
+{
+    static const char *const names[] = {"auto", "always", "never"};
+    for (unsigned i = 0; i < 3; i++) {
+        if (s && strcmp(s, names[i]) == 0) {
+            *out = (eng_gpu_stream)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *eng_gpu_stream_name(eng_gpu_stream m)
+{
+    return m == ENG_STREAM_ALWAYS ? "always" : m == ENG_STREAM_NEVER ? "never" : "auto";
+}
+
+/* The MSM headroom of section s proved resident (its whole length in one MSM). */
+static uint64_t sec_scratch(const g16_params_t *p, unsigned s)
+{
+    uint64_t len = sec_len(p, s);
+    return SCRATCH_PER_TERM * len + (s == ENG_GPU_SECTIONS - 1 ? SCRATCH_PER_G2_TERM * len : 0) +
+           SCRATCH_FIXED;
+}
+
+/* Device bytes of the two-buffer layout's work buffers (g16_gpu_opts_t.lean_buffers): a and
+ * b, the density maps; 0 when p does not allow it. */
+static uint64_t lean_work_estimate(const g16_params_t *p)
+{
+    uint64_t n = (uint64_t)p->h_len + 1;
+    uint64_t nz = (uint64_t)p->vk.ic_len + p->l_len;
+
+    if (nz > n || max_u64(p->a_len, p->b_g1_len) > n || n < 8) {
+        return 0;
+    }
+    return sizeof(fr_t) * 2 * n + 2 * (uint64_t)gpu_compact_map_sizeof((size_t)nz);
+}
+
+/* The plan for work buffers of `work` bytes and twiddles of `tw` on a device of `avail`
+ * bytes (plan_streamed). */
+static bool plan_with(const eng_t *eng, const g16_params_t *p, uint64_t avail, uint64_t work,
+                      uint64_t tw, bool all, eng_stream_plan *sp)
+{
+    const uint64_t margin = avail / 16 < PLAN_MARGIN ? avail / 16 : PLAN_MARGIN;
+    uint64_t chunk = eng->cfg.gpu_stream_bytes, left, scratch, resident = 0;
+
+    if (avail < work + tw + margin) {
+        return false;
+    }
+    left = avail - work - tw - margin;
+    if (!chunk) {
+        chunk = (left / 5 > CHUNK_MAX ? CHUNK_MAX : left / 5) & ~UINT64_C(255);
+    }
+    chunk = max_u64(chunk, sizeof(g2_aff_t));
+    scratch = SCRATCH_PER_TERM * (chunk / sizeof(g1_aff_t) + 1) +
+              (margin < SCRATCH_FIXED ? margin : SCRATCH_FIXED);
+    if (2 * chunk + scratch > left) {
+        return false;
+    }
+    sp->mask = (1u << ENG_GPU_SECTIONS) - 1;
+    for (unsigned s = 0; s < ENG_GPU_SECTIONS && !all; s++) {
+        uint64_t sc = max_u64(scratch, sec_scratch(p, s));
+        if (2 * chunk + resident + sec_bytes(p, s) + sc <= left) {
+            sp->mask &= ~(1u << s);
+            resident += sec_bytes(p, s);
+            scratch = sc;
+        }
+    }
+    sp->chunk = chunk;
+    sp->need = work + resident + (sp->mask ? 2 * chunk : 0);
+    sp->room = tw + scratch;
+    return true;
+}
+
+/* A streamed copy of p for g's device of `avail` bytes: the work buffers, the transforms'
+ * twiddles (gpu_ntt_twiddle_bytes: split on a small device), two chunk buffers and a chunk's
+ * MSM scratch always; then the sections that still fit (bases and their whole-length MSM
+ * scratch), h first, resident unless `all`. The four-buffer layout when it fits, else the
+ * two-buffer one (lean). False when neither fits. */
+static bool plan_streamed(const eng_t *eng, eng_gpu *g, const g16_params_t *p, uint64_t avail,
+                          bool all, eng_stream_plan *sp)
+{
+    unsigned lg = 0;
+    while (((uint64_t)1 << lg) < (uint64_t)p->h_len + 1) {
+        lg++;
+    }
+    const uint64_t tw = gpu_ntt_twiddle_bytes(g->dev, lg), lean = lean_work_estimate(p);
+
+    memset(sp, 0, sizeof(*sp));
+    if (plan_with(eng, p, avail, work_estimate(p), tw, all, sp)) {
+        return true;
+    }
+    if (lean && plan_with(eng, p, avail, lean, tw, all, sp)) {
+        sp->lean = true;
+        return true;
+    }
+    return false;
+}
+
+/* "h,l,a,b_g1,b_g2" of a section mask into buf ("none" for 0). */
+static const char *sections_str(char *buf, size_t cap, unsigned mask)
+{
+    static const char *const names[ENG_GPU_SECTIONS] = {"h", "l", "a", "b_g1", "b_g2"};
+    size_t at = 0;
+
+    buf[0] = 0;
+    for (unsigned s = 0; s < ENG_GPU_SECTIONS; s++) {
+        if (mask & (1u << s)) {
+            at += (size_t)snprintf(buf + at, at < cap ? cap - at : 0, "%s%s", at ? "," : "",
+                                   names[s]);
+        }
+    }
+    return at ? buf : "none";
 }
 
 static bool is_device_failure(cuzk_err err)
@@ -143,6 +290,8 @@ cuzk_err eng_gpu_open_all(eng_t *eng, cz_diag *dg)
         }
         cuzk_err err = gpu_dev_open(&dev, want[i], &odg);
         if (err == CUZK_OK) {
+            gpu_dev_set_mem_cap(dev, (size_t)cfg->gpu_device_memory_bytes);
+            gpu_dev_set_h2d_rate(dev, cfg->gpu_h2d_rate);
             err = gpu_dev_get_info(dev, &info, &odg);
         }
         if (err != CUZK_OK) {
@@ -161,10 +310,12 @@ cuzk_err eng_gpu_open_all(eng_t *eng, cz_diag *dg)
         g->usable = true;
         CZ_LOG(CZ_LOG_INFO,
                "gpu=%u event=opened name=\"%s\" cc=%u.%u sms=%u total_bytes=%llu free_bytes=%llu "
-               "limit_bytes=%llu",
+               "limit_bytes=%llu cap_bytes=%llu streaming=%s h2d_rate=%llu",
                g->ordinal, g->name, info.cc_major, info.cc_minor, info.sm_count,
                (unsigned long long)g->total_bytes, (unsigned long long)g->free_bytes,
-               (unsigned long long)cfg->gpu_mem_limit_bytes);
+               (unsigned long long)cfg->gpu_mem_limit_bytes,
+               (unsigned long long)cfg->gpu_device_memory_bytes,
+               eng_gpu_stream_name(cfg->gpu_streaming), (unsigned long long)cfg->gpu_h2d_rate);
     }
     if (!eng->n_gpus) {
         CZ_LOG(CZ_LOG_WARN, "event=no_gpu_usable devices_listed=%zu devices_found=%u action=cpu", n,
@@ -233,8 +384,8 @@ const g16_gpu_shape *eng_gpu_shape(eng_t *eng, eng_gpu *g, g16_gpu_params *gp,
         gs = res->gs;
     }
     pthread_mutex_unlock(&eng->mu);
-    if (gs || !res) {
-        return gs;
+    if (gs || !res || res->streamed) {
+        return gs; /* a streamed copy leaves the device no room for the shape: host products */
     }
     /* Only this device's thread frees or replaces res->gs, and it is here. */
     uint64_t t0 = eng_now_ns();
@@ -284,6 +435,7 @@ static void free_copy_locked(eng_t *eng, eng_gpu *g, eng_gpu_res *r, eng_defer *
     *pp = r->next;
     g->res_bytes -= r->bytes;
     g->n_res--;
+    g->n_streamed -= r->streamed != 0;
     if (r->hold && --r->hold->copies == 0) {
         eng_defer_item it = {.kind = DEFER_FREE_PARAMS, .params = r->hold->params};
         eng_defer_add(d, &it);
@@ -438,58 +590,63 @@ static bool make_room(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_
     }
 }
 
-g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
-                                 const g16_params_t *params, uint64_t extra, uint64_t *upload_ns)
+/* Whether and how a copy of params goes on g (device thread, without mu): resident whole, or
+ * streamed with *sp's plan (sp->mask != 0), its device bytes in *base and headroom in *room.
+ * False (logged) when neither fits: the partition goes to the CPU. */
+static bool choose_mode(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
+                        const g16_params_t *params, uint64_t total, uint64_t *base, uint64_t *room,
+                        eng_stream_plan *sp)
 {
     const uint64_t limit = eng->cfg.gpu_mem_limit_bytes;
-    const uint64_t base = resident_estimate(params) + extra, room = scratch_estimate(params);
-    g16_gpu_params *gp = NULL;
-    uint64_t total;
-    bool trimmed = false;
-    cuzk_err err = CUZK_OK;
-    cz_diag dg;
-    char buf[600];
+    const eng_gpu_stream mode = eng->cfg.gpu_streaming;
+    bool fits = *base + *room <= total && !(limit && *base > limit);
 
-    *upload_ns = 0;
-    pthread_mutex_lock(&eng->mu);
-    if (!g->usable) {
-        pthread_mutex_unlock(&eng->mu);
-        return NULL;
-    }
-    for (eng_gpu_res *r = g->res; r; r = r->next) {
-        if (r->srs == srs && r->params == params && !r->freeing) {
-            r->last_used_ns = eng_now_ns();
-            gp = r->gp;
-            break;
+    memset(sp, 0, sizeof(*sp));
+    if (mode == ENG_STREAM_ALWAYS || (!fits && mode == ENG_STREAM_AUTO)) {
+        if (!plan_streamed(eng, g, params, total, mode == ENG_STREAM_ALWAYS, sp) ||
+            (limit && sp->need > limit)) {
+            log_cpu(g, job, k, srs, "too_large", sp->need ? sp->need : *base, *room,
+                    limit && limit < total ? limit : total);
+            return false;
         }
+        if (sp->mask) {
+            *base = sp->need;
+            *room = sp->room;
+        }
+        return true;
     }
-    total = g->total_bytes;
-    pthread_mutex_unlock(&eng->mu);
-    if (gp) {
-        return gp;
+    if (!fits) {
+        /* A copy larger than the device (or the limit) never fits: do not disturb the others. */
+        log_cpu(g, job, k, srs, "too_large", *base, *room, limit && limit < total ? limit : total);
     }
+    return fits;
+}
 
-    /* A copy larger than the device (or the limit) never fits: do not disturb the others. */
-    if (base + room > total || (limit && base > limit)) {
-        log_cpu(g, job, k, srs, "too_large", base, room, limit && limit < total ? limit : total);
-        return NULL;
-    }
-    bool with_spare = false;
-    if (!make_room(eng, g, job, k, srs, base, room, spare_estimate(params), &trimmed,
-                   &with_spare)) {
-        return NULL;
-    }
+/* Makes the copy (device thread, without mu): from the host points for a streamed copy (they
+ * are restored first when dropped: the copy reads them for every proof), else from the file's
+ * mapping when the points were dropped. Out of device memory, frees other copies and the
+ * scratch and tries again. */
+static cuzk_err make_copy(eng_t *eng, eng_gpu *g, eng_srs *srs, const g16_params_t *params,
+                          const eng_stream_plan *sp, bool with_spare, bool trimmed,
+                          g16_gpu_params **gp, const char **from, cz_diag *dg)
+{
+    g16_gpu_opts_t go = {.release_file = true, .spare_assignment = with_spare && !sp->mask};
+    cuzk_err err;
 
-    uint64_t t0 = eng_now_ns();
-    cz_diag_init(&dg);
-    /* dropped points (or never decoded): decoded from the file straight into the staging */
-    g16_gpu_opts_t go = {.release_file = true, .spare_assignment = with_spare};
-    err = eng_srs_points_acquire(eng, srs, params, &go.file, &go.file_len, &go.file_fd, &dg);
-    go.file_pread = go.file_fd >= 0;
+    if (sp->mask) {
+        go.stream_sections = sp->mask;
+        go.stream_bytes = (size_t)sp->chunk;
+        go.lean_buffers = sp->lean;
+        err = eng_srs_points_acquire(eng, srs, params, NULL, NULL, NULL, dg);
+    } else {
+        /* dropped points (or never decoded): decoded from the file straight into the staging */
+        err = eng_srs_points_acquire(eng, srs, params, &go.file, &go.file_len, &go.file_fd, dg);
+        go.file_pread = go.file_fd >= 0;
+    }
     bool reading = err == CUZK_OK;
     for (; err == CUZK_OK;) {
-        cz_diag_init(&dg);
-        err = g16_gpu_params_new(&gp, params, g->dev, &go, eng->prove_pool, &dg);
+        cz_diag_init(dg);
+        err = g16_gpu_params_new(gp, params, g->dev, &go, eng->prove_pool, dg);
         if (err != CUZK_E_NOMEM) {
             break;
         }
@@ -510,6 +667,96 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     if (go.file_pread) {
         close(go.file_fd);
     }
+    *from = go.file_pread ? "file" : go.file ? "file_mapping" : "host";
+    return err;
+}
+
+/* Lists the new copy gp on g; false (gp freed, logged) when the limit or host memory refuses. */
+static bool list_copy(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
+                      const g16_params_t *params, g16_gpu_params *gp, uint64_t extra, uint64_t room,
+                      uint64_t t1)
+{
+    const uint64_t limit = eng->cfg.gpu_mem_limit_bytes;
+    uint64_t bytes = g16_gpu_params_device_bytes(gp);
+
+    while (limit && resident_bytes(eng, g) + bytes + extra > limit) {
+        if (!evict_one(eng, g)) {
+            g16_gpu_params_free(gp);
+            log_cpu(g, job, k, srs, "limit", bytes, room, limit);
+            return false;
+        }
+    }
+    eng_gpu_res *r = cz_calloc(1, sizeof(*r));
+    if (!r) {
+        g16_gpu_params_free(gp);
+        CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=cpu_fallback reason=host_memory",
+               qid_of(job), k, g->ordinal);
+        return false;
+    }
+    snprintf(r->id, sizeof(r->id), "%s", srs->id);
+    r->srs = srs;
+    r->params = params;
+    r->gp = gp;
+    r->bytes = bytes;
+    r->streamed = g16_gpu_params_streamed(gp);
+    r->last_used_ns = t1;
+    pthread_mutex_lock(&eng->mu);
+    r->next = g->res;
+    g->res = r;
+    g->res_bytes += bytes;
+    g->n_res++;
+    g->n_streamed += r->streamed != 0;
+    g->uploads++;
+    bool drop = eng_srs_points_should_drop_locked(eng, srs, params);
+    pthread_mutex_unlock(&eng->mu);
+    if (drop) {
+        eng_srs_points_drop(eng, srs); /* every usable device holds them now */
+    }
+    return true;
+}
+
+g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
+                                 const g16_params_t *params, uint64_t extra, uint64_t *upload_ns)
+{
+    uint64_t base = resident_estimate(params) + extra, room = scratch_estimate(params);
+    g16_gpu_params *gp = NULL;
+    eng_stream_plan sp;
+    const char *from = "host";
+    uint64_t total;
+    bool trimmed = false;
+    cz_diag dg;
+    char buf[600], secs[64];
+
+    *upload_ns = 0;
+    pthread_mutex_lock(&eng->mu);
+    if (!g->usable) {
+        pthread_mutex_unlock(&eng->mu);
+        return NULL;
+    }
+    for (eng_gpu_res *r = g->res; r; r = r->next) {
+        if (r->srs == srs && r->params == params && !r->freeing) {
+            r->last_used_ns = eng_now_ns();
+            gp = r->gp;
+            break;
+        }
+    }
+    total = g->total_bytes;
+    pthread_mutex_unlock(&eng->mu);
+    if (gp) {
+        return gp;
+    }
+    if (!choose_mode(eng, g, job, k, srs, params, total, &base, &room, &sp)) {
+        return NULL;
+    }
+    bool with_spare = false;
+    if (!make_room(eng, g, job, k, srs, base, room, spare_estimate(params), &trimmed,
+                   &with_spare)) {
+        return NULL;
+    }
+
+    uint64_t t0 = eng_now_ns();
+    cz_diag_init(&dg);
+    cuzk_err err = make_copy(eng, g, srs, params, &sp, with_spare, trimmed, &gp, &from, &dg);
     uint64_t t1 = eng_now_ns();
     if (err != CUZK_OK) {
         if (is_device_failure(err)) {
@@ -521,48 +768,19 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
         }
         return NULL;
     }
-    uint64_t bytes = g16_gpu_params_device_bytes(gp);
-    while (limit && resident_bytes(eng, g) + bytes + extra > limit) {
-        if (!evict_one(eng, g)) {
-            g16_gpu_params_free(gp);
-            log_cpu(g, job, k, srs, "limit", bytes, room, limit);
-            return NULL;
-        }
-    }
-    eng_gpu_res *r = cz_calloc(1, sizeof(*r));
-    if (!r) {
-        g16_gpu_params_free(gp);
-        CZ_LOG(CZ_LOG_WARN, "job=%s k=%zu gpu=%u event=cpu_fallback reason=host_memory",
-               qid_of(job), k, g->ordinal);
+    if (!list_copy(eng, g, job, k, srs, params, gp, sp.mask ? 0 : extra, room, t1)) {
         return NULL;
-    }
-    snprintf(r->id, sizeof(r->id), "%s", srs->id);
-    r->srs = srs;
-    r->params = params;
-    r->gp = gp;
-    r->bytes = bytes;
-    r->last_used_ns = t1;
-    pthread_mutex_lock(&eng->mu);
-    r->next = g->res;
-    g->res = r;
-    g->res_bytes += bytes;
-    g->n_res++;
-    g->uploads++;
-    bool drop = eng_srs_points_should_drop_locked(eng, srs, params);
-    pthread_mutex_unlock(&eng->mu);
-    if (drop) {
-        eng_srs_points_drop(eng, srs); /* every usable device holds them now */
     }
     *upload_ns = t1 - t0;
     CZ_LOG(CZ_LOG_INFO,
-           "job=%s k=%zu gpu=%u srs=%s event=resident bytes=%llu pinned_bytes=%zu from=%s "
-           "ms=%.1f",
-           qid_of(job), k, g->ordinal, srs->id, (unsigned long long)bytes,
-           g16_gpu_params_pinned_bytes(gp),
-           go.file_pread ? "file"
-           : go.file     ? "file_mapping"
-                         : "host",
-           (double)(t1 - t0) / 1e6);
+           "job=%s k=%zu gpu=%u srs=%s event=resident mode=%s streamed=%s chunk_bytes=%zu "
+           "pinned=%s buffers=%s bytes=%llu pinned_bytes=%zu from=%s ms=%.1f",
+           qid_of(job), k, g->ordinal, srs->id, sp.mask ? "streamed" : "resident",
+           sections_str(secs, sizeof(secs), g16_gpu_params_streamed(gp)),
+           g16_gpu_params_stream_bytes(gp), g16_gpu_params_stream_pinned(gp) ? "yes" : "no",
+           g16_gpu_params_lean(gp) ? "two" : "four",
+           (unsigned long long)g16_gpu_params_device_bytes(gp), g16_gpu_params_pinned_bytes(gp),
+           from, (double)(t1 - t0) / 1e6);
     if (eng->cfg.timing && job) {
         eng_timing_stage(eng, job, k, "gpu_upload", NULL, t0, t1);
     }

@@ -214,6 +214,7 @@ struct eng_job {
     /* Times (monotonic ns) and per-stage sums. */
     uint64_t t_submit, t_dispatch, t_done;
     uint64_t ns[ENG_STAGE_COUNT];
+    uint64_t h2d_bytes; /* host-to-device bytes of its partitions' device proofs */
 
     /* Execution. */
     atomic_bool cancel; /* read by handlers through plan.cancelled */
@@ -351,8 +352,20 @@ typedef struct eng_gpu_res {
     bool freeing;            /* the device's thread is freeing it (still listed) */
     unsigned stagers;        /* workers uploading into its spare buffer: no free meanwhile */
     eng_gpu_hold *hold;      /* set by the demotion: release on free */
+    unsigned streamed;       /* sections streamed from host memory (g16_gpu_params_streamed) */
     struct eng_gpu_res *next;
 } eng_gpu_res;
+
+/* The five point vectors of a copy, in g16_gpu_opts_t.stream_sections' bit order. */
+#define ENG_GPU_SECTIONS 5
+
+/* A streamed copy's plan (gpu.c): the sections streamed, the bytes of each chunk buffer, the
+ * copy's device bytes and the headroom its proofs need. */
+typedef struct eng_stream_plan {
+    unsigned mask;
+    uint64_t chunk, need, room;
+    bool lean; /* the two-buffer layout (g16_gpu_opts_t.lean_buffers) */
+} eng_stream_plan;
 
 /* A device in use and its prover thread. After eng_start only that thread calls gpu_* on dev
  * (gpu.h: one thread at a time); the fields below dev are guarded by eng->mu. */
@@ -365,6 +378,7 @@ typedef struct eng_gpu {
     eng_gpu_res *res;
     uint64_t res_bytes;
     unsigned n_res;
+    unsigned n_streamed;      /* copies among res that stream sections */
     char cur_job[ENG_ID_MAX]; /* partition being proved: its job, "" when idle */
     eng_kind cur_kind;
     unsigned errors_in_row; /* device failures since the last good device proof */

@@ -111,14 +111,26 @@ static const struct {
      "Free device memory as last read by the device's thread"},
     {"cuzk_gpu_usable", "gauge",
      "1 while the device proves; 0 after repeated failures (its thread proves on the CPU)"},
+    {"cuzk_gpu_h2d_bytes_total", "counter",
+     "Bytes copied from host memory to the device (parameters, streamed points, a, b, c, "
+     "inputs and aux)"},
+    {"cuzk_gpu_streamed_circuits", "gauge",
+     "Circuits whose parameters the device streams from host memory for every proof"},
+    {"cuzk_gpu_memory_cap_bytes", "gauge",
+     "The cap on the engine's device memory (gpus.device_memory; 0 = none)"},
 };
 
 /* Device g's value of gpu_families[f]. */
 static uint64_t gpu_value(const eng_gpu *g, size_t f)
 {
-    const uint64_t v[] = {g->proofs,      g->cpu_fallbacks, g->errors,    g->uploads,
-                          g->evictions,   g->staged,        g->res_bytes, g->n_res,
-                          g->total_bytes, g->free_bytes,    g->usable}; /* gpu_families' order */
+    const uint64_t v[] = {
+        g->proofs,      g->cpu_fallbacks,
+        g->errors,      g->uploads,
+        g->evictions,   g->staged,
+        g->res_bytes,   g->n_res,
+        g->total_bytes, g->free_bytes,
+        g->usable,      gpu_dev_h2d_bytes(g->dev),
+        g->n_streamed,  g->eng->cfg.gpu_device_memory_bytes}; /* gpu_families' order */
     _Static_assert(ARRAY_LEN(v) == ARRAY_LEN(gpu_families), "one value per family");
     return v[f];
 }

@@ -468,6 +468,7 @@ typedef struct prove_out {
     cz_diag dg;
     g16_proof_t proof;
     uint64_t prove_ns, verify_ns;
+    uint64_t h2d_bytes; /* host-to-device bytes of the device proofs (g16_prove_stats_t) */
     uint64_t upload_ns; /* making parameters resident on the device (counted as srs_load) */
     unsigned retries;
     bool bad_proof;
@@ -530,8 +531,11 @@ static cuzk_err prove_once(eng_t *eng, eng_gpu *g, bool use_gpu, eng_job *job, s
         if (opts.gpu) {
             cz_diag gdg;
             cz_diag_init(&gdg);
+            g16_prove_stats_t st;
+            memset(&st, 0, sizeof(st));
             opts.gpu_staged = eng_gpu_stage_take(eng, g, opts.gpu, job, k);
-            err = g16_prove_ex(params, &o->proof, asg, &r, &s, &opts, NULL, eng->prove_pool, &gdg);
+            err = g16_prove_ex(params, &o->proof, asg, &r, &s, &opts, &st, eng->prove_pool, &gdg);
+            o->h2d_bytes += st.h2d_bytes;
             if (err == CUZK_OK) {
                 *on_gpu = true;
                 o->gpu_proofs++;
@@ -686,6 +690,7 @@ void eng_prover_run(eng_t *eng, eng_gpu *g)
         job->ns[ENG_STAGE_SRS_LOAD] += o.upload_ns;
         job->ns[ENG_STAGE_PROVE] += o.prove_ns;
         job->ns[ENG_STAGE_VERIFY] += o.verify_ns;
+        job->h2d_bytes += o.h2d_bytes;
         eng->m.verify_retries += o.retries;
         eng->m.verify_failures += o.bad_proof ? 1 : 0;
         if (o.err == CUZK_E_CANCELLED && atomic_load(&job->cancel)) {

@@ -761,7 +761,8 @@ bool eng_srs_points_should_drop_locked(eng_t *eng, eng_srs *srs, const g16_param
         }
         usable++;
         for (const eng_gpu_res *r = eng->gpus[i].res; r && !has; r = r->next) {
-            has = r->srs == srs && r->params == params && !r->freeing;
+            /* a streamed copy reads the host points for every proof */
+            has = r->srs == srs && r->params == params && !r->freeing && !r->streamed;
         }
         if (!has) {
             return false;

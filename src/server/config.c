@@ -99,6 +99,19 @@ static const cfg_entry cfg_table[] = {
     {"gpus.memory_limit", CT_SIZE, OFF(gpu_mem_limit), "0", 0, U64_BIG, false, NULL,
      "per device: most memory of parameters kept resident (least recently used freed first); "
      "0 = bounded by the device's free memory only"},
+    {"gpus.device_memory", CT_SIZE, OFF(gpu_device_memory), "0", 0, U64_BIG, false, NULL,
+     "per device: hard cap on all the device memory the engine allocates (parameters, work "
+     "buffers, scratch, tables); 0 = the device's free memory"},
+    {"gpus.streaming", CT_STR, OFF(gpu_streaming), "auto", 0, 0, false, NULL,
+     "\"auto\": parameters that do not fit a device stay in host memory and their points are "
+     "streamed to it for every proof (what fits stays resident); \"always\": every section "
+     "streamed; \"never\": such partitions are proved on the CPU"},
+    {"gpus.stream_chunk", CT_SIZE, OFF(gpu_stream_chunk), "0", 0, U64_BIG, false, NULL,
+     "bytes of each of the two device buffers that streamed points pass through; 0 = chosen "
+     "from the device's memory (at most 1 GiB)"},
+    {"gpus.debug_h2d_rate", CT_SIZE, OFF(gpu_h2d_rate), "0", 0, U64_BIG, false, NULL,
+     "debugging: pace every host-to-device copy to this many bytes per second (\"25GB\" "
+     "emulates PCIe 4.0 x16); 0 = full speed"},
     IGNORED("gpus.gpu_threads",
             "the device threads' host work uses the prover pool (pipeline.prover_cpu_threads)"),
     IGNORED("gpus.gpu_workers_per_device",
@@ -994,6 +1007,7 @@ void srv_config_clear(srv_config *cfg)
     cz_free(cfg->listen);
     cz_free(cfg->param_cache);
     cz_free(cfg->synth_mode);
+    cz_free(cfg->gpu_streaming);
     cz_free(cfg->shape_cache);
     cz_free(cfg->log_level);
     cz_free(cfg->config_path);
@@ -1637,5 +1651,13 @@ cuzk_err srv_config_engine(const srv_config *cfg, eng_config_t *ecfg, cz_diag *d
     }
     ecfg->shape_cache = strcmp(cfg->shape_cache, "none") == 0 ? NULL : cfg->shape_cache;
     ecfg->keep_host_points = cfg->keep_host_points;
+    ecfg->gpu_device_memory_bytes = cfg->gpu_device_memory;
+    ecfg->gpu_stream_bytes = cfg->gpu_stream_chunk;
+    ecfg->gpu_h2d_rate = cfg->gpu_h2d_rate;
+    if (!eng_gpu_stream_parse(&ecfg->gpu_streaming, cfg->gpu_streaming)) {
+        return cz_fail(dg, CUZK_E_INVAL,
+                       "gpus.streaming = \"%s\": expected \"auto\", \"always\" or \"never\"",
+                       cfg->gpu_streaming);
+    }
     return CUZK_OK;
 }

@@ -52,8 +52,12 @@ typedef struct srv_config {
     uint64_t prover_cpu_threads; /* threads of one proof's MSMs; 0 = all CPUs */
     uint64_t retention_ms;
     uint64_t max_retained;
-    srv_gpu_sel gpus;       /* which devices prove */
-    uint64_t gpu_mem_limit; /* per device, bytes of resident parameters; 0 = no limit */
+    srv_gpu_sel gpus;           /* which devices prove */
+    uint64_t gpu_mem_limit;     /* per device, bytes of resident parameters; 0 = no limit */
+    uint64_t gpu_device_memory; /* per device, cap on all engine allocations; 0 = none */
+    char *gpu_streaming;        /* "auto", "always" or "never" (eng_gpu_stream_parse) */
+    uint64_t gpu_stream_chunk;  /* bytes per chunk buffer of streamed points; 0 = automatic */
+    uint64_t gpu_h2d_rate;      /* debugging: host-to-device bytes per second; 0 = unpaced */
     char *log_level;
     bool timing;       /* logging.timing / --timing / CUZK_TIMING=1: one log line per stage */
     char *config_path; /* the --config file, if any (informational) */

@@ -285,6 +285,7 @@ static void on_result(void *arg, const eng_result_t *res)
         r.synthesis_ms = res->timings.synthesis_ms;
         r.gpu_compute_ms = res->timings.prove_ms;
         r.total_ms = res->timings.total_ms;
+        r.h2d_bytes = res->timings.h2d_bytes;
     }
     if (a->prove) {
         Cuzk__V1__ProveResponse p = CUZK__V1__PROVE_RESPONSE__INIT;
@@ -458,6 +459,10 @@ static void status_fill_srs_gpus(status_wire *w, const eng_status_info_t *st)
         g.current_job_id = (char *)e->current_job_id;
         g.current_proof_kind =
             (char *)(e->current_kind == ENG_KIND_UNSPECIFIED ? "" : eng_kind_name(e->current_kind));
+        g.resident_circuits = e->n_resident;
+        g.streamed_circuits = e->n_streamed;
+        g.h2d_bytes = e->h2d_bytes;
+        g.memory_cap_bytes = e->mem_cap_bytes;
         w->gs[i] = g;
         w->gp[i] = &w->gs[i];
     }

@@ -32,6 +32,7 @@
 #include "engine/kind_filecoin.h"
 #include "engine/test_kind.h"
 #include "gpu/gpu.h"
+#include "gpu/internal.h"
 #include "groth16/groth16.h"
 #include "proofs/proofs.h"
 #include "seal/seal.h"
@@ -400,6 +401,7 @@ TEST(gpu_cpu_fallback_when_parameters_do_not_fit)
 
     eng_config_t cfg;
     dev0_cfg(&cfg, rc);
+    cfg.gpu_streaming = ENG_STREAM_NEVER; /* streaming: gpu_streams_parameters_that_do_not_fit */
     eng_t *eng = start_captured(&cfg);
     tk_req c = etu_req(0, 2, 31), b = etu_req(TK_BIG, 2, 32), c2 = etu_req(0, 1, 33);
     prove_ok(eng, ENG_KIND_POREP, "fit-c", &c);
@@ -430,6 +432,118 @@ TEST(gpu_cpu_fallback_when_parameters_do_not_fit)
     CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_cpu_fallbacks_total"), 4);
     CHECK_EQ_U64(metric(eng, "cuzk_cpu_proofs_total"), 4);
     eng_free(eng);
+}
+
+/* Host-to-device bytes of one pass over the big circuit's five vectors. */
+static uint64_t big_bases_bytes(void)
+{
+    g16_params_t *p = NULL;
+    cz_diag dg;
+    cz_diag_init(&dg);
+    CHECK_MSG(g16_params_load(&p, tk_params_path(etu_tk(), true), NULL, NULL, &dg) == CUZK_OK, "%s",
+              dg.msg);
+    uint64_t b = 96 * ((uint64_t)p->h_len + p->l_len + p->a_len + p->b_g1_len) + 192 * p->b_g2_len;
+    g16_params_free(p);
+    return b;
+}
+
+/* A device whose memory (gpus.device_memory) cannot hold the big circuit's copy streams it
+ * from host memory instead of proving on the CPU: every partition on the device, each
+ * moving every point once; the cubic circuit, which fits, stays resident beside it. The
+ * status and the metrics say so. */
+TEST(gpu_streams_parameters_that_do_not_fit)
+{
+    need_gpu();
+    etu_tk();
+    uint64_t rc, rb;
+    resident_sizes(&rc, &rb);
+    const uint64_t pass = big_bases_bytes();
+
+    /* the copy and a proof's scratch (its fixed part alone is more than 2 MiB) do not fit; the
+     * work buffers, two chunks and a chunk's MSM (about 1.1 MiB of buckets) do */
+    const uint64_t cap = rb + (UINT64_C(2) << 20);
+    eng_config_t cfg;
+    dev0_cfg(&cfg, 0);
+    cfg.gpu_device_memory_bytes = cap;
+    cfg.gpu_stream_bytes = 4096;
+    eng_t *eng = start_captured(&cfg);
+    tk_req b = etu_req(TK_BIG, 2, 61), b2 = etu_req(TK_BIG, 1, 62);
+    eng_result_copy_t res;
+    prove(eng, ENG_KIND_POREP, "strm-b", &b, &res);
+    etu_check_proofs(&res, &b);
+    CHECK_MSG(res.r.timings.h2d_bytes >= 2 * pass, "h2d %llu, pass %llu\n%s",
+              (unsigned long long)res.r.timings.h2d_bytes, (unsigned long long)pass,
+              etu_log_text());
+    eng_result_copy_clear(&res);
+    prove_ok(eng, ENG_KIND_POREP, "strm-b2", &b2);
+    eng_gpu_info_t g = status0(eng);
+    CHECK_EQ_U64(g.cpu_fallbacks, 0);
+    CHECK_EQ_U64(g.proofs, 3);
+    CHECK_EQ_U64(g.n_resident, 1);
+    CHECK_EQ_U64(g.n_streamed, 1);
+    CHECK_EQ_U64(g.mem_cap_bytes, cap);
+    CHECK(g.total_bytes <= cap);
+    CHECK(g.h2d_bytes >= 3 * pass);
+    CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_streamed_circuits"), 1);
+    CHECK(gpu0(eng, "cuzk_gpu_h2d_bytes_total") >= 3 * pass);
+    CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_memory_cap_bytes"), cap);
+    CHECK_EQ_U64(metric(eng, "cuzk_cpu_proofs_total"), 0);
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    CHECK_EQ_U64(etu_count_lines("srs=test-cubic-big event=resident mode=streamed", "pinned=yes"),
+                 1);
+    CHECK_EQ_U64(etu_count_lines("event=cpu_fallback", NULL), 0);
+}
+
+/* gpus.streaming: "always" streams every section even where the copy fits, the proofs the
+ * same; "never" proves what does not fit on the CPU. A device failure in the middle of a
+ * streamed proof (an injected copy failure) sends that partition to the CPU, nothing lost,
+ * and the next partition streams again on the device. */
+TEST(gpu_streaming_modes_and_failure_mid_stream)
+{
+    need_gpu();
+    etu_tk();
+    uint64_t rc, rb;
+    resident_sizes(&rc, &rb);
+
+    eng_config_t cfg;
+    dev0_cfg(&cfg, 0);
+    cfg.gpu_streaming = ENG_STREAM_ALWAYS;
+    cfg.gpu_stream_bytes = 2000;
+    eng_t *eng = start_captured(&cfg);
+    tk_req c = etu_req(0, 2, 71), c2 = etu_req(0, 1, 72);
+    prove_ok(eng, ENG_KIND_POREP, "always-c", &c);
+    eng_gpu_info_t g = status0(eng);
+    CHECK_EQ_U64(g.n_streamed, 1);
+    CHECK_EQ_U64(g.proofs, 2);
+    /* the 12th copy from now fails: within the next partition's streamed MSMs */
+    gpu_debug_fail_h2d(eng->gpus[0].dev, 12);
+    prove_ok(eng, ENG_KIND_POREP, "always-c2", &c2);
+    prove_ok(eng, ENG_KIND_POREP, "always-c3", &c);
+    g = status0(eng);
+    CHECK_EQ_U64(g.cpu_fallbacks, 1);
+    CHECK_EQ_U64(g.proofs, 4);
+    CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_errors_total"), 1);
+    CHECK(g.usable);
+    CHECK_EQ_U64(g.n_streamed, 1);
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    CHECK_EQ_U64(etu_count_lines("event=gpu_error", "injected host-to-device copy failure"), 1);
+    CHECK_EQ_U64(etu_count_lines("srs=test-cubic event=resident mode=streamed", NULL), 2);
+
+    dev0_cfg(&cfg, 0);
+    cfg.gpu_streaming = ENG_STREAM_NEVER;
+    cfg.gpu_device_memory_bytes = rb;
+    eng = start_captured(&cfg);
+    tk_req b = etu_req(TK_BIG, 1, 73);
+    prove_ok(eng, ENG_KIND_POREP, "never-b", &b);
+    g = status0(eng);
+    CHECK_EQ_U64(g.cpu_fallbacks, 1);
+    CHECK_EQ_U64(g.n_streamed, 0);
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    CHECK_EQ_U64(etu_count_lines("srs=test-cubic-big event=cpu_fallback reason=too_large", NULL),
+                 1);
 }
 
 /* A device copy goes when its parameters leave the hot tier: by EvictSRS, and by the memory

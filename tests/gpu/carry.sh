@@ -26,6 +26,15 @@
 #   bash BUILD/carry/device.sh load32   setup32 when missing, then check-params of the 32 GiB
 #                                       PoRep parameters to GPU 0: decoded on the host, and
 #                                       decoded from the file into the staging (warm, --cold)
+#   bash BUILD/carry/device.sh stream32  a card of STREAM_GIB (24) GiB on this one: `cuzk-bench
+#                                       gpu-hold` takes the rest of the memory, cuzkd runs with
+#                                       gpus.device_memory = STREAM_GIB GiB and host copies paced
+#                                       to STREAM_RATE (25GB) per second (memory.total_budget
+#                                       STREAM_BUDGET, 76GiB); setup32 when missing, one 32 GiB
+#                                       PoRep proof cold and a batch of E2E_BATCH (3), verified;
+#                                       the device's used memory sampled every 200 ms (peak
+#                                       printed), host-to-device bytes, peak RSS, the copy's mode
+#                                       (STREAM_NEVER=1 first: the same with streaming off, 90 s)
 #   bash BUILD/carry/device.sh e2e-32g  setup32 when its files are missing, a synthetic 32 GiB
 #                                       PoRep C1, cuzkd on the device with those parameters,
 #                                       one proof verified (cuzk-bench single --vk), then a
@@ -304,6 +313,52 @@ for step in "${@:-tests}"; do
         timeout 200 "$W/cuzk-bench" synth --type snap --vanilla "$V" --partition 0 --repeat 1 \
             --threads "$(nproc)" --scalar-stats --quiet > "$OUT/snap-synth.log" 2>&1
         echo "synth snap rc=$?"; grep -E '^(scalars|0 )|peak' "$OUT/snap-synth.log"
+        ;;
+    stream32)
+        porep32_input
+        G=${STREAM_GIB:-24}
+        VK=$(ls "$W"/p32/*.vk)
+        "$W/cuzk-bench" gpu-hold --leave-mib $((G * 1024)) > "$OUT/hold.log" 2>&1 &
+        HOLD=$!
+        for _ in $(seq 100); do grep -q held_bytes "$OUT/hold.log" && break; sleep 0.2; done
+        cat "$OUT/hold.log"
+        nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 200 \
+            > "$OUT/devmem.log" 2>&1 &
+        SMI=$!
+        for never in ${STREAM_NEVER:+1} 0; do
+            cuzkd_toml "$W/cuzkd-s.toml" "$W/p32"
+            printf '[gpus]\ndevice_memory = "%sGiB"\ndebug_h2d_rate = "%s"\n' "$G" \
+                "${STREAM_RATE:-25GB}" >> "$W/cuzkd-s.toml"
+            [ "$never" = 1 ] && printf 'streaming = "never"\n' >> "$W/cuzkd-s.toml"
+            printf '[memory]\ntotal_budget = "%s"\n' "${STREAM_BUDGET:-76GiB}" >> "$W/cuzkd-s.toml"
+            start_cuzkd "$W/cuzkd-s.toml" "$OUT/cuzkd-s$never.log"
+            if [ "$never" = 1 ]; then
+                timeout 90 "$W/cuzk-bench" single --type porep --c1 "$C1" --addr "unix://$SOCK" \
+                    > "$OUT/never.log" 2>&1
+                echo "streaming=never single rc=$? (90 s limit)"
+                grep -E 'event=cpu_fallback|stage=(prove|synthesis) ' "$OUT/cuzkd-s1.log" |
+                    head -6 | cut -c1-240
+                stop_cuzkd "(streaming never)"
+                continue
+            fi
+            timeout 300 "$W/cuzk-bench" single --type porep --c1 "$C1" --addr "unix://$SOCK" \
+                --vk "$VK" > "$OUT/s-single.log" 2>&1
+            echo "single (cold) rc=$?"; tail -14 "$OUT/s-single.log"
+            timeout 400 "$W/cuzk-bench" batch --type porep --c1 "$C1" --addr "unix://$SOCK" \
+                --count "${E2E_BATCH:-3}" > "$OUT/s-batch.log" 2>&1
+            echo "batch rc=$?"; tail -16 "$OUT/s-batch.log"
+            "$W/cuzk-bench" metrics --addr "unix://$SOCK" > "$OUT/s-metrics.log" 2>&1
+            grep -E '^cuzk_(gpu_(proofs|h2d_bytes|cpu_fallbacks)_total|process_resident)' \
+                "$OUT/s-metrics.log"
+            stop_cuzkd "(streamed)"
+            grep -E 'event=(resident|opened|gpu_error|cpu_fallback)' "$OUT/cuzkd-s0.log" |
+                head -8 | cut -c1-300
+            "$W/cuzk-bench" timeline --log "$OUT/cuzkd-s0.log" --out "$OUT/timeline-s32g.svg" \
+                > "$OUT/s-timeline.log" 2>&1
+            head -40 "$OUT/s-timeline.log"
+        done
+        kill $SMI $HOLD; wait $SMI $HOLD 2> /dev/null
+        sort -n "$OUT/devmem.log" | tail -1 | sed 's/^/device used MiB, peak (holder + cuzkd): /'
         ;;
     e2e-32g)
         porep32_input

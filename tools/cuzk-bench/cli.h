@@ -78,6 +78,7 @@ int cmd_export_snarkjs(int argc, char **argv);
 
 /* Commands (cmd_params.c). */
 int cmd_check_params(int argc, char **argv);
+int cmd_gpu_hold(int argc, char **argv);
 
 /* Commands (cmd_circuit.c). */
 int cmd_circuit_info(int argc, char **argv);

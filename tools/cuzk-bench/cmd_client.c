@@ -502,9 +502,9 @@ int cmd_single(int argc, char **argv)
         json_str(stdout, res->error_message);
         printf(",\"proof_bytes\":%zu,\"queue_wait_ms\":%" PRIu64 ",\"srs_load_ms\":%" PRIu64
                ",\"synthesis_ms\":%" PRIu64 ",\"gpu_compute_ms\":%" PRIu64 ",\"total_ms\":%" PRIu64
-               ",\"client_ms\":%.1f}\n",
+               ",\"client_ms\":%.1f,\"h2d_bytes\":%" PRIu64 "}\n",
                res->proof.len, res->queue_wait_ms, res->srs_load_ms, res->synthesis_ms,
-               res->gpu_compute_ms, res->total_ms, client_ms);
+               res->gpu_compute_ms, res->total_ms, client_ms, res->h2d_bytes);
     } else {
         double tm[5];
         timings_of(res, tm);
@@ -518,6 +518,7 @@ int cmd_single(int argc, char **argv)
             printf("%-14s %10.0f\n", STAGES[i], tm[i]);
         }
         printf("%-14s %10.1f\n", "client", client_ms);
+        printf("%-14s %10.3f GB\n", "h2d", (double)res->h2d_bytes / 1e9);
     }
     fflush(stdout);
     if (res->status != CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED) {
@@ -552,8 +553,9 @@ done:
 
 typedef struct run_stats {
     size_t completed, failed;
-    double *client;   /* client latency of each completed proof */
-    double *stage[5]; /* daemon timings of each completed proof */
+    uint64_t h2d_bytes; /* summed over the completed proofs */
+    double *client;     /* client latency of each completed proof */
+    double *stage[5];   /* daemon timings of each completed proof */
     char *reason[MAX_REASONS];
     size_t reason_count[MAX_REASONS], nreason, other_reasons;
 } run_stats;
@@ -610,6 +612,7 @@ static void stats_ok(run_stats *s, const Cuzk__V1__AwaitProofResponse *res, doub
     for (size_t i = 0; i < 5; i++) {
         s->stage[i][s->completed] = tm[i];
     }
+    s->h2d_bytes += res->h2d_bytes;
     s->client[s->completed++] = client_ms;
 }
 
@@ -673,6 +676,8 @@ static void stats_print(run_stats *s)
     }
     stats3(s->client, s->completed, st);
     printf("%-14s %10.1f %10.1f %10.1f\n", "client", st[0], st[1], st[2]);
+    printf("h2d per proof  %.3f GB (host to device, mean of %zu)\n",
+           s->completed ? (double)s->h2d_bytes / 1e9 / (double)s->completed : 0.0, s->completed);
     if (s->failed) {
         printf("\nfailures:\n");
         for (size_t i = 0; i < s->nreason; i++) {
@@ -996,8 +1001,10 @@ static void status_json(const Cuzk__V1__GetStatusResponse *s)
         printf("%s{\"ordinal\":%u,\"name\":", i ? "," : "", g->ordinal);
         json_str(stdout, g->name);
         printf(",\"vram_total_bytes\":%" PRIu64 ",\"vram_free_bytes\":%" PRIu64
-               ",\"current_job_id\":",
-               g->vram_total_bytes, g->vram_free_bytes);
+               ",\"resident_circuits\":%u,\"streamed_circuits\":%u,\"h2d_bytes\":%" PRIu64
+               ",\"memory_cap_bytes\":%" PRIu64 ",\"current_job_id\":",
+               g->vram_total_bytes, g->vram_free_bytes, g->resident_circuits, g->streamed_circuits,
+               g->h2d_bytes, g->memory_cap_bytes);
         json_str(stdout, g->current_job_id);
         printf(",\"current_proof_kind\":");
         json_str(stdout, g->current_proof_kind);
@@ -1046,7 +1053,8 @@ static void status_table(const Cuzk__V1__GetStatusResponse *s)
         human_bytes(a, sizeof(a), x->size_bytes);
         printf("%-24s %-5s %12s %5u\n", x->circuit_id, tier_name(x->tier), a, x->ref_count);
     }
-    printf("\n%-4s %-24s %12s %12s %s\n", "gpu", "name", "vram total", "vram free", "job");
+    printf("\n%-4s %-24s %12s %12s %-13s %s\n", "gpu", "name", "vram total", "vram free",
+           "circuits", "job");
     if (s->n_gpus == 0) {
         printf("(none)\n");
     }
@@ -1054,8 +1062,10 @@ static void status_table(const Cuzk__V1__GetStatusResponse *s)
         const Cuzk__V1__GPUStatus *g = s->gpus[i];
         human_bytes(a, sizeof(a), g->vram_total_bytes);
         human_bytes(b, sizeof(b), g->vram_free_bytes);
-        printf("%-4u %-24s %12s %12s %s%s%s\n", g->ordinal, g->name, a, b, g->current_job_id,
-               g->current_proof_kind[0] ? " " : "", g->current_proof_kind);
+        char circ[48];
+        snprintf(circ, sizeof(circ), "%u (%u strm)", g->resident_circuits, g->streamed_circuits);
+        printf("%-4u %-24s %12s %12s %-13s %s%s%s\n", g->ordinal, g->name, a, b, circ,
+               g->current_job_id, g->current_proof_kind[0] ? " " : "", g->current_proof_kind);
     }
     /* running_jobs: cuzkd's extension of GetStatus; a daemon without it lists none. */
     printf("\n%-24s %-13s %-10s %10s %10s\n", "running job", "kind", "stage", "partitions", "age");

@@ -155,3 +155,70 @@ done:
     cz_pool_free(pool);
     return rc;
 }
+
+static const char HOLD_ABOUT[] =
+    "Takes all but LEAVE MiB of a device's free memory in a process of its own and keeps it until\n"
+    "killed (or for --seconds), so that a daemon on the same device sees a card of that size:\n"
+    "with cuzkd's gpus.device_memory set to the same size, an honest stand-in for a smaller\n"
+    "card. Prints one line once the memory is held.";
+
+int cmd_gpu_hold(int argc, char **argv)
+{
+    uint64_t leave_mib = 0, device = 0, seconds = 0;
+    cli_opt_t opts[] = {
+        CLI_OPT("leave-mib", CLI_U64, &leave_mib, "MIB", "device memory left free", true),
+        CLI_OPT("device", CLI_U64, &device, "N", "device ordinal (default 0)", false),
+        CLI_OPT("seconds", CLI_U64, &seconds, "S", "hold for S seconds (default: until killed)",
+                false),
+    };
+    const char *cmd = argv[0];
+    const size_t grain = (size_t)1 << 30;
+    gpu_buf *held[1024] = {0};
+    gpu_dev *dev = NULL;
+    gpu_dev_info info;
+    size_t n = 0, took = 0;
+    cz_diag dg;
+    int rc = cli_parse(cmd, HOLD_ABOUT, opts, ARRAY_LEN(opts), argc, argv);
+
+    if (rc >= 0) {
+        return rc;
+    }
+    rc = CLI_EXIT_ERROR;
+    cz_diag_init(&dg);
+    if (gpu_dev_open(&dev, (unsigned)device, &dg) != CUZK_OK ||
+        gpu_dev_get_info(dev, &info, &dg) != CUZK_OK) {
+        rc = cli_error(cmd, "%s", dg.msg);
+        goto done;
+    }
+    const size_t leave = (size_t)leave_mib << 20;
+    size_t want = info.free_mem > leave ? info.free_mem - leave : 0;
+    while (took < want && n < ARRAY_LEN(held)) {
+        size_t len = want - took < grain ? want - took : grain;
+        if (gpu_buf_new(&held[n], dev, len, &dg) != CUZK_OK) {
+            rc = cli_error(cmd, "after %zu bytes: %s", took, dg.msg);
+            goto done;
+        }
+        n++;
+        took += len;
+    }
+    if (gpu_dev_get_info(dev, &info, &dg) != CUZK_OK) {
+        info.free_mem = 0;
+    }
+    printf("gpu-hold: device %" PRIu64 " held_bytes=%zu free_bytes=%zu\n", device, took,
+           info.free_mem);
+    fflush(stdout);
+    if (seconds) {
+        sleep((unsigned)seconds);
+    } else {
+        for (;;) {
+            pause();
+        }
+    }
+    rc = CLI_EXIT_OK;
+done:
+    for (size_t i = 0; i < n; i++) {
+        gpu_buf_free(held[i]);
+    }
+    gpu_dev_close(dev);
+    return rc;
+}
