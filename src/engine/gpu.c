@@ -150,17 +150,18 @@ static uint64_t sec_scratch(const g16_params_t *p, unsigned s)
            SCRATCH_FIXED;
 }
 
-/* Device bytes of the two-buffer layout's work buffers (g16_gpu_opts_t.lean_buffers): a and
- * b, the density maps; 0 when p does not allow it. */
-static uint64_t lean_work_estimate(const g16_params_t *p)
+/* Device bytes of the lean layouts' work buffers (g16_gpu_opts_t.lean_buffers): a and b, with
+ * own_z [inputs | aux] too, the density maps; 0 when p does not allow the layout. */
+static uint64_t lean_work_estimate(const g16_params_t *p, bool own_z)
 {
     uint64_t n = (uint64_t)p->h_len + 1;
     uint64_t nz = (uint64_t)p->vk.ic_len + p->l_len;
 
-    if (nz > n || max_u64(p->a_len, p->b_g1_len) > n || n < 8) {
+    if ((nz > n && !own_z) || max_u64(p->a_len, p->b_g1_len) > n || n < 8) {
         return 0;
     }
-    return sizeof(fr_t) * 2 * n + 2 * (uint64_t)gpu_compact_map_sizeof((size_t)nz);
+    return sizeof(fr_t) * (2 * n + (own_z ? nz : 0)) +
+           2 * (uint64_t)gpu_compact_map_sizeof((size_t)nz);
 }
 
 /* The plan for work buffers of `work` bytes and twiddles of `tw` on a device of `avail`
@@ -202,25 +203,39 @@ static bool plan_with(const eng_t *eng, const g16_params_t *p, uint64_t avail, u
 /* A streamed copy of p for g's device of `avail` bytes: the work buffers, the transforms'
  * twiddles (gpu_ntt_twiddle_bytes: split on a small device), two chunk buffers and a chunk's
  * MSM scratch always; then the sections that still fit (bases and their whole-length MSM
- * scratch), h first, resident unless `all`. The four-buffer layout when it fits, else the
- * two-buffer one (lean). False when neither fits. */
+ * scratch), h first, resident unless `all`. The first layout that fits, fewest bytes moved
+ * first: four buffers with the recorded shape (`shape` bytes, 0 = none: a, b, c computed on
+ * the device), four buffers, three (lean with its own [inputs | aux]) with the shape, two
+ * (lean; a, b, c from the host). False when none fits. */
 static bool plan_streamed(const eng_t *eng, eng_gpu *g, const g16_params_t *p, uint64_t avail,
-                          bool all, eng_stream_plan *sp)
+                          uint64_t shape, bool all, eng_stream_plan *sp)
 {
     unsigned lg = 0;
     while (((uint64_t)1 << lg) < (uint64_t)p->h_len + 1) {
         lg++;
     }
-    const uint64_t tw = gpu_ntt_twiddle_bytes(g->dev, lg), lean = lean_work_estimate(p);
+    const uint64_t tw = gpu_ntt_twiddle_bytes(g->dev, lg);
+    const uint64_t three = lean_work_estimate(p, true), two = lean_work_estimate(p, false);
+    const struct {
+        uint64_t work;
+        bool shape, lean, own_z;
+    } layouts[] = {
+        {shape ? work_estimate(p) + shape : 0, true, false, false},
+        {work_estimate(p), false, false, false},
+        {shape && three ? three + shape : 0, true, true, true},
+        {two, false, true, false},
+    };
 
+    for (size_t i = 0; i < ARRAY_LEN(layouts); i++) {
+        memset(sp, 0, sizeof(*sp));
+        if (layouts[i].work && plan_with(eng, p, avail, layouts[i].work, tw, all, sp)) {
+            sp->shape = layouts[i].shape;
+            sp->lean = layouts[i].lean;
+            sp->own_z = layouts[i].own_z;
+            return true;
+        }
+    }
     memset(sp, 0, sizeof(*sp));
-    if (plan_with(eng, p, avail, work_estimate(p), tw, all, sp)) {
-        return true;
-    }
-    if (lean && plan_with(eng, p, avail, lean, tw, all, sp)) {
-        sp->lean = true;
-        return true;
-    }
     return false;
 }
 
@@ -384,8 +399,8 @@ const g16_gpu_shape *eng_gpu_shape(eng_t *eng, eng_gpu *g, g16_gpu_params *gp,
         gs = res->gs;
     }
     pthread_mutex_unlock(&eng->mu);
-    if (gs || !res || res->streamed) {
-        return gs; /* a streamed copy leaves the device no room for the shape: host products */
+    if (gs || !res || !res->shape_room) {
+        return gs; /* a streamed copy planned without it: a, b, c on the host */
     }
     /* Only this device's thread frees or replaces res->gs, and it is here. */
     uint64_t t0 = eng_now_ns();
@@ -594,8 +609,8 @@ static bool make_room(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_
  * streamed with *sp's plan (sp->mask != 0), its device bytes in *base and headroom in *room.
  * False (logged) when neither fits: the partition goes to the CPU. */
 static bool choose_mode(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
-                        const g16_params_t *params, uint64_t total, uint64_t *base, uint64_t *room,
-                        eng_stream_plan *sp)
+                        const g16_params_t *params, uint64_t total, uint64_t extra, uint64_t *base,
+                        uint64_t *room, eng_stream_plan *sp)
 {
     const uint64_t limit = eng->cfg.gpu_mem_limit_bytes;
     const eng_gpu_stream mode = eng->cfg.gpu_streaming;
@@ -603,7 +618,7 @@ static bool choose_mode(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, en
 
     memset(sp, 0, sizeof(*sp));
     if (mode == ENG_STREAM_ALWAYS || (!fits && mode == ENG_STREAM_AUTO)) {
-        if (!plan_streamed(eng, g, params, total, mode == ENG_STREAM_ALWAYS, sp) ||
+        if (!plan_streamed(eng, g, params, total, extra, mode == ENG_STREAM_ALWAYS, sp) ||
             (limit && sp->need > limit)) {
             log_cpu(g, job, k, srs, "too_large", sp->need ? sp->need : *base, *room,
                     limit && limit < total ? limit : total);
@@ -637,6 +652,7 @@ static cuzk_err make_copy(eng_t *eng, eng_gpu *g, eng_srs *srs, const g16_params
         go.stream_sections = sp->mask;
         go.stream_bytes = (size_t)sp->chunk;
         go.lean_buffers = sp->lean;
+        go.lean_own_z = sp->own_z;
         err = eng_srs_points_acquire(eng, srs, params, NULL, NULL, NULL, dg);
     } else {
         /* dropped points (or never decoded): decoded from the file straight into the staging */
@@ -674,7 +690,7 @@ static cuzk_err make_copy(eng_t *eng, eng_gpu *g, eng_srs *srs, const g16_params
 /* Lists the new copy gp on g; false (gp freed, logged) when the limit or host memory refuses. */
 static bool list_copy(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
                       const g16_params_t *params, g16_gpu_params *gp, uint64_t extra, uint64_t room,
-                      uint64_t t1)
+                      uint64_t t1, bool shape_room)
 {
     const uint64_t limit = eng->cfg.gpu_mem_limit_bytes;
     uint64_t bytes = g16_gpu_params_device_bytes(gp);
@@ -699,6 +715,7 @@ static bool list_copy(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_
     r->gp = gp;
     r->bytes = bytes;
     r->streamed = g16_gpu_params_streamed(gp);
+    r->shape_room = shape_room;
     r->last_used_ns = t1;
     pthread_mutex_lock(&eng->mu);
     r->next = g->res;
@@ -745,7 +762,7 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     if (gp) {
         return gp;
     }
-    if (!choose_mode(eng, g, job, k, srs, params, total, &base, &room, &sp)) {
+    if (!choose_mode(eng, g, job, k, srs, params, total, extra, &base, &room, &sp)) {
         return NULL;
     }
     bool with_spare = false;
@@ -768,17 +785,18 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
         }
         return NULL;
     }
-    if (!list_copy(eng, g, job, k, srs, params, gp, sp.mask ? 0 : extra, room, t1)) {
+    if (!list_copy(eng, g, job, k, srs, params, gp, sp.mask && !sp.shape ? 0 : extra, room, t1,
+                   !sp.mask || sp.shape)) {
         return NULL;
     }
     *upload_ns = t1 - t0;
     CZ_LOG(CZ_LOG_INFO,
            "job=%s k=%zu gpu=%u srs=%s event=resident mode=%s streamed=%s chunk_bytes=%zu "
-           "pinned=%s buffers=%s bytes=%llu pinned_bytes=%zu from=%s ms=%.1f",
+           "pinned=%s buffers=%u products=%s bytes=%llu pinned_bytes=%zu from=%s ms=%.1f",
            qid_of(job), k, g->ordinal, srs->id, sp.mask ? "streamed" : "resident",
            sections_str(secs, sizeof(secs), g16_gpu_params_streamed(gp)),
            g16_gpu_params_stream_bytes(gp), g16_gpu_params_stream_pinned(gp) ? "yes" : "no",
-           g16_gpu_params_lean(gp) ? "two" : "four",
+           g16_gpu_params_buffers(gp), sp.mask && !sp.shape ? "host" : "device",
            (unsigned long long)g16_gpu_params_device_bytes(gp), g16_gpu_params_pinned_bytes(gp),
            from, (double)(t1 - t0) / 1e6);
     if (eng->cfg.timing && job) {

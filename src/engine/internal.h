@@ -353,6 +353,7 @@ typedef struct eng_gpu_res {
     unsigned stagers;        /* workers uploading into its spare buffer: no free meanwhile */
     eng_gpu_hold *hold;      /* set by the demotion: release on free */
     unsigned streamed;       /* sections streamed from host memory (g16_gpu_params_streamed) */
+    bool shape_room;         /* the recorded shape may join it (planned with the copy) */
     struct eng_gpu_res *next;
 } eng_gpu_res;
 
@@ -364,7 +365,9 @@ typedef struct eng_gpu_res {
 typedef struct eng_stream_plan {
     unsigned mask;
     uint64_t chunk, need, room;
-    bool lean; /* the two-buffer layout (g16_gpu_opts_t.lean_buffers) */
+    bool shape; /* room for the recorded shape: a, b, c on the device */
+    bool lean;  /* g16_gpu_opts_t.lean_buffers, and lean_own_z (own_z) */
+    bool own_z;
 } eng_stream_plan;
 
 /* A device in use and its prover thread. After eng_start only that thread calls gpu_* on dev

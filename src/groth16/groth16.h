@@ -375,8 +375,14 @@ typedef struct g16_gpu_opts {
      * with c uploaded into b's buffer between them (gpu_quotient_ab_buf / _finish_buf), then
      * [inputs | aux] into b's buffer, the compacted scalars into a's after msm_h. Needs
      * num_inputs + l_len and the compacted scalars to fit n values, n >= 8 (CUZK_E_INVAL
-     * otherwise); no device shape (a, b, c come from the host), no spare assignment. */
+     * otherwise); no device shape (a, b, c come from the host) unless lean_own_z, no spare
+     * assignment. */
     bool lean_buffers;
+    /* With lean_buffers: [inputs | aux] in a buffer of its own, a third, so that a device
+     * shape (g16_gpu_shape_new) computes a, b, c from it on the device, a and b before the
+     * quotient's first step, c between its two; the compacted scalars then go into b's buffer.
+     * num_inputs + l_len may then exceed n. */
+    bool lean_own_z;
 } g16_gpu_opts_t;
 
 #define G16_GPU_STREAM_ALL           0x1fu
@@ -448,8 +454,9 @@ size_t g16_gpu_params_pinned_bytes(const g16_gpu_params *gp);
 unsigned g16_gpu_params_streamed(const g16_gpu_params *gp);
 size_t g16_gpu_params_stream_bytes(const g16_gpu_params *gp);
 bool g16_gpu_params_stream_pinned(const g16_gpu_params *gp);
-/** True when gp has the two-buffer layout (g16_gpu_opts_t.lean_buffers). */
-bool g16_gpu_params_lean(const g16_gpu_params *gp);
+/** The n-value-class work buffers of gp: 4 (a, b, c, [inputs | aux]), 3 (lean_buffers with
+ *  lean_own_z) or 2 (lean_buffers); 0 for NULL. */
+unsigned g16_gpu_params_buffers(const g16_gpu_params *gp);
 
 /** Makes a recorded shape (borrowed during the call) resident on gp's device: its A, B and C
  *  (about 6 bytes per non-zero and 4 per row each, plus the dictionary) for proofs with

@@ -194,8 +194,9 @@ typedef struct gpu_params_impl {
     gpu_stream *cs;
     gpu_event *cev[2];
     bool pinned;
-    /* lean_buffers: two n-value buffers (da, db) instead of four; dz is db, dc is NULL */
-    bool lean;
+    /* lean_buffers: da, db and (lean_own_z) dz instead of four buffers; without lean_own_z dz is
+     * db; dc is NULL */
+    bool lean, lean_z;
     gpu_buf *da, *db, *dc; /* n values each; h lands in da */
     gpu_buf *dz;           /* [inputs | aux], ni + na values */
     gpu_buf *dcmp;         /* the compacted scalars, or NULL: db holds them */
@@ -510,43 +511,63 @@ static cuzk_err push_abc(gpu_params_impl *g, g16_prove_job_t *job, int k, gpu_bu
     return err;
 }
 
-/* prep and quotient of the two-buffer layout (lean_buffers): a -> da, b -> db, A B on the
- * coset in da, then c -> db and h in da, then [inputs | aux] -> db (dz is db). */
+/* a (k = 0), b or c (2) into dst: from the host through the ring, or from the device shape. */
+static cuzk_err lean_vec(gpu_params_impl *g, g16_prove_job_t *job, int k, gpu_buf *dst,
+                         const g16_gpu_shape *shp, cz_pool *pool, cz_diag *dg)
+{
+    if (shp) {
+        return gpu_spmv_buf(g->dev, dst, 0, shp->m[k], g->dz, 0, g->ni + g->na, dg);
+    }
+    return push_abc(g, job, k, dst, pool, dg);
+}
+
+/* prep and quotient of the lean layouts (lean_buffers): A -> da, B -> db, A B on the coset in
+ * da, then C -> db and h in da. A, B, C come from the host, or with a device shape (lean_own_z)
+ * from [inputs | aux], uploaded first into dz; without lean_own_z [inputs | aux] goes into db
+ * (dz is db) after the quotient. */
 static cuzk_err prove_lean_front(gpu_params_impl *g, g16_prove_job_t *job, size_t *a_cnt,
                                  size_t *b_cnt, cz_pool *pool, cz_diag *dg)
 {
     const cs_assignment_t *asg = job->asg;
     const g16_prove_opts_t *opts = job->opts;
+    const g16_gpu_shape *shp = opts ? opts->gpu_shape : NULL;
     g16_prove_stats_t *st = job->st;
     cuzk_err err = CUZK_OK;
     bool top_zero = false;
     upload_t z[2];
     double t;
 
-    if (opts && opts->gpu_shape) {
+    if (shp && !g->lean_z) {
         return cz_fail(dg, CUZK_E_INVAL, "a device shape with the two-buffer layout");
     }
+    CZ_CHECK(!shp || (shp->g == g && shp->rows == asg->m));
+    z_uploads(z, g, g->dz, asg);
     CZ_TRY(err, ring_drain(&g->ring, dg), done); /* anything a failed proof left in flight */
-    CZ_TRY(err, push_abc(g, job, 0, g->da, pool, dg), done);
-    CZ_TRY(err, push_abc(g, job, 1, g->db, pool, dg), done);
+    if (g->lean_z) {
+        CZ_TRY(err, ring_push(&g->ring, z, 2, SIZE_MAX, pool, dg), done);
+    }
     CZ_TRY(err, upload_maps(g, asg, a_cnt, b_cnt, dg), done);
+    CZ_TRY(err, ring_drain(&g->ring, dg), done);
+    CZ_TRY(err, lean_vec(g, job, 0, g->da, shp, pool, dg), done);
+    CZ_TRY(err, lean_vec(g, job, 1, g->db, shp, pool, dg), done);
     CZ_TRY(err, ring_drain(&g->ring, dg), done);
     st->prep_ms = g16_stage_end(opts, "prep", job->t0);
 
     t = g16_now_ms();
     CZ_TRY(err, gpu_quotient_ab_buf(g->dev, g->da, g->db, asg->m, g->lg, dg), done);
-    CZ_TRY(err, push_abc(g, job, 2, g->db, pool, dg), done);
+    CZ_TRY(err, lean_vec(g, job, 2, g->db, shp, pool, dg), done);
     CZ_TRY(err, ring_drain(&g->ring, dg), done);
     CZ_TRY(err, gpu_quotient_finish_buf(g->dev, &top_zero, g->da, g->db, asg->m, g->lg, dg), done);
     CZ_TRY(err, check_top(top_zero, dg), done);
     st->quotient_ms = g16_stage_end(opts, "quotient", t);
     CZ_TRY(err, g16_stage_check(opts, dg), done);
 
-    t = g16_now_ms();
-    z_uploads(z, g, g->dz, asg);
-    CZ_TRY(err, ring_push(&g->ring, z, 2, SIZE_MAX, pool, dg), done);
-    CZ_TRY(err, ring_drain(&g->ring, dg), done);
-    st->prep_ms += g16_stage_end(opts, "prep", t);
+    if (!g->lean_z) {
+        t = g16_now_ms();
+        CZ_TRY(err, ring_push(&g->ring, z, 2, SIZE_MAX, pool, dg), done);
+        CZ_TRY(err, ring_drain(&g->ring, dg), done);
+        st->prep_ms += g16_stage_end(opts, "prep", t);
+    }
 done:
     return err;
 }
@@ -617,8 +638,8 @@ static cuzk_err gpu_prove(g16_gpu_params *gp, g16_prove_job_t *job, cz_pool *poo
     g16_prove_stats_t *st = job->st;
     cuzk_err err = CUZK_OK;
     /* the compacted scalars: their own buffer, or b's (free after the quotient), or, in the
-     * two-buffer layout, a's (free after msm_h) */
-    gpu_buf *cmp = g->dcmp ? g->dcmp : g->lean ? g->da : g->db;
+     * two-buffer layout, a's (free after msm_h: b holds [inputs | aux]) */
+    gpu_buf *cmp = g->dcmp ? g->dcmp : g->lean && !g->lean_z ? g->da : g->db;
     size_t a_cnt = 0, b_cnt = 0;
     g16_sums_t sums;
     const uint64_t h2d0 = gpu_dev_h2d_bytes(g->dev);
@@ -929,7 +950,8 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
         goto done;
     }
     g->lean = opts && opts->lean_buffers;
-    if (g->lean && (nz > n || g->cmp_len > n || lg < 3)) {
+    g->lean_z = g->lean && opts->lean_own_z;
+    if (g->lean && ((nz > n && !g->lean_z) || g->cmp_len > n || lg < 3)) {
         err = cz_fail(dg, CUZK_E_INVAL,
                       "two-buffer layout for %zu inputs and aux, %zu compacted scalars and a "
                       "domain of %zu (each at most the domain, from 8)",
@@ -970,7 +992,9 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
 
     CZ_TRY(err, dev_buf(g, &g->da, n * sizeof(fr_t), "a", dg), done);
     CZ_TRY(err, dev_buf(g, &g->db, n * sizeof(fr_t), "b", dg), done);
-    if (g->lean) {
+    if (g->lean_z) {
+        CZ_TRY(err, dev_buf(g, &g->dz, nz * sizeof(fr_t), "the inputs and aux", dg), done);
+    } else if (g->lean) {
         g->dz = g->db;
     } else {
         CZ_TRY(err, dev_buf(g, &g->dc, n * sizeof(fr_t), "c", dg), done);
@@ -1049,7 +1073,7 @@ void g16_gpu_params_free(g16_gpu_params *gp)
     gpu_buf_free(g->da);
     gpu_buf_free(g->db);
     gpu_buf_free(g->dc);
-    gpu_buf_free(g->lean ? NULL : g->dz);
+    gpu_buf_free(g->lean && !g->lean_z ? NULL : g->dz);
     gpu_buf_free(g->dcmp);
     gpu_buf_free(g->dmap_a);
     gpu_buf_free(g->dmap_b);
@@ -1145,9 +1169,10 @@ bool g16_gpu_params_stream_pinned(const g16_gpu_params *gp)
     return gp && ((const gpu_params_impl *)gp)->pinned;
 }
 
-bool g16_gpu_params_lean(const g16_gpu_params *gp)
+unsigned g16_gpu_params_buffers(const g16_gpu_params *gp)
 {
-    return gp && ((const gpu_params_impl *)gp)->lean;
+    const gpu_params_impl *g = (const gpu_params_impl *)gp;
+    return !g ? 0 : !g->lean ? 4 : g->lean_z ? 3 : 2;
 }
 
 cuzk_err g16_gpu_shape_new(g16_gpu_shape **out, g16_gpu_params *gp, const cs_shape_t *shape,

@@ -34,7 +34,8 @@
 #                                       PoRep proof cold and a batch of E2E_BATCH (3), verified;
 #                                       the device's used memory sampled every 200 ms (peak
 #                                       printed), host-to-device bytes, peak RSS, the copy's mode
-#                                       (STREAM_NEVER=1 first: the same with streaming off, 90 s)
+#                                       (STREAM_NEVER=1 first: the same with streaming off, 90 s;
+#                                       E2E_BATCH=0: no batch)
 #   bash BUILD/carry/device.sh e2e-32g  setup32 when its files are missing, a synthetic 32 GiB
 #                                       PoRep C1, cuzkd on the device with those parameters,
 #                                       one proof verified (cuzk-bench single --vk), then a
@@ -331,34 +332,37 @@ for step in "${@:-tests}"; do
                 "${STREAM_RATE:-25GB}" >> "$W/cuzkd-s.toml"
             [ "$never" = 1 ] && printf 'streaming = "never"\n' >> "$W/cuzkd-s.toml"
             printf '[memory]\ntotal_budget = "%s"\n' "${STREAM_BUDGET:-76GiB}" >> "$W/cuzkd-s.toml"
-            start_cuzkd "$W/cuzkd-s.toml" "$OUT/cuzkd-s$never.log"
+            L=$OUT/cuzkd-s$never-$G.log
+            start_cuzkd "$W/cuzkd-s.toml" "$L"
             if [ "$never" = 1 ]; then
                 timeout 90 "$W/cuzk-bench" single --type porep --c1 "$C1" --addr "unix://$SOCK" \
                     > "$OUT/never.log" 2>&1
                 echo "streaming=never single rc=$? (90 s limit)"
-                grep -E 'event=cpu_fallback|stage=(prove|synthesis) ' "$OUT/cuzkd-s1.log" |
+                grep -E 'event=cpu_fallback|stage=(prove|synthesis) ' "$L" |
                     head -6 | cut -c1-240
-                stop_cuzkd "(streaming never)"
+                kill -QUIT $PID; wait $PID # a CPU proof in progress: the fast stop
                 continue
             fi
             timeout 300 "$W/cuzk-bench" single --type porep --c1 "$C1" --addr "unix://$SOCK" \
-                --vk "$VK" > "$OUT/s-single.log" 2>&1
-            echo "single (cold) rc=$?"; tail -14 "$OUT/s-single.log"
-            timeout 400 "$W/cuzk-bench" batch --type porep --c1 "$C1" --addr "unix://$SOCK" \
-                --count "${E2E_BATCH:-3}" > "$OUT/s-batch.log" 2>&1
-            echo "batch rc=$?"; tail -16 "$OUT/s-batch.log"
-            "$W/cuzk-bench" metrics --addr "unix://$SOCK" > "$OUT/s-metrics.log" 2>&1
+                --vk "$VK" > "$OUT/s-single-$G.log" 2>&1
+            echo "$G GiB single (cold) rc=$?"; tail -15 "$OUT/s-single-$G.log"
+            if [ "${E2E_BATCH:-3}" -gt 0 ]; then
+                timeout 400 "$W/cuzk-bench" batch --type porep --c1 "$C1" \
+                    --addr "unix://$SOCK" --count "${E2E_BATCH:-3}" > "$OUT/s-batch-$G.log" 2>&1
+                echo "$G GiB batch rc=$?"; tail -17 "$OUT/s-batch-$G.log"
+            fi
+            "$W/cuzk-bench" metrics --addr "unix://$SOCK" > "$OUT/s-metrics-$G.log" 2>&1
             grep -E '^cuzk_(gpu_(proofs|h2d_bytes|cpu_fallbacks)_total|process_resident)' \
-                "$OUT/s-metrics.log"
+                "$OUT/s-metrics-$G.log"
             stop_cuzkd "(streamed)"
-            grep -E 'event=(resident|opened|gpu_error|cpu_fallback)' "$OUT/cuzkd-s0.log" |
-                head -8 | cut -c1-300
-            "$W/cuzk-bench" timeline --log "$OUT/cuzkd-s0.log" --out "$OUT/timeline-s32g.svg" \
-                > "$OUT/s-timeline.log" 2>&1
-            head -40 "$OUT/s-timeline.log"
+            grep -E 'event=(resident|opened|gpu_error|cpu_fallback)' "$L" | head -8 | cut -c1-300
+            "$W/cuzk-bench" timeline --log "$L" --out "$OUT/timeline-s32g-$G.svg" \
+                > "$OUT/s-timeline-$G.log" 2>&1
+            head -40 "$OUT/s-timeline-$G.log"
         done
         kill $SMI $HOLD; wait $SMI $HOLD 2> /dev/null
         sort -n "$OUT/devmem.log" | tail -1 | sed 's/^/device used MiB, peak (holder + cuzkd): /'
+        mv "$OUT/devmem.log" "$OUT/devmem-$G.log"
         ;;
     e2e-32g)
         porep32_input

@@ -710,15 +710,25 @@ static void gc_shape_assign(cs_shape_t *shape, cs_assignment_t *asg, const gc_sp
 /* The prover with a resident shape computes a, b, c on the device from the witness alone: the
  * proof is the CPU's (prover backend) byte for byte, taking or not, and the stages say
  * "products" between "prep" and "quotient". */
+/* The three-buffer lean layout: streamed, a, b, c from the device shape (no products stage). */
+static const g16_gpu_opts_t LEAN_Z = {.stage_bytes = 1024,
+                                      .stage_slots = 3,
+                                      .stream_sections = G16_GPU_STREAM_ALL,
+                                      .stream_bytes = 768,
+                                      .lean_buffers = true,
+                                      .lean_own_z = true};
+
 TEST(gpu_prove_from_witness_and_shape)
 {
     static const gc_spec specs[] = {
         {.name = "shape_m257", .ni = 3, .na = 254, .mode = GC_DARK, .seed = 51},
         {.name = "shape_gaps", .ni = 21, .na = 300, .mode = GC_DARK, .seed = 52},
+        {.name = "shape_lean", .ni = 5, .na = 300, .mode = GC_DARK | GC_B_IN_GAPS, .seed = 53},
     };
     gpu_dev *dev = gtu_need_dev();
     for (size_t i = 0; i < ARRAY_LEN(specs); i++) {
         const gc_spec *sp = &specs[i];
+        const bool lean = i == 2;
         g16_params_t *p = gc_setup(sp);
         g16_gpu_params *gp = NULL;
         g16_gpu_shape *gs = NULL;
@@ -729,7 +739,8 @@ TEST(gpu_prove_from_witness_and_shape)
         stage_log lg = {.ordered = true};
         fr_t r, s;
 
-        GPU_OK(g16_gpu_params_new(&gp, p, dev, &SMALL_RING, test_pool(), DG));
+        GPU_OK(g16_gpu_params_new(&gp, p, dev, lean ? &LEAN_Z : &SMALL_RING, test_pool(), DG));
+        CHECK_EQ_U64(g16_gpu_params_buffers(gp), lean ? 3 : 4);
         gc_shape_assign(&shape, &wit, sp, 7);
         GPU_OK(g16_gpu_shape_new(&gs, gp, &shape, DG));
         CHECK(g16_gpu_shape_device_bytes(gs) > 0);
@@ -743,8 +754,9 @@ TEST(gpu_prove_from_witness_and_shape)
         g16_proof_to_bytes(got, &proof);
         CHECK_MSG(memcmp(got, want, sizeof(want)) == 0, "%s: proof from the shape differs",
                   sp->name);
-        CHECK(lg.n >= 3 && strcmp(lg.name[0], "prep") == 0 && strcmp(lg.name[1], "products") == 0 &&
-              strcmp(lg.name[2], "quotient") == 0);
+        CHECK(lg.n >= 3 && strcmp(lg.name[0], "prep") == 0 &&
+              strcmp(lg.name[1], lean ? "quotient" : "products") == 0 &&
+              strcmp(lg.name[2], lean ? "msm_h" : "quotient") == 0);
         memset(&proof, 0, sizeof(proof));
         GPU_OK(g16_prove_take(p, &proof, &wit, &r, &s, &og, NULL, NULL, DG));
         g16_proof_to_bytes(got, &proof);
@@ -761,6 +773,23 @@ TEST(gpu_prove_from_witness_and_shape)
             CHECK(bad == NULL && strstr(dg.msg, "does not fit") != NULL);
             cs_shape_clear(&other);
             cs_assignment_clear(&w2);
+        }
+        /* The two-buffer layout has no room for [inputs | aux] beside a and b: no shape. */
+        if (lean) {
+            g16_gpu_opts_t two = LEAN_Z;
+            g16_gpu_params *g2 = NULL;
+            g16_gpu_shape *s2 = NULL;
+            cz_diag dg;
+            two.lean_own_z = false;
+            GPU_OK(g16_gpu_params_new(&g2, p, dev, &two, test_pool(), DG));
+            CHECK_EQ_U64(g16_gpu_params_buffers(g2), 2);
+            GPU_OK(g16_gpu_shape_new(&s2, g2, &shape, DG));
+            g16_prove_opts_t o2 = {.gpu = g2, .gpu_shape = s2};
+            cz_diag_init(&dg);
+            CHECK_ERR(g16_prove_ex(p, &proof, &wit, &r, &s, &o2, NULL, test_pool(), &dg),
+                      CUZK_E_INVAL);
+            g16_gpu_shape_free(s2);
+            g16_gpu_params_free(g2);
         }
         cs_assignment_clear(&full);
         cs_assignment_clear(&wit);
