@@ -382,6 +382,26 @@ bool eng_gpu_any_usable_locked(const eng_t *eng)
     return false;
 }
 
+bool eng_gpu_host_products_locked(const eng_t *eng, const eng_srs *srs)
+{
+    bool any = false;
+
+    for (unsigned i = 0; srs && i < eng->n_gpus; i++) {
+        if (!eng->gpus[i].usable) {
+            continue;
+        }
+        for (const eng_gpu_res *r = eng->gpus[i].res; r; r = r->next) {
+            if (r->srs == srs && !r->freeing) {
+                if (r->shape_room) {
+                    return false;
+                }
+                any = true;
+            }
+        }
+    }
+    return any;
+}
+
 const g16_gpu_shape *eng_gpu_shape(eng_t *eng, eng_gpu *g, g16_gpu_params *gp,
                                    const cs_shape_t *shape, const eng_job *job, size_t k)
 {

@@ -424,6 +424,10 @@ const g16_gpu_shape *eng_gpu_shape(eng_t *eng, eng_gpu *g, g16_gpu_params *gp,
                                    const cs_shape_t *shape, const eng_job *job, size_t k);
 /** True when some device may prove (a partition synthesized now can leave a, b, c to it). */
 bool eng_gpu_any_usable_locked(const eng_t *eng);
+/** True when the usable devices that hold a copy of srs's parameters (at least one) all stream
+ *  it without room for the recorded shape: they would compute a, b, c on the host on their
+ *  own thread, so a synthesis worker computes them instead, beside the devices' proofs. */
+bool eng_gpu_host_products_locked(const eng_t *eng, const eng_srs *srs);
 /** Called by the worker that synthesized partition k of job (READY; mu held, dropped during
  *  the copy): when a usable device is proving another partition with the same parameters and
  *  its spare buffer is free, uploads this partition's inputs and aux there (g16_gpu_stage), so

@@ -214,7 +214,8 @@ static cuzk_err synthesize_partition(eng_t *eng, eng_job *job, size_t k, uint64_
 
     *shape_out = shape;
     pthread_mutex_lock(&eng->mu);
-    bool on_device = shape && eng_gpu_any_usable_locked(eng);
+    bool on_device =
+        shape && eng_gpu_any_usable_locked(eng) && !eng_gpu_host_products_locked(eng, job->srs);
     bool reuse = false;
     if (shape) {
         cs_counts_t counts = {shape->num_inputs, shape->num_aux, shape->num_constraints};
