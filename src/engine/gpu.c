@@ -121,9 +121,12 @@ static uint64_t scratch_estimate(const g16_params_t *p)
 
 /* Device memory a plan leaves unused (the runtime's own allocations beside the engine's): a
  * sixteenth of the device, at most PLAN_MARGIN. */
-#define PLAN_MARGIN (UINT64_C(256) << 20)
+#define PLAN_MARGIN       (UINT64_C(256) << 20)
+/* The fixed part of a chunk MSM's scratch on a small device (buckets and tables, about 1.1 MiB
+ * for a chunk of a few points). */
+#define SCRATCH_FIXED_MIN (UINT64_C(2) << 20)
 /* Automatic chunk buffers: a fifth of what the work buffers leave, at most CHUNK_MAX. */
-#define CHUNK_MAX   (UINT64_C(1) << 30)
+#define CHUNK_MAX         (UINT64_C(1) << 30)
 
 bool eng_gpu_stream_parse(eng_gpu_stream *out, const char *s)
 {
@@ -166,11 +169,11 @@ static uint64_t lean_work_estimate(const g16_params_t *p, bool own_z)
 
 /* The plan for work buffers of `work` bytes and twiddles of `tw` on a device of `avail`
  * bytes (plan_streamed). */
-static bool plan_with(const eng_t *eng, const g16_params_t *p, uint64_t avail, uint64_t work,
+static bool plan_with(const eng_config_t *cfg, const g16_params_t *p, uint64_t avail, uint64_t work,
                       uint64_t tw, bool all, eng_stream_plan *sp)
 {
     const uint64_t margin = avail / 16 < PLAN_MARGIN ? avail / 16 : PLAN_MARGIN;
-    uint64_t chunk = eng->cfg.gpu_stream_bytes, left, scratch, resident = 0;
+    uint64_t chunk = cfg->gpu_stream_bytes, left, scratch, resident = 0;
 
     if (avail < work + tw + margin) {
         return false;
@@ -181,7 +184,7 @@ static bool plan_with(const eng_t *eng, const g16_params_t *p, uint64_t avail, u
     }
     chunk = max_u64(chunk, sizeof(g2_aff_t));
     scratch = SCRATCH_PER_TERM * (chunk / sizeof(g1_aff_t) + 1) +
-              (margin < SCRATCH_FIXED ? margin : SCRATCH_FIXED);
+              (margin < SCRATCH_FIXED ? max_u64(margin, SCRATCH_FIXED_MIN) : SCRATCH_FIXED);
     if (2 * chunk + scratch > left) {
         return false;
     }
@@ -200,21 +203,16 @@ static bool plan_with(const eng_t *eng, const g16_params_t *p, uint64_t avail, u
     return true;
 }
 
-/* A streamed copy of p for g's device of `avail` bytes: the work buffers, the transforms'
- * twiddles (gpu_ntt_twiddle_bytes: split on a small device), two chunk buffers and a chunk's
+/* A streamed copy of p for a device of `avail` bytes: the work buffers, the transforms'
+ * twiddles (`tw` bytes; gpu_ntt_twiddle_bytes: split on a small device), two chunk buffers and a chunk's
  * MSM scratch always; then the sections that still fit (bases and their whole-length MSM
  * scratch), h first, resident unless `all`. The first layout that fits, fewest bytes moved
  * first: four buffers with the recorded shape (`shape` bytes, 0 = none: a, b, c computed on
  * the device), four buffers, three (lean with its own [inputs | aux]) with the shape, two
  * (lean; a, b, c from the host). False when none fits. */
-static bool plan_streamed(const eng_t *eng, eng_gpu *g, const g16_params_t *p, uint64_t avail,
-                          uint64_t shape, bool all, eng_stream_plan *sp)
+bool eng_gpu_plan_streamed(const eng_config_t *cfg, const g16_params_t *p, uint64_t avail,
+                           uint64_t tw, uint64_t shape, bool all, eng_stream_plan *sp)
 {
-    unsigned lg = 0;
-    while (((uint64_t)1 << lg) < (uint64_t)p->h_len + 1) {
-        lg++;
-    }
-    const uint64_t tw = gpu_ntt_twiddle_bytes(g->dev, lg);
     const uint64_t three = lean_work_estimate(p, true), two = lean_work_estimate(p, false);
     const struct {
         uint64_t work;
@@ -228,7 +226,7 @@ static bool plan_streamed(const eng_t *eng, eng_gpu *g, const g16_params_t *p, u
 
     for (size_t i = 0; i < ARRAY_LEN(layouts); i++) {
         memset(sp, 0, sizeof(*sp));
-        if (layouts[i].work && plan_with(eng, p, avail, layouts[i].work, tw, all, sp)) {
+        if (layouts[i].work && plan_with(cfg, p, avail, layouts[i].work, tw, all, sp)) {
             sp->shape = layouts[i].shape;
             sp->lean = layouts[i].lean;
             sp->own_z = layouts[i].own_z;
@@ -638,7 +636,12 @@ static bool choose_mode(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, en
 
     memset(sp, 0, sizeof(*sp));
     if (mode == ENG_STREAM_ALWAYS || (!fits && mode == ENG_STREAM_AUTO)) {
-        if (!plan_streamed(eng, g, params, total, extra, mode == ENG_STREAM_ALWAYS, sp) ||
+        unsigned lg = 0;
+        while (((uint64_t)1 << lg) < (uint64_t)params->h_len + 1) {
+            lg++;
+        }
+        if (!eng_gpu_plan_streamed(&eng->cfg, params, total, gpu_ntt_twiddle_bytes(g->dev, lg),
+                                   extra, mode == ENG_STREAM_ALWAYS, sp) ||
             (limit && sp->need > limit)) {
             log_cpu(g, job, k, srs, "too_large", sp->need ? sp->need : *base, *room,
                     limit && limit < total ? limit : total);

@@ -370,6 +370,14 @@ typedef struct eng_stream_plan {
     bool own_z;
 } eng_stream_plan;
 
+/** The streamed copy of p for a device of `avail` bytes whose transforms' twiddles take `tw`
+ *  (gpu_ntt_twiddle_bytes), `shape` the recorded shape's device bytes (0 = none to place):
+ *  the first layout that fits, fewest bytes moved first (four work buffers with the shape,
+ *  four, three with the shape, two), with the sections that still fit resident (h first)
+ *  unless `all`. False when none fits. Pure: gpu.c's choice, and tests' card table. */
+bool eng_gpu_plan_streamed(const eng_config_t *cfg, const g16_params_t *p, uint64_t avail,
+                           uint64_t tw, uint64_t shape, bool all, eng_stream_plan *sp);
+
 /* A device in use and its prover thread. After eng_start only that thread calls gpu_* on dev
  * (gpu.h: one thread at a time); the fields below dev are guarded by eng->mu. */
 typedef struct eng_gpu {

@@ -190,7 +190,7 @@ CZ_MUST_USE cuzk_err gpu_quotient_finish_buf(gpu_dev *dev, bool *top_zero, gpu_b
                                              size_t m, unsigned lg, cz_diag *dg);
 
 /** Device bytes of the twiddles a transform of 2^lg takes on dev: 32 x 2^lg, or, where that
- *  would be more than an eighth of a capped device (gpu_dev_set_mem_cap), about
+ *  would be more than an eighth of the device (or of its cap, gpu_dev_set_mem_cap), about
  *  32 (lg / 2 + 1) 2^(lg / 2) with split tables (7.3 MB at 2^27; a product more per twiddle). */
 size_t gpu_ntt_twiddle_bytes(const gpu_dev *dev, unsigned lg);
 

@@ -495,6 +495,57 @@ TEST(gpu_streams_parameters_that_do_not_fit)
     CHECK_EQ_U64(etu_count_lines("event=cpu_fallback", NULL), 0);
 }
 
+/* The plan of a 32 GiB PoRep partition's copy on the cards storage providers own
+ * (eng_gpu_plan_streamed; no device needed). Counts: 328 inputs, 130,169,893 aux, 2^27 - 1 h
+ * points (tests/circuits/test_counts.c); a_len and b_len 57,300,000 each, about what the 47.4 GB
+ * file leaves them (their exact split does not change a layout); the recorded shape 5.93 GB;
+ * twiddles 4 GiB whole, 7.3 MB split (what a capped device of 32 GiB or less gets). */
+TEST(gpu_streaming_plan_for_32g_porep_cards)
+{
+    const g16_params_t p = {.vk = {.ic_len = 328},
+                            .h_len = ((size_t)1 << 27) - 1,
+                            .l_len = 130169893,
+                            .a_len = 57300000,
+                            .b_g1_len = 57300000,
+                            .b_g2_len = 57300000};
+    const uint64_t shape = UINT64_C(5930301226), whole = UINT64_C(32) << 27, split = 7340032;
+    static const struct {
+        unsigned gib;
+        bool split;
+        int buffers;       /* 0: does not fit */
+        bool on_device;    /* a, b, c from the shape */
+        unsigned streamed; /* sections streamed */
+    } cards[] = {
+        {141, false, 4, true, 0x00}, {80, false, 4, true, 0x18}, {32, false, 4, true, 0x1f},
+        {24, true, 4, true, 0x1f},   {16, true, 2, false, 0x1f}, {12, true, 2, false, 0x1f},
+        {8, true, 0, false, 0},
+    };
+    eng_config_t cfg;
+    eng_config_default(&cfg);
+    for (size_t i = 0; i < ARRAY_LEN(cards); i++) {
+        eng_stream_plan sp;
+        uint64_t avail = (uint64_t)cards[i].gib << 30;
+        bool ok = eng_gpu_plan_streamed(&cfg, &p, avail, cards[i].split ? split : whole, shape,
+                                        false, &sp);
+        CHECK_MSG(ok == (cards[i].buffers != 0), "%u GiB: fits %d", cards[i].gib, ok);
+        if (!ok) {
+            continue;
+        }
+        CHECK_MSG((sp.lean ? (sp.own_z ? 3 : 2) : 4) == cards[i].buffers &&
+                      sp.shape == cards[i].on_device && sp.mask == cards[i].streamed,
+                  "%u GiB: buffers %d shape %d streamed 0x%x chunk %llu need %llu room %llu",
+                  cards[i].gib, sp.lean ? (sp.own_z ? 3 : 2) : 4, sp.shape, sp.mask,
+                  (unsigned long long)sp.chunk, (unsigned long long)sp.need,
+                  (unsigned long long)sp.room);
+        CHECK(sp.need + sp.room <= avail);
+        CHECK(!sp.mask || (sp.chunk >= 192 && sp.chunk <= (UINT64_C(1) << 30)));
+    }
+    /* "always": every section streamed where everything fits */
+    eng_stream_plan sp;
+    CHECK(eng_gpu_plan_streamed(&cfg, &p, UINT64_C(141) << 30, whole, shape, true, &sp));
+    CHECK_EQ_U64(sp.mask, 0x1f);
+}
+
 /* gpus.streaming: "always" streams every section even where the copy fits, the proofs the
  * same; "never" proves what does not fit on the CPU. A device failure in the middle of a
  * streamed proof (an injected copy failure) sends that partition to the CPU, nothing lost,

@@ -463,11 +463,12 @@ static unsigned plan_passes(unsigned lg, const ntt_layout &l, unsigned ks[16])
 }
 
 /** The split point S of the twiddles for transforms up to 2^lg on d: 0 for the whole table
- *  (tw_mode 1, or automatic where it takes at most an eighth of the capped device), else
- *  ceil(lg / 2) (tw_mode 2, or automatic otherwise). Small transforms never split. */
+ *  (tw_mode 1, or automatic where it takes at most an eighth of the device, or of its cap),
+ *  else ceil(lg / 2) (tw_mode 2, or automatic otherwise). Small transforms never split. */
 static unsigned tw_split_for(const gpu_dev *d, unsigned lg)
 {
-    const bool big = d->mem_cap && (((size_t)32 << lg) > d->mem_cap / 8);
+    const size_t mem = d->mem_cap && d->mem_cap < d->total_mem ? d->mem_cap : d->total_mem;
+    const bool big = ((size_t)32 << lg) > mem / 8;
     if (lg < 8 || d->tw_mode == 1 || (d->tw_mode == 0 && !big)) {
         return 0;
     }
