@@ -199,6 +199,37 @@ static bool id_ok(srv_call *call, const uint8_t *req, size_t len, const uint32_t
     return false;
 }
 
+/* Finishes the call with INVALID_ARGUMENT and returns false unless the circuit_id (field 1 of
+ * PreloadSRS / EvictSRS) is 1 .. ENG_CIRCUIT_ID_MAX - 1 bytes without NUL (which would alias
+ * its prefix) or another control character. */
+static bool circuit_id_ok(srv_call *call, const uint8_t *req, size_t len, const char *id,
+                          const char *rpc)
+{
+    static const uint32_t path[] = {1};
+    char msg[160];
+    size_t n = strlen(id);
+
+    msg[0] = 0;
+    if (!wire_visit(req, len, path, 1, no_nul, NULL)) {
+        snprintf(msg, sizeof(msg), "circuit_id must not contain NUL bytes");
+    } else if (!n || n >= ENG_CIRCUIT_ID_MAX) {
+        snprintf(msg, sizeof(msg), "circuit_id is empty or too long (at most %d bytes)",
+                 ENG_CIRCUIT_ID_MAX - 1);
+    }
+    for (size_t i = 0; !msg[0] && i < n; i++) {
+        if ((unsigned char)id[i] < 0x20 || id[i] == 0x7f) {
+            snprintf(msg, sizeof(msg), "circuit_id must not contain control characters (0x%02x)",
+                     (unsigned char)id[i]);
+        }
+    }
+    if (!msg[0]) {
+        return true;
+    }
+    CZ_LOG(CZ_LOG_INFO, "rpc=%s event=rejected reason=bad_circuit_id", rpc);
+    srv_call_fail(call, SRV_INVALID_ARGUMENT, msg);
+    return false;
+}
+
 static eng_bytes_t bytes_of(ProtobufCBinaryData b)
 {
     eng_bytes_t r = {b.data, b.len};
@@ -581,9 +612,7 @@ static void m_preload(eng_t *eng, srv_call *call, const uint8_t *req, size_t len
         fail_decode(call, "PreloadSrsRequest", len);
         return;
     }
-    if (!m->circuit_id[0] || strlen(m->circuit_id) >= ENG_CIRCUIT_ID_MAX) {
-        srv_call_fail(call, SRV_INVALID_ARGUMENT, "circuit_id is empty or too long");
-    } else {
+    if (circuit_id_ok(call, req, len, m->circuit_id, "preload")) {
         eng_srs_preload(eng, m->circuit_id, on_preload, call);
     }
     cuzk__v1__preload_srs_request__free_unpacked(m, NULL);
@@ -600,8 +629,8 @@ static void m_evict(eng_t *eng, srv_call *call, const uint8_t *req, size_t len)
     uint64_t freed = 0;
     cz_diag dg;
     cz_diag_init(&dg);
-    if (!m->circuit_id[0] || strlen(m->circuit_id) >= ENG_CIRCUIT_ID_MAX) {
-        srv_call_fail(call, SRV_INVALID_ARGUMENT, "circuit_id is empty or too long");
+    if (!circuit_id_ok(call, req, len, m->circuit_id, "evict")) {
+        /* refused */
     } else if (eng_srs_evict(eng, m->circuit_id, &was_loaded, &freed, &dg) != CUZK_OK) {
         srv_call_fail(call, SRV_NOT_FOUND, dg.msg);
     } else {

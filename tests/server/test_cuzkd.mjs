@@ -319,6 +319,18 @@ async function part1() {
     expectCode(await rpc(c, 'AwaitProof', { job_id: '' }), INVALID_ARGUMENT, 'job_id is empty', 'await empty');
     r = expectOk(await rpc(c, 'CancelProof', { job_id: 'nope' }), 'cancel unknown');
     check(r.was_running === false, 'was_running false');
+    // A circuit id with a NUL would read as its prefix, one with a control character would reach
+    // the logs and paths: both refused before any lookup.
+    expectCode(await rpc(c, 'PreloadSRS', { circuit_id: 'porep-32g\u0000junk' }), INVALID_ARGUMENT, 'NUL',
+        'preload: circuit_id with a NUL byte');
+    expectCode(await rpc(c, 'EvictSRS', { circuit_id: 'porep-32g\u0000../../etc' }), INVALID_ARGUMENT, 'NUL',
+        'evict: circuit_id with a NUL byte');
+    expectCode(await rpc(c, 'PreloadSRS', { circuit_id: 'porep-32g\n' }), INVALID_ARGUMENT, 'control characters',
+        'preload: circuit_id with a newline');
+    expectCode(await rpc(c, 'EvictSRS', { circuit_id: '\u007fporep' }), INVALID_ARGUMENT, 'control characters',
+        'evict: circuit_id with DEL');
+    expectCode(await rpc(c, 'EvictSRS', { circuit_id: '' }), INVALID_ARGUMENT, 'empty or too long',
+        'evict: empty circuit_id');
     expectCode(await rpc(c, 'PreloadSRS', { circuit_id: 'porep-32gb' }), NOT_FOUND, 'unknown circuit id', 'preload');
     expectCode(await rpc(c, 'EvictSRS', { circuit_id: 'porep-32gb' }), NOT_FOUND, 'unknown circuit id', 'evict');
     expectCode(await rpc(c, 'PreloadSRS', { circuit_id: 'porep-32g' }), FAILED_PRECONDITION, 'not found',
