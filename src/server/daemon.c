@@ -276,7 +276,7 @@ int srv_main(int argc, char **argv, srv_register_fn extra, void *extra_ctx)
     if (rc >= 0) {
         return rc;
     }
-    if (srv_listen_prepare(&cfg, &dg) != CUZK_OK ||
+    if (srv_listen_prepare(&cfg, &socks, &dg) != CUZK_OK ||
         start_engine(&eng, &cfg, &ecfg, extra, extra_ctx, &dg) != CUZK_OK) {
         CZ_LOG(CZ_LOG_ERROR, "event=startup_failed error=\"%s\"", dg.msg);
         goto out;

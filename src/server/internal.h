@@ -15,13 +15,17 @@ void srv_service_handle(void *ctx, srv_call *call, size_t method, const uint8_t 
 /** The file name of a "unix:///abs/path" or "unix:path" address; NULL for other schemes. */
 const char *srv_unix_path(const char *addr);
 
+struct srv_sockets;
 /** Before the RPC server starts: logs a WARN line for each address open to more than the
  *  daemon's user and its group (a TCP address that is not loopback, a world-writable socket
- *  mode, an abstract socket), creates the parent directories of unix sockets, removes a stale
- *  socket file (nobody accepts on it) and refuses one that a live process listens on.
+ *  mode, an abstract socket), creates the parent directories of unix sockets, takes an
+ *  exclusive lock on `<path>.lock` beside each (held in s until srv_sockets_remove, so that
+ *  two daemons started together cannot both pass the next check), removes a stale socket file
+ *  (nobody accepts on it) and refuses one that a live process listens on, or whose lock another
+ *  process holds.
  *  Errors: CUZK_E_INVAL (another process listens there, or the path is not a socket),
  *  CUZK_E_IO (the path cannot be checked or the stale socket removed), message in dg. */
-CZ_MUST_USE cuzk_err srv_listen_prepare(const srv_config *cfg, cz_diag *dg);
+CZ_MUST_USE cuzk_err srv_listen_prepare(const srv_config *cfg, struct srv_sockets *s, cz_diag *dg);
 
 /** A socket file this daemon made: its device and inode. */
 typedef struct srv_socket_id {
@@ -29,10 +33,13 @@ typedef struct srv_socket_id {
     uint64_t dev, ino;
 } srv_socket_id;
 
-/** The socket files this daemon made (one slot per listen address). */
+/** The socket files this daemon made (one slot per listen address), and the lock files it holds
+ *  (descriptors, -1 for none; nlocks slots). */
 typedef struct srv_sockets {
     srv_socket_id *ids;
     size_t n;
+    int *locks;
+    size_t nlocks;
 } srv_sockets;
 
 /** Records the socket files of cfg's unix addresses, right after the server bound them. */

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -196,16 +197,55 @@ static void warn_exposure(const srv_config *cfg)
     }
 }
 
-cuzk_err srv_listen_prepare(const srv_config *cfg, cz_diag *dg)
+/* Takes the exclusive lock on path.lock (created 0600 when missing; never removed, so that a
+ * lock is always on the one file) into *fd. The lock lives as long as the descriptor. */
+static cuzk_err lock_socket_path(const char *addr, const char *path, int *fd, cz_diag *dg)
+{
+    char lock[1100];
+
+    if ((size_t)snprintf(lock, sizeof(lock), "%s.lock", path) >= sizeof(lock)) {
+        return cz_fail(dg, CUZK_E_INVAL, "socket path too long: %s", path);
+    }
+    *fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (*fd < 0) {
+        return cz_fail(dg, CUZK_E_IO, "cannot open the lock file %s: %s", lock, strerror(errno));
+    }
+    if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        close(*fd);
+        *fd = -1;
+        if (e == EWOULDBLOCK) {
+            return cz_fail(dg, CUZK_E_INVAL,
+                           "another process listens on %s (it holds %s); stop it or choose "
+                           "another daemon.listen",
+                           addr, lock);
+        }
+        return cz_fail(dg, CUZK_E_IO, "cannot lock %s: %s", lock, strerror(e));
+    }
+    return CUZK_OK;
+}
+
+cuzk_err srv_listen_prepare(const srv_config *cfg, srv_sockets *s, cz_diag *dg)
 {
     warn_exposure(cfg);
+    s->locks = cz_malloc((cfg->nlisten ? cfg->nlisten : 1) * sizeof(int));
+    if (!s->locks) {
+        return cz_fail(dg, CUZK_E_NOMEM, "socket locks");
+    }
+    s->nlocks = cfg->nlisten;
+    for (size_t i = 0; i < cfg->nlisten; i++) {
+        s->locks[i] = -1;
+    }
     for (size_t i = 0; i < cfg->nlisten; i++) {
         const char *path = srv_unix_path(cfg->listen[i]);
         if (!path) {
             continue;
         }
         make_socket_dir(path);
-        cuzk_err err = claim_socket_path(cfg->listen[i], path, dg);
+        cuzk_err err = lock_socket_path(cfg->listen[i], path, &s->locks[i], dg);
+        if (err == CUZK_OK) {
+            err = claim_socket_path(cfg->listen[i], path, dg);
+        }
         if (err != CUZK_OK) {
             return err;
         }
@@ -215,7 +255,6 @@ cuzk_err srv_listen_prepare(const srv_config *cfg, cz_diag *dg)
 
 void srv_sockets_record(srv_sockets *s, const srv_config *cfg)
 {
-    memset(s, 0, sizeof(*s));
     s->ids = cz_calloc(cfg->nlisten ? cfg->nlisten : 1, sizeof(*s->ids));
     if (!s->ids) {
         return; /* the files are then left behind, as gRPC leaves them */
@@ -245,6 +284,12 @@ void srv_sockets_remove(srv_sockets *s, const srv_config *cfg)
             CZ_LOG(CZ_LOG_INFO, "event=socket_removed path=%s", path);
         }
     }
+    for (size_t i = 0; i < s->nlocks; i++) {
+        if (s->locks[i] >= 0) {
+            close(s->locks[i]); /* after the socket went: the next daemon finds it gone */
+        }
+    }
+    cz_free(s->locks);
     cz_free(s->ids);
     memset(s, 0, sizeof(*s));
 }

@@ -3,9 +3,11 @@
  * in a temporary directory (tests/tools/tools_util.h); `cuzk-bench status` is the client.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -209,6 +211,34 @@ TEST(second_daemon_on_a_live_socket_is_refused)
     CHECK(tu_exists(sock_path(addr)));
     CHECK(answers(addr));
     tu_daemon_stop(addr);
+}
+
+/* Two daemons started at the same moment both found no socket and both bound one; the lock
+ * beside the socket (held for the daemon's life, taken before the check) now lets one through.
+ * Here the test holds the lock: the daemon refuses to start and leaves no socket. Once the
+ * lock is released, the same address starts. */
+TEST(daemon_refused_while_another_holds_the_socket_lock)
+{
+    char addr[600], lock[620];
+    const char *path = tu_path("locked.sock");
+    snprintf(addr, sizeof(addr), "unix://%s", path);
+    snprintf(lock, sizeof(lock), "%s.lock", path);
+    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    CHECK(fd >= 0);
+    CHECK(flock(fd, LOCK_EX | LOCK_NB) == 0);
+    const char *argv[] = {CUZKD_EXE, "--listen", addr, BASE_ARGS, NULL};
+    tu_result r;
+    tu_run(&r, argv, 15);
+    CHECK_EQ_U64(r.status, 1);
+    CHECK_MSG(tu_has(r.err, "another process listens on ", addr, "(it holds ", lock, NULL), "%s",
+              r.err);
+    tu_result_clear(&r);
+    CHECK(!tu_exists(path));
+    close(fd);
+    const char *args[] = {BASE_ARGS, NULL};
+    const char *started = tu_daemon_start(CUZKD_EXE, "locked", args);
+    CHECK(answers(started));
+    tu_daemon_stop(started);
 }
 
 /* A socket file nobody listens on (a daemon that was killed) is removed and replaced; a path
