@@ -572,7 +572,12 @@ static cuzk_err load_header(shp_header *h, int *fd, uint64_t *size, const char *
     struct stat st;
     cuzk_err err;
 
-    *fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* A FIFO or device at the path would block the open (and with it the job, and a shutdown
+     * waiting for the job): only a regular file is opened, and without blocking. */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        return cz_fail(dg, CUZK_E_IO, "%s: not a readable regular file", path);
+    }
+    *fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (*fd < 0) {
         return cz_fail(dg, CUZK_E_IO, "%s: cannot open: %s", path, strerror(errno));
     }

@@ -12,6 +12,7 @@
 #include "harness/test.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "circuits/circuits.h"
@@ -1035,6 +1036,10 @@ TEST(shape_file_refused)
     /* absent */
     remove(bad);
     expect_refused(bad, CUZK_E_IO, NULL);
+    /* a FIFO (or a hung file system's node) at the path: refused at once, never opened blocking */
+    CHECK(mkfifo(bad, 0600) == 0);
+    expect_refused(bad, CUZK_E_IO, "not a readable regular file");
+    remove(bad);
     cz_free(f);
     remove(path);
     cs_shape_clear(&s[0]);
