@@ -1438,13 +1438,15 @@ cuzk_err srv_config_from_args(srv_config *cfg, int argc, char **argv, srv_cli_ac
  * --help and --print-config
  * ------------------------------------------------------------------------------------------- */
 
-static const char *value_word(cfg_type t)
+/* The placeholder of an entry's value in --help: a directory for the *_cache keys, else a word. */
+static const char *value_word(const cfg_entry *e)
 {
-    switch (t) {
+    size_t n = strlen(e->key);
+    switch (e->type) {
     case CT_STRS:
         return "ADDR";
     case CT_STR:
-        return "DIR";
+        return n >= 6 && strcmp(e->key + n - 6, "_cache") == 0 ? "DIR" : "WORD";
     case CT_BOOL:
         return "[=BOOL]";
     case CT_SIZE:
@@ -1480,7 +1482,7 @@ void srv_config_help(FILE *out, const char *argv0)
         }
         char flag[96], left[128];
         flag_name(e, flag, sizeof(flag));
-        snprintf(left, sizeof(left), "--%s %s", flag, value_word(e->type));
+        snprintf(left, sizeof(left), "--%s %s", flag, value_word(e));
         fprintf(out, "  %-36s %s\n", left, e->help);
         fprintf(out, "  %-36s file key %s; default %s", "", e->key, e->dflt);
         if (e->type == CT_U64) {

@@ -347,6 +347,10 @@ TEST(help_lists_every_key)
     CHECK(strstr(buf, "file key gpus.devices; default auto") != NULL);
     CHECK(strstr(buf, "--gpus auto|none|N,N") != NULL);
     CHECK(strstr(buf, "file key gpus.memory_limit; default 0") != NULL);
+    /* value placeholders: a directory for the cache keys, a word for the modes */
+    CHECK(strstr(buf, "--param-cache DIR") != NULL);
+    CHECK(strstr(buf, "--synthesis-mode WORD") != NULL);
+    CHECK(strstr(buf, "--synthesis-mode DIR") == NULL);
     /* The GPU keys we do not implement are listed as accepted but ignored, devices is not. */
     const char *ignored = strstr(buf, "ignored:\n");
     CHECK(ignored != NULL);

@@ -236,6 +236,34 @@ TEST(gen_check_winning_post)
     free(sc);
 }
 
+/* --seed takes any count of hex digits: an odd count reads with a leading 0 ("1" is "01"). */
+TEST(gen_seed_odd_digits)
+{
+    tu_result r;
+    size_t la = 0, lb = 0;
+    char a[512], b[512];
+
+    snprintf(a, sizeof(a), "%s", tu_path("seed1.vp"));
+    snprintf(b, sizeof(b), "%s", tu_path("seed01.vp"));
+    tu_bench(&r, "gen-vanilla", "winning-post", "--sector-size", "2KiB", "--out", a, "--seed", "1",
+             NULL);
+    CHECK_EQ_U64(r.status, 0);
+    tu_result_clear(&r);
+    tu_bench(&r, "gen-vanilla", "winning-post", "--sector-size", "2KiB", "--out", b, "--seed", "01",
+             NULL);
+    CHECK_EQ_U64(r.status, 0);
+    tu_result_clear(&r);
+    uint8_t *fa = tu_read(a, &la), *fb = tu_read(b, &lb);
+    CHECK(fa && fb && la == lb && la > 0 && memcmp(fa, fb, la) == 0);
+    free(fa);
+    free(fb);
+    tu_bench(&r, "gen-vanilla", "winning-post", "--sector-size", "2KiB", "--out", a, "--seed", "1x",
+             NULL);
+    CHECK_EQ_U64(r.status, 2);
+    CHECK(tu_has(r.err, "expected 1 to 128 hex digits", NULL));
+    tu_result_clear(&r);
+}
+
 TEST(gen_check_window_post)
 {
     char *sc = gen_and_check("window-post", "wdp.bin", NULL, NULL);

@@ -1613,9 +1613,16 @@ static bool gen_seed(const char *cmd, gen_opts *o, const char *seed_hex, char se
 
     cz_diag_init(&dg);
     if (seed_hex) {
+        /* an odd count of digits reads with a leading 0: "1" is the seed "01" */
+        char even[130] = "0";
         size_t hl = strlen(seed_hex);
+        if (hl % 2 != 0 && hl < 128) {
+            snprintf(even + 1, sizeof(even) - 1, "%s", seed_hex);
+            seed_hex = even;
+            hl++;
+        }
         if (hl == 0 || hl % 2 != 0 || hl > 128 || !cz_hex_decode(seed, hl / 2, seed_hex)) {
-            cli_error(cmd, "--seed: expected 2 to 128 hex digits");
+            cli_error(cmd, "--seed: expected 1 to 128 hex digits");
             return false;
         }
         seed_len = hl / 2;
