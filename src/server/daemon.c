@@ -234,6 +234,7 @@ static cuzk_err start_rpc(srv_rpc **rpc, const srv_config *cfg, eng_t *eng, srv_
     cuzk_err err = srv_rpc_start(rpc, &ro, msg, sizeof(msg));
     srv_sockets_record(socks, cfg);
     if (err != CUZK_OK) {
+        srv_listen_diagnose(cfg, msg, sizeof(msg)); /* which address, and why */
         CZ_LOG(CZ_LOG_ERROR, "event=startup_failed error=\"%s\"", msg);
         return err;
     }

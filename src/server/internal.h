@@ -27,6 +27,11 @@ struct srv_sockets;
  *  CUZK_E_IO (the path cannot be checked or the stale socket removed), message in dg. */
 CZ_MUST_USE cuzk_err srv_listen_prepare(const srv_config *cfg, struct srv_sockets *s, cz_diag *dg);
 
+/** After the RPC server failed to start: when one of cfg's TCP addresses cannot be bound now,
+ *  msg gets "cannot listen on ADDR: REASON" (the first such address); msg is left as it is
+ *  otherwise. */
+void srv_listen_diagnose(const srv_config *cfg, char *msg, size_t cap);
+
 /** A socket file this daemon made: its device and inode. */
 typedef struct srv_socket_id {
     bool made;

@@ -18,6 +18,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
@@ -143,18 +144,18 @@ static bool host_is_loopback(const char *host)
     return false;
 }
 
-/* True when a TCP listen address ("host:port", "[v6]:port", optionally "ipv4:"/"ipv6:"
- * prefixed) binds only loopback. An empty host means every interface. */
-static bool tcp_is_loopback(const char *addr)
+/* The host (brackets of "[v6]" removed; "" for every interface) and the port of a TCP listen
+ * address ("host:port", "[v6]:port", optionally "ipv4:"/"ipv6:" prefixed). False when there is
+ * no ':' or the host is too long. */
+static bool split_host_port(const char *addr, char host[256], const char **port)
 {
-    char host[256];
     const char *colon;
 
     if (strncmp(addr, "ipv4:", 5) == 0 || strncmp(addr, "ipv6:", 5) == 0) {
         addr += 5;
     }
     colon = strrchr(addr, ':');
-    if (!colon || (size_t)(colon - addr) >= sizeof(host)) {
+    if (!colon || (size_t)(colon - addr) >= 256) {
         return false;
     }
     memcpy(host, addr, (size_t)(colon - addr));
@@ -164,7 +165,63 @@ static bool tcp_is_loopback(const char *addr)
         memmove(host, host + 1, n - 2);
         host[n - 2] = '\0';
     }
-    return host[0] != '\0' && host_is_loopback(host);
+    *port = colon + 1;
+    return true;
+}
+
+/* True when a TCP listen address binds only loopback. An empty host means every interface. */
+static bool tcp_is_loopback(const char *addr)
+{
+    char host[256];
+    const char *port;
+    return split_host_port(addr, host, &port) && host[0] != '\0' && host_is_loopback(host);
+}
+
+/* The errno of binding a TCP socket to host:port now (0 when it binds; the socket is closed at
+ * once), or EINVAL / the resolver's failure mapped to ENOENT. */
+static int try_bind(const char *host, const char *port)
+{
+    struct addrinfo hints, *ai = NULL;
+    int e = 0, one = 1;
+
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE;
+    if (getaddrinfo(host[0] ? host : NULL, port, &hints, &ai) != 0 || !ai) {
+        return ENOENT;
+    }
+    int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+    if (fd < 0) {
+        e = errno;
+    } else {
+        (void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+        e = bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 ? 0 : errno;
+        close(fd);
+    }
+    freeaddrinfo(ai);
+    return e;
+}
+
+void srv_listen_diagnose(const srv_config *cfg, char *msg, size_t cap)
+{
+    for (size_t i = 0; i < cfg->nlisten; i++) {
+        char host[256];
+        const char *port, *addr = cfg->listen[i];
+        if (srv_unix_path(addr) || strncmp(addr, "unix-abstract:", 14) == 0 ||
+            !split_host_port(addr, host, &port)) {
+            continue;
+        }
+        int e = try_bind(host, port);
+        if (e == ENOENT) {
+            snprintf(msg, cap, "cannot listen on %s: the host does not resolve", addr);
+            return;
+        }
+        if (e) {
+            snprintf(msg, cap, "cannot listen on %s: %s", addr, strerror(e));
+            return;
+        }
+    }
 }
 
 static void warn_exposure(const srv_config *cfg)

@@ -7,6 +7,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -239,6 +241,31 @@ TEST(daemon_refused_while_another_holds_the_socket_lock)
     const char *started = tu_daemon_start(CUZKD_EXE, "locked", args);
     CHECK(answers(started));
     tu_daemon_stop(started);
+}
+
+/* A TCP address another process holds: the daemon says which address and why. */
+TEST(busy_tcp_address_named_with_its_reason)
+{
+    struct sockaddr_in sa;
+    socklen_t sl = sizeof(sa);
+    char addr[64];
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+    CHECK(fd >= 0);
+    memset(&sa, 0, sizeof(sa));
+    sa.sin_family = AF_INET;
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    CHECK(bind(fd, (const struct sockaddr *)&sa, sizeof(sa)) == 0 && listen(fd, 1) == 0);
+    CHECK(getsockname(fd, (struct sockaddr *)&sa, &sl) == 0);
+    snprintf(addr, sizeof(addr), "127.0.0.1:%u", (unsigned)ntohs(sa.sin_port));
+    const char *argv[] = {CUZKD_EXE, "--listen", addr, BASE_ARGS, NULL};
+    tu_result r;
+    tu_run(&r, argv, 15);
+    CHECK_EQ_U64(r.status, 1);
+    CHECK_MSG(tu_has(r.err, "cannot listen on ", addr, ": Address already in use", NULL), "%s",
+              r.err);
+    tu_result_clear(&r);
+    close(fd);
 }
 
 /* A socket file nobody listens on (a daemon that was killed) is removed and replaced; a path
