@@ -98,13 +98,18 @@ class Reactor final : public grpc::ServerGenericBidiReactor {
 
     void OnReadDone(bool ok) override
     {
+        // Without a request the handler never gets the call: its reference is dropped here,
+        // through a copy of the pointer (Finish may run OnDone, which deletes this, at once).
+        srv_call *call = call_;
         if (!ok) {
             FinishOnce(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "no request message"));
+            call_release(call);
             return;
         }
         std::vector<grpc::Slice> slices;
         if (!req_.Dump(&slices).ok()) {
             FinishOnce(grpc::Status(grpc::StatusCode::INTERNAL, "cannot read the request"));
+            call_release(call);
             return;
         }
         std::vector<uint8_t> flat;
