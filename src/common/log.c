@@ -60,7 +60,8 @@ static void escape_into(char *out, size_t cap, size_t *pos, const uint8_t *s, si
                                               : 't');
         } else if (cp < 0x20 || cp == 0x7f) {
             w = (size_t)snprintf(esc, sizeof(esc), "\\x%02x", (unsigned)cp);
-        } else if (cp >= 0x80 && cp <= 0x9f) {
+        } else if ((cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029) {
+            /* C1 controls, and the line and paragraph separators some readers break lines on */
             w = (size_t)snprintf(esc, sizeof(esc), "\\u%04x", (unsigned)cp);
         } else if (quote && (cp == '"' || cp == '\\')) {
             w = (size_t)snprintf(esc, sizeof(esc), "\\%c", (char)cp);
@@ -136,14 +137,20 @@ static bool unquote(const char *v, char *out, size_t cap)
             } else if (*v == 'x' && hex_digit(v[1]) >= 0 && hex_digit(v[2]) >= 0) {
                 c = hex_digit(v[1]) * 16 + hex_digit(v[2]);
                 v += 2;
-            } else if (*v == 'u' && v[1] == '0' && v[2] == '0' && hex_digit(v[3]) >= 0 &&
-                       hex_digit(v[4]) >= 0) {
-                /* U+0080..U+009F, two bytes in UTF-8 */
-                if (o + 2 >= cap) {
+            } else if (*v == 'u' && hex_digit(v[1]) >= 0 && hex_digit(v[2]) >= 0 &&
+                       hex_digit(v[3]) >= 0 && hex_digit(v[4]) >= 0) {
+                /* U+0080..U+009F (two bytes in UTF-8), U+2028 and U+2029 (three) */
+                int cp = ((hex_digit(v[1]) * 16 + hex_digit(v[2])) * 16 + hex_digit(v[3])) * 16 +
+                         hex_digit(v[4]);
+                if (cp < 0x80 || (cp >= 0xd800 && cp <= 0xdfff) || o + 3 >= cap) {
                     return false;
                 }
-                int cp = hex_digit(v[3]) * 16 + hex_digit(v[4]);
-                out[o++] = (char)(0xc0 | (cp >> 6));
+                if (cp >= 0x800) {
+                    out[o++] = (char)(0xe0 | (cp >> 12));
+                    out[o++] = (char)(0x80 | ((cp >> 6) & 0x3f));
+                } else {
+                    out[o++] = (char)(0xc0 | (cp >> 6));
+                }
                 c = 0x80 | (cp & 0x3f);
                 v += 4;
             } else {

@@ -230,6 +230,7 @@ TEST(log_values_are_quoted_and_escaped)
         "line\nbreak\r\ttab",
         "\x1b[31mred\x1b[0m",
         "C1 \xc2\x9b control, \xe2\x82\xac euro, bad \xff byte",
+        "line\xe2\x80\xa8separator and paragraph\xe2\x80\xa9separator",
         "",
         "k=v x=y",
     };
@@ -250,6 +251,9 @@ TEST(log_values_are_quoted_and_escaped)
                       i);
             CHECK_MSG(!(c == 0xc2 && (unsigned char)p[1] >= 0x80 && (unsigned char)p[1] <= 0x9f),
                       "a C1 control reached the sink (value %zu)", i);
+            CHECK_MSG(!(c == 0xe2 && (unsigned char)p[1] == 0x80 &&
+                        ((unsigned char)p[2] == 0xa8 || (unsigned char)p[2] == 0xa9)),
+                      "U+2028 or U+2029 reached the sink (value %zu)", i);
         }
         char ev[8];
         CHECK(cz_log_kv(cap.line, "event", ev, sizeof(ev)));
