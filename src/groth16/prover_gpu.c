@@ -511,6 +511,20 @@ static cuzk_err push_abc(gpu_params_impl *g, g16_prove_job_t *job, int k, gpu_bu
     return err;
 }
 
+/* The prep stage after the quotient: what is left of [inputs | aux] (z) uploaded and waited for. */
+static cuzk_err push_z_rest(gpu_params_impl *g, upload_t z[2], const g16_prove_opts_t *opts,
+                            g16_prove_stats_t *st, cz_pool *pool, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    double t = g16_now_ms();
+
+    CZ_TRY(err, ring_push(&g->ring, z, 2, SIZE_MAX, pool, dg), done);
+    CZ_TRY(err, ring_drain(&g->ring, dg), done);
+    st->prep_ms += g16_stage_end(opts, "prep", t);
+done:
+    return err;
+}
+
 /* a (k = 0), b or c (2) into dst: from the host through the ring, or from the device shape. */
 static cuzk_err lean_vec(gpu_params_impl *g, g16_prove_job_t *job, int k, gpu_buf *dst,
                          const g16_gpu_shape *shp, cz_pool *pool, cz_diag *dg)
@@ -563,10 +577,7 @@ static cuzk_err prove_lean_front(gpu_params_impl *g, g16_prove_job_t *job, size_
     CZ_TRY(err, g16_stage_check(opts, dg), done);
 
     if (!g->lean_z) {
-        t = g16_now_ms();
-        CZ_TRY(err, ring_push(&g->ring, z, 2, SIZE_MAX, pool, dg), done);
-        CZ_TRY(err, ring_drain(&g->ring, dg), done);
-        st->prep_ms += g16_stage_end(opts, "prep", t);
+        CZ_TRY(err, push_z_rest(g, z, opts, st, pool, dg), done);
     }
 done:
     return err;
@@ -622,11 +633,7 @@ static cuzk_err prove_front(gpu_params_impl *g, g16_prove_job_t *job, size_t *a_
     st->quotient_ms = g16_stage_end(opts, "quotient", t);
     CZ_TRY(err, g16_stage_check(opts, dg), done);
 
-    /* ---- prep: the rest of [inputs | aux] ---- */
-    t = g16_now_ms();
-    CZ_TRY(err, ring_push(&g->ring, z, 2, SIZE_MAX, pool, dg), done);
-    CZ_TRY(err, ring_drain(&g->ring, dg), done);
-    st->prep_ms += g16_stage_end(opts, "prep", t);
+    CZ_TRY(err, push_z_rest(g, z, opts, st, pool, dg), done);
 done:
     return err;
 }

@@ -728,6 +728,24 @@ done:
     return err;
 }
 
+/** *top_zero = the top coefficient h[n - 1] (in device memory at a) is zero; waits for the
+ *  device. */
+static cuzk_err read_top_zero(gpu_dev *d, const fr_e *a, size_t n, bool *top_zero, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    fr_e top;
+
+    CUDA_TRY(err, cudaMemcpyAsync(&top, a + n - 1, sizeof(top), cudaMemcpyDeviceToHost, d->s),
+             done);
+    CUDA_TRY(err, cudaStreamSynchronize(d->s), done);
+    *top_zero = true;
+    for (int i = 0; i < 8; i++) {
+        *top_zero = *top_zero && top.w[i] == 0;
+    }
+done:
+    return err;
+}
+
 /** Quotient on device data: a, b, c hold n values, the first m of them meaningful.
  *  Six transforms, not seven: C's values on the coset are never needed. The inverse coset
  *  transform of A B's coset values is A B mod (x^n - 7^n); as A B = H Z + C with Z = x^n - 1,
@@ -745,7 +763,6 @@ static cuzk_err quotient_dev(gpu_dev *d, fr_e *a, fr_e *b, fr_e *c, size_t m, un
     fr_e *v[3] = {a, b, c};
     uint64_t ninv[4], zinv[4], nzinv[4];
     ntt_scale s_in, s_out, s_ab = scale_none(), s_c = scale_none();
-    fr_e top;
 
     gpu_host_ntt_consts(lg, ninv, zinv, nzinv);
     if (m < n) {
@@ -786,13 +803,7 @@ static cuzk_err quotient_dev(gpu_dev *d, fr_e *a, fr_e *b, fr_e *c, size_t m, un
         CZ_TRY(err, run_dit(d, a, b, lg, 1, true, scale_none(), s_out, dg), done);
     }
     if (top_zero) {
-        CUDA_TRY(err, cudaMemcpyAsync(&top, a + n - 1, sizeof(top), cudaMemcpyDeviceToHost, d->s),
-                 done);
-        CUDA_TRY(err, cudaStreamSynchronize(d->s), done);
-        *top_zero = true;
-        for (int i = 0; i < 8; i++) {
-            *top_zero = *top_zero && top.w[i] == 0;
-        }
+        CZ_TRY(err, read_top_zero(d, a, n, top_zero, dg), done);
     }
 done:
     return err;
@@ -833,7 +844,6 @@ static cuzk_err quotient_finish(gpu_dev *d, fr_e *a, fr_e *c, size_t m, unsigned
     const size_t n = (size_t)1 << lg;
     uint64_t ninv[4], zinv[4], nzinv[4];
     ntt_scale s_out, s_c = scale_none();
-    fr_e top;
 
     gpu_host_ntt_consts(lg, ninv, zinv, nzinv);
     if (m < n) {
@@ -848,13 +858,7 @@ static cuzk_err quotient_finish(gpu_dev *d, fr_e *a, fr_e *c, size_t m, unsigned
     CUDA_LAUNCH(err, done, q_sub_kernel, grid_for(d, n, 256), 256, 0, d->s, a, (const fr_e *)c, n);
     CUDA_LAUNCH(err, done, bitrev_permute_kernel, grid_for(d, n, 256), 256, 0, d->s, a, lg);
     if (top_zero) {
-        CUDA_TRY(err, cudaMemcpyAsync(&top, a + n - 1, sizeof(top), cudaMemcpyDeviceToHost, d->s),
-                 done);
-        CUDA_TRY(err, cudaStreamSynchronize(d->s), done);
-        *top_zero = true;
-        for (int i = 0; i < 8; i++) {
-            *top_zero = *top_zero && top.w[i] == 0;
-        }
+        CZ_TRY(err, read_top_zero(d, a, n, top_zero, dg), done);
     }
 done:
     return err;
