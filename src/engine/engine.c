@@ -478,6 +478,7 @@ void eng_config_default(eng_config_t *cfg)
     cfg->max_retained = 10000;
     cfg->verify_proofs = true;
     cfg->gpu_mode = ENG_GPU_AUTO;
+    cfg->gpu_stream_share = 4;
     cfg->n_gpu_devices = 0;
     cfg->gpu_mem_limit_bytes = 0;
 }

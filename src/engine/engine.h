@@ -265,6 +265,8 @@ typedef struct eng_config {
     eng_gpu_stream gpu_streaming;       /* default ENG_STREAM_AUTO */
     uint64_t gpu_stream_bytes;          /* chunk buffer bytes of streamed points; 0 = auto */
     uint64_t gpu_h2d_rate;              /* debugging: host-to-device bytes/s; 0 = unpaced */
+    unsigned gpu_stream_share;          /* partitions of a job sharing a pass over streamed
+                                           points (g16_gpu_opts_t.share_max); 0 or 1 = none */
 } eng_config_t;
 
 /** Defaults: budget 4 GiB, one worker per CPU, 1 prover thread with a pool of (CPUs - 1),

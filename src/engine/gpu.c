@@ -167,6 +167,13 @@ static uint64_t lean_work_estimate(const g16_params_t *p, bool own_z)
            2 * (uint64_t)gpu_compact_map_sizeof((size_t)nz);
 }
 
+/* Device bytes of the scalar chunks of `share` partitions sharing passes over chunks of
+ * `chunk` bytes (g16_gpu_opts_t.share_max). */
+static uint64_t share_bytes(unsigned share, uint64_t chunk)
+{
+    return share > 1 ? 2 * share * (chunk / sizeof(g1_aff_t) * sizeof(fr_t)) : 0;
+}
+
 /* The plan for work buffers of `work` bytes and twiddles of `tw` on a device of `avail`
  * bytes (plan_streamed). */
 static bool plan_with(const eng_config_t *cfg, const g16_params_t *p, uint64_t avail, uint64_t work,
@@ -179,26 +186,36 @@ static bool plan_with(const eng_config_t *cfg, const g16_params_t *p, uint64_t a
         return false;
     }
     left = avail - work - tw - margin;
-    if (!chunk) {
-        chunk = (left / 5 > CHUNK_MAX ? CHUNK_MAX : left / 5) & ~UINT64_C(255);
+    /* the partitions sharing a pass: two chunks of scalars each (32 bytes a G1 point) */
+    sp->share = cfg->gpu_stream_share < 2                   ? 1
+                : cfg->gpu_stream_share > G16_GPU_MAX_SHARE ? G16_GPU_MAX_SHARE
+                                                            : cfg->gpu_stream_share;
+    if (!chunk) { /* a fifth of what is left, less the shared scalars' chunks */
+        uint64_t c = left / (5 + sp->share);
+        chunk = (c > CHUNK_MAX ? CHUNK_MAX : c) & ~UINT64_C(255);
     }
     chunk = max_u64(chunk, sizeof(g2_aff_t));
     scratch = SCRATCH_PER_TERM * (chunk / sizeof(g1_aff_t) + 1) +
               (margin < SCRATCH_FIXED ? max_u64(margin, SCRATCH_FIXED_MIN) : SCRATCH_FIXED);
-    if (2 * chunk + scratch > left) {
+    while (sp->share > 1 && 2 * chunk + share_bytes(sp->share, chunk) + scratch > left) {
+        sp->share--;
+    }
+    const uint64_t fixed = 2 * chunk + share_bytes(sp->share, chunk);
+    if (fixed + scratch > left) {
         return false;
     }
     sp->mask = (1u << ENG_GPU_SECTIONS) - 1;
     for (unsigned s = 0; s < ENG_GPU_SECTIONS && !all; s++) {
         uint64_t sc = max_u64(scratch, sec_scratch(p, s));
-        if (2 * chunk + resident + sec_bytes(p, s) + sc <= left) {
+        if (fixed + resident + sec_bytes(p, s) + sc <= left) {
             sp->mask &= ~(1u << s);
             resident += sec_bytes(p, s);
             scratch = sc;
         }
     }
     sp->chunk = chunk;
-    sp->need = work + resident + (sp->mask ? 2 * chunk : 0);
+    sp->share = sp->mask ? sp->share : 1;
+    sp->need = work + resident + (sp->mask ? fixed : 0);
     sp->room = tw + scratch;
     return true;
 }
@@ -676,6 +693,7 @@ static cuzk_err make_copy(eng_t *eng, eng_gpu *g, eng_srs *srs, const g16_params
         go.stream_bytes = (size_t)sp->chunk;
         go.lean_buffers = sp->lean;
         go.lean_own_z = sp->own_z;
+        go.share_max = sp->share;
         err = eng_srs_points_acquire(eng, srs, params, NULL, NULL, NULL, dg);
     } else {
         /* dropped points (or never decoded): decoded from the file straight into the staging */
@@ -755,6 +773,17 @@ static bool list_copy(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_
     return true;
 }
 
+unsigned eng_gpu_share_locked(const eng_t *eng, const eng_gpu *g, const eng_srs *srs)
+{
+    (void)eng;
+    for (const eng_gpu_res *r = g->res; r; r = r->next) {
+        if (r->srs == srs && r->params == srs->params && !r->freeing) {
+            return g16_gpu_params_share_max(r->gp);
+        }
+    }
+    return 1;
+}
+
 g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
                                  const g16_params_t *params, uint64_t extra, uint64_t *upload_ns)
 {
@@ -815,13 +844,14 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     *upload_ns = t1 - t0;
     CZ_LOG(CZ_LOG_INFO,
            "job=%s k=%zu gpu=%u srs=%s event=resident mode=%s streamed=%s chunk_bytes=%zu "
-           "pinned=%s buffers=%u products=%s bytes=%llu pinned_bytes=%zu from=%s ms=%.1f",
+           "pinned=%s buffers=%u products=%s share=%u bytes=%llu pinned_bytes=%zu from=%s "
+           "ms=%.1f",
            qid_of(job), k, g->ordinal, srs->id, sp.mask ? "streamed" : "resident",
            sections_str(secs, sizeof(secs), g16_gpu_params_streamed(gp)),
            g16_gpu_params_stream_bytes(gp), g16_gpu_params_stream_pinned(gp) ? "yes" : "no",
            g16_gpu_params_buffers(gp), sp.mask && !sp.shape ? "host" : "device",
-           (unsigned long long)g16_gpu_params_device_bytes(gp), g16_gpu_params_pinned_bytes(gp),
-           from, (double)(t1 - t0) / 1e6);
+           g16_gpu_params_share_max(gp), (unsigned long long)g16_gpu_params_device_bytes(gp),
+           g16_gpu_params_pinned_bytes(gp), from, (double)(t1 - t0) / 1e6);
     if (eng->cfg.timing && job) {
         eng_timing_stage(eng, job, k, "gpu_upload", NULL, t0, t1);
     }

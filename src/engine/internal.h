@@ -368,6 +368,7 @@ typedef struct eng_stream_plan {
     bool shape; /* room for the recorded shape: a, b, c on the device */
     bool lean;  /* g16_gpu_opts_t.lean_buffers, and lean_own_z (own_z) */
     bool own_z;
+    unsigned share; /* g16_gpu_opts_t.share_max: partitions per pass (1 = none) */
 } eng_stream_plan;
 
 /** The streamed copy of p for a device of `avail` bytes whose transforms' twiddles take `tw`
@@ -416,6 +417,10 @@ void *eng_gpu_main(void *arg);
  *  copy whose entry was demoted, or makes a preloaded entry resident (g->pre_srs), dropping and
  *  retaking mu. Returns true if it did something (the caller then re-examines the state). */
 bool eng_gpu_housekeep_locked(eng_t *eng, eng_gpu *g, eng_defer *d);
+/** How many partitions of one job g's copy of srs's parameters proves together (its
+ *  g16_gpu_params_share_max: > 1 only for a streamed copy made with gpus.stream_share); 1 when
+ *  g holds no copy of them. mu held. */
+unsigned eng_gpu_share_locked(const eng_t *eng, const eng_gpu *g, const eng_srs *srs);
 /** The copy of srs's parameters (params, those of the partition being proved, or of a preload:
  *  job NULL; the caller holds a reference on srs) on g's device, made resident first if needed:
  *  device memory is freed

@@ -566,16 +566,41 @@ done:
     return err;
 }
 
+/* Verifies proof against partition k's public inputs; *valid says whether it holds. */
+static cuzk_err part_verify(eng_t *eng, eng_job *job, size_t k, const g16_pvk_t *pvk,
+                            const g16_proof_t *proof, bool *valid, cz_diag *dg)
+{
+    const cs_assignment_t *asg = &job->parts[k].asg;
+    const eng_kind_slot *slot = job->slot;
+    const size_t n = pvk->ic_len - 1;
+    fr_t *x = cz_calloc(n ? n : 1, sizeof(fr_t));
+    cuzk_err err = CUZK_OK;
+
+    *valid = false;
+    if (!x) {
+        return cz_fail(dg, CUZK_E_NOMEM, "public inputs");
+    }
+    if (slot->ops.public_inputs) {
+        CZ_TRY(err, slot->ops.public_inputs(slot->ctx, &job->plan, k, x, n, dg), done);
+    } else if (asg->num_inputs != pvk->ic_len) {
+        err = cz_fail(dg, CUZK_E_INVAL, "the circuit has %zu public inputs, the parameters %zu",
+                      asg->num_inputs, pvk->ic_len);
+        goto done;
+    } else if (n) {
+        memcpy(x, asg->inputs + 1, n * sizeof(fr_t));
+    }
+    err = g16_verify_ex(pvk, valid, proof, x, n, eng->prove_pool, dg);
+done:
+    cz_free(x);
+    return err;
+}
+
 /* Proves partition k (on g's device when g is not NULL) and verifies the proof; runs without
  * the lock. A proof that does not verify is proved again once, on the CPU when the bad one came
  * from the device; if the CPU's proof then verifies, the device is blamed. */
 static void prove_partition(eng_t *eng, eng_gpu *g, eng_job *job, size_t k, eng_srs *srs,
                             const g16_params_t *params, const g16_pvk_t *pvk, prove_out *o)
 {
-    const cs_assignment_t *asg = &job->parts[k].asg;
-    const eng_kind_slot *slot = job->slot;
-    fr_t *x = NULL;
-    size_t n = pvk->ic_len - 1;
     bool use_gpu = true, gpu_bad = false;
 
     cz_diag_init(&o->dg);
@@ -590,27 +615,8 @@ static void prove_partition(eng_t *eng, eng_gpu *g, eng_job *job, size_t k, eng_
         if (o->err != CUZK_OK || !eng->cfg.verify_proofs) {
             break;
         }
-        if (!x) {
-            x = cz_calloc(n ? n : 1, sizeof(fr_t));
-            if (!x) {
-                o->err = cz_fail(&o->dg, CUZK_E_NOMEM, "public inputs");
-                break;
-            }
-            if (slot->ops.public_inputs) {
-                o->err = slot->ops.public_inputs(slot->ctx, &job->plan, k, x, n, &o->dg);
-            } else if (asg->num_inputs != pvk->ic_len) {
-                o->err = cz_fail(&o->dg, CUZK_E_INVAL,
-                                 "the circuit has %zu public inputs, the parameters %zu",
-                                 asg->num_inputs, pvk->ic_len);
-            } else if (n) {
-                memcpy(x, asg->inputs + 1, n * sizeof(fr_t));
-            }
-            if (o->err != CUZK_OK) {
-                break;
-            }
-        }
         bool valid = false;
-        o->err = g16_verify_ex(pvk, &valid, &o->proof, x, n, eng->prove_pool, &o->dg);
+        o->err = part_verify(eng, job, k, pvk, &o->proof, &valid, &o->dg);
         uint64_t t2 = eng_now_ns();
         o->verify_ns += t2 - t1;
         if (eng->cfg.timing) {
@@ -639,7 +645,191 @@ static void prove_partition(eng_t *eng, eng_gpu *g, eng_job *job, size_t k, eng_
                              "the proof does not verify against the public inputs (proved twice)");
         }
     }
-    cz_free(x);
+}
+
+/* The device copy and a, b, c (or the device shape) for a group led by partition ks[0]; NULL
+ * when the device cannot take the group now. */
+static g16_gpu_params *group_copy(eng_t *eng, eng_gpu *g, eng_job *job, const size_t *ks,
+                                  size_t cnt, eng_srs *srs, const g16_params_t *params,
+                                  g16_prove_opts_t *opts, prove_out *o)
+{
+    eng_part *lead = &job->parts[ks[0]];
+    uint64_t up = 0, extra = 0;
+
+    if (!lead->asg.a) {
+        pthread_mutex_lock(&eng->mu);
+        extra = eng_shape_device_bytes_locked(eng, job->plan.circuit_id);
+        pthread_mutex_unlock(&eng->mu);
+    }
+    g16_gpu_params *gp = eng_gpu_resident(eng, g, job, ks[0], srs, params, extra, &up);
+    o[0].upload_ns += up;
+    if (!gp || g16_gpu_params_share_max(gp) < cnt) {
+        return NULL;
+    }
+    if (!lead->asg.a) {
+        uint64_t t0 = eng_now_ns();
+        opts->gpu_shape = eng_gpu_shape(eng, g, gp, lead->shape, job, ks[0]);
+        o[0].upload_ns += eng_now_ns() - t0;
+    }
+    for (size_t i = 0; i < cnt && !opts->gpu_shape; i++) {
+        if (host_products(eng, &job->parts[ks[i]], &o[i].dg) != CUZK_OK) {
+            return NULL;
+        }
+    }
+    return gp;
+}
+
+/* Partitions ks[0 .. cnt) of job proved together on g's device, sharing the passes over its
+ * streamed points (g16_prove_group), each proof verified; done[i] is set for those proved and
+ * verified. The rest (all of them when the group fails) are left to prove_partition. */
+static void prove_together(eng_t *eng, eng_gpu *g, eng_job *job, const size_t *ks, size_t cnt,
+                           eng_srs *srs, const g16_params_t *params, const g16_pvk_t *pvk,
+                           prove_out *o, bool *done)
+{
+    eng_timing_prover_ctx tc = {.eng = eng, .job = job, .k = ks[0]};
+    const cs_assignment_t *asg[G16_GPU_MAX_SHARE];
+    g16_proof_t proof[G16_GPU_MAX_SHARE];
+    g16_prove_stats_t st[G16_GPU_MAX_SHARE];
+    fr_t r[G16_GPU_MAX_SHARE], s[G16_GPU_MAX_SHARE];
+    g16_prove_opts_t opts = {.cancel = &job->cancel};
+    cz_diag gdg;
+    cuzk_err err = CUZK_OK;
+
+    cz_diag_init(&gdg);
+    if (eng->cfg.timing) {
+        opts.on_stage = eng_timing_prover_stage;
+        opts.on_stage_ctx = &tc;
+    }
+    opts.gpu = group_copy(eng, g, job, ks, cnt, srs, params, &opts, o);
+    for (size_t i = 0; opts.gpu && i < cnt && err == CUZK_OK; i++) {
+        asg[i] = &job->parts[ks[i]].asg;
+        err = g16_fr_random(&r[i], &gdg);
+        err = err == CUZK_OK ? g16_fr_random(&s[i], &gdg) : err;
+    }
+    if (!opts.gpu || err != CUZK_OK) {
+        goto wipe;
+    }
+    uint64_t t0 = eng_now_ns();
+    err = g16_prove_group(params, proof, asg, r, s, cnt, &opts, st, eng->prove_pool, &gdg);
+    uint64_t t1 = eng_now_ns();
+    for (size_t i = 0; i < cnt; i++) {
+        o[i].h2d_bytes += st[i].h2d_bytes;
+        o[i].prove_ns += (t1 - t0) / cnt;
+    }
+    if (err == CUZK_E_CANCELLED && atomic_load(&job->cancel)) {
+        for (size_t i = 0; i < cnt; i++) { /* nothing to prove again */
+            o[i].err = err;
+            done[i] = true;
+        }
+        goto wipe;
+    }
+    if (err != CUZK_OK) {
+        if (err == CUZK_E_GPU || err == CUZK_E_NOMEM || err == CUZK_E_NO_GPU) {
+            eng_gpu_proof_failed(eng, g, job, ks[0], srs, err, &gdg);
+        }
+        char buf[600];
+        CZ_LOG(CZ_LOG_INFO, "job=%s k=%zu event=group_failed partitions=%zu error=\"%s\"", job->qid,
+               ks[0], cnt, cz_diag_str(&gdg, buf, sizeof(buf)));
+        goto wipe;
+    }
+    CZ_LOG(CZ_LOG_INFO, "job=%s k=%zu event=shared_pass partitions=%zu h2d_bytes=%llu ms=%.1f",
+           job->qid, ks[0], cnt, (unsigned long long)(st[0].h2d_bytes * cnt),
+           (double)(t1 - t0) / 1e6);
+    for (size_t i = 0; i < cnt; i++) {
+        bool valid = !eng->cfg.verify_proofs;
+        uint64_t v0 = eng_now_ns();
+        if (!valid && part_verify(eng, job, ks[i], pvk, &proof[i], &valid, &o[i].dg) != CUZK_OK) {
+            valid = false;
+        }
+        o[i].verify_ns += eng_now_ns() - v0;
+        if (valid) {
+            o[i].proof = proof[i];
+            o[i].gpu_proofs++;
+            o[i].last_on_gpu = true;
+            done[i] = true;
+        }
+    }
+wipe:
+    cz_memzero(r, sizeof(r));
+    cz_memzero(s, sizeof(s));
+}
+
+/* Partitions ks[0 .. cnt) of job (cnt > 1 only on a device whose copy shares passes): proved
+ * together first, then one by one for any left. */
+static void prove_parts(eng_t *eng, eng_gpu *g, eng_job *job, const size_t *ks, size_t cnt,
+                        eng_srs *srs, const g16_params_t *params, const g16_pvk_t *pvk,
+                        prove_out *o)
+{
+    bool done[G16_GPU_MAX_SHARE] = {false};
+
+    if (cnt > 1) {
+        prove_together(eng, g, job, ks, cnt, srs, params, pvk, o, done);
+    }
+    for (size_t i = 0; i < cnt; i++) {
+        if (!done[i]) {
+            cz_diag_init(&o[i].dg);
+            prove_partition(eng, g, job, ks[i], srs, params, pvk, &o[i]);
+        }
+    }
+}
+
+/* Up to the share of g's copy of job's parameters, more READY partitions of job for the
+ * device thread that claimed partition ks[0] (mu held): claimed too; returns how many. */
+static size_t gather_locked(eng_t *eng, eng_gpu *g, eng_job *job, size_t *ks)
+{
+    size_t cnt = 1;
+    const unsigned share = g ? eng_gpu_share_locked(eng, g, job->srs) : 1;
+
+    for (size_t k = 0; k < job->next_synth && cnt < share; k++) {
+        eng_part *p = &job->parts[k];
+        if (k != ks[0] && p->state == PART_READY && !p->staging &&
+            (!p->staged_on || p->staged_on == g)) {
+            p->state = PART_PROVE;
+            ks[cnt++] = k;
+        }
+    }
+    return cnt;
+}
+
+/* The accounting of partition k's proof after the device thread proved it (mu held). */
+static void finish_part_locked(eng_t *eng, eng_gpu *g, eng_job *job, size_t k, prove_out *o,
+                               eng_defer *d)
+{
+    if (g) {
+        g->proofs += o->gpu_proofs;
+        g->cpu_fallbacks += o->cpu_fallback;
+        if (o->gpu_proofs && !o->bad_proof) {
+            g->errors_in_row = 0;
+        }
+    }
+    eng->m.cpu_proofs += o->cpu_proofs;
+    job->running--;
+    job->ns[ENG_STAGE_SRS_LOAD] += o->upload_ns;
+    job->ns[ENG_STAGE_PROVE] += o->prove_ns;
+    job->ns[ENG_STAGE_VERIFY] += o->verify_ns;
+    job->h2d_bytes += o->h2d_bytes;
+    eng->m.verify_retries += o->retries;
+    eng->m.verify_failures += o->bad_proof ? 1 : 0;
+    if (o->err == CUZK_E_CANCELLED && atomic_load(&job->cancel)) {
+        CZ_LOG(CZ_LOG_DEBUG, "job=%s stage=prove k=%zu event=stopped reason=cancelled", job->qid,
+               k);
+    } else if (o->err != CUZK_OK) {
+        char buf[600];
+        eng_job_fail_locked(eng, job, "partition %zu: %s", k,
+                            cz_diag_str(&o->dg, buf, sizeof(buf)));
+    } else if (!atomic_load(&job->cancel)) {
+        g16_proof_to_bytes(job->proof + k * G16_PROOF_NBYTES, &o->proof);
+        job->parts[k].state = PART_DONE;
+        job->parts_done++;
+        if (job->plan.num_partitions > 1) { /* GetMetrics: cuzk_job_partitions_done */
+            CZ_LOG(CZ_LOG_INFO, "job=%s event=progress partitions_done=%zu partitions=%zu",
+                   job->qid, job->parts_done, job->plan.num_partitions);
+        }
+        CZ_LOG(CZ_LOG_DEBUG, "job=%s stage=prove k=%zu backend=%s prove_ms=%.1f verify_ms=%.1f",
+               job->qid, k, o->last_on_gpu ? "gpu" : "cpu", (double)o->prove_ns / 1e6,
+               (double)o->verify_ns / 1e6);
+    }
+    eng_part_release_locked(eng, job, k, d);
 }
 
 void eng_prover_run(eng_t *eng, eng_gpu *g)
@@ -658,8 +848,10 @@ void eng_prover_run(eng_t *eng, eng_gpu *g)
             pthread_cond_wait(&eng->prove_cv, &eng->mu);
             continue;
         }
+        size_t ks[G16_GPU_MAX_SHARE] = {k};
         job->parts[k].state = PART_PROVE;
-        job->running++;
+        size_t cnt = gather_locked(eng, g, job, ks);
+        job->running += cnt;
         eng_srs *srs = job->srs;
         const g16_params_t *params = srs->params;
         g16_pvk_t pvk = srs->pvk;
@@ -669,10 +861,14 @@ void eng_prover_run(eng_t *eng, eng_gpu *g)
         }
         pthread_mutex_unlock(&eng->mu);
 
-        prove_out o;
-        memset(&o, 0, sizeof(o));
-        prove_partition(eng, g, job, k, srs, params, &pvk, &o);
-        if (g && o.gpu_proofs) {
+        prove_out o[G16_GPU_MAX_SHARE];
+        memset(o, 0, sizeof(o));
+        prove_parts(eng, g, job, ks, cnt, srs, params, &pvk, o);
+        bool any_gpu = false;
+        for (size_t i = 0; i < cnt; i++) {
+            any_gpu |= o[i].gpu_proofs > 0;
+        }
+        if (g && any_gpu) {
             eng_gpu_refresh(eng, g); /* the status's free device memory */
         }
 
@@ -680,40 +876,10 @@ void eng_prover_run(eng_t *eng, eng_gpu *g)
         if (g) {
             g->cur_job[0] = '\0';
             g->cur_kind = ENG_KIND_UNSPECIFIED;
-            g->proofs += o.gpu_proofs;
-            g->cpu_fallbacks += o.cpu_fallback;
-            if (o.gpu_proofs && !o.bad_proof) {
-                g->errors_in_row = 0;
-            }
         }
-        eng->m.cpu_proofs += o.cpu_proofs;
-        job->running--;
-        job->ns[ENG_STAGE_SRS_LOAD] += o.upload_ns;
-        job->ns[ENG_STAGE_PROVE] += o.prove_ns;
-        job->ns[ENG_STAGE_VERIFY] += o.verify_ns;
-        job->h2d_bytes += o.h2d_bytes;
-        eng->m.verify_retries += o.retries;
-        eng->m.verify_failures += o.bad_proof ? 1 : 0;
-        if (o.err == CUZK_E_CANCELLED && atomic_load(&job->cancel)) {
-            CZ_LOG(CZ_LOG_DEBUG, "job=%s stage=prove k=%zu event=stopped reason=cancelled",
-                   job->qid, k);
-        } else if (o.err != CUZK_OK) {
-            char buf[600];
-            eng_job_fail_locked(eng, job, "partition %zu: %s", k,
-                                cz_diag_str(&o.dg, buf, sizeof(buf)));
-        } else if (!atomic_load(&job->cancel)) {
-            g16_proof_to_bytes(job->proof + k * G16_PROOF_NBYTES, &o.proof);
-            job->parts[k].state = PART_DONE;
-            job->parts_done++;
-            if (job->plan.num_partitions > 1) { /* GetMetrics: cuzk_job_partitions_done */
-                CZ_LOG(CZ_LOG_INFO, "job=%s event=progress partitions_done=%zu partitions=%zu",
-                       job->qid, job->parts_done, job->plan.num_partitions);
-            }
-            CZ_LOG(CZ_LOG_DEBUG, "job=%s stage=prove k=%zu backend=%s prove_ms=%.1f verify_ms=%.1f",
-                   job->qid, k, o.last_on_gpu ? "gpu" : "cpu", (double)o.prove_ns / 1e6,
-                   (double)o.verify_ns / 1e6);
+        for (size_t i = 0; i < cnt; i++) {
+            finish_part_locked(eng, g, job, ks[i], &o[i], &d);
         }
-        eng_part_release_locked(eng, job, k, &d);
         pthread_cond_broadcast(&eng->work_cv);
         eng_job_maybe_finish_locked(eng, job, &d);
         eng_defer_flush_locked(eng, &d);

@@ -312,6 +312,21 @@ CZ_MUST_USE cuzk_err g16_prove_take(const g16_params_t *p, g16_proof_t *out, cs_
                                     const fr_t *r, const fr_t *s, const g16_prove_opts_t *opts,
                                     g16_prove_stats_t *stats, cz_pool *pool, cz_diag *dg);
 
+/** count proofs of the same circuit on one device together (opts->gpu set, made with share_max
+ *  >= count, or count 1): the fronts (products, quotient) and the MSMs of the resident sections
+ *  run proof after proof, then each streamed section is streamed once for all of them, so its
+ *  points cross the bus once per group instead of once per proof. out[j] is exactly what
+ *  g16_prove_ex gives for asg[j], r[j], s[j] (the CPU's bytes). opts is shared (gpu_staged is
+ *  ignored: every assignment is uploaded); stats (may be NULL) gets count entries, the group's host-to-device bytes split
+ *  evenly. The host keeps, per proof, the streamed sections' scalars in the object's pinned area
+ *  (g16_gpu_opts_t.share_max). Any error fails the whole group (prove them one by one to find
+ *  which proof it was). Errors: those of g16_prove_ex, CUZK_E_INVAL for count 0 or over the
+ *  object's share_max. */
+CZ_MUST_USE cuzk_err g16_prove_group(const g16_params_t *p, g16_proof_t *out,
+                                     const cs_assignment_t *const *asg, const fr_t *r,
+                                     const fr_t *s, size_t count, const g16_prove_opts_t *opts,
+                                     g16_prove_stats_t *stats, cz_pool *pool, cz_diag *dg);
+
 /** g16_prove with fresh r, s from the OS CSPRNG (g16_fr_random), wiped afterwards.
  *  Additional error: CUZK_E_IO when the kernel refuses randomness. */
 CZ_MUST_USE cuzk_err g16_prove_random(const g16_params_t *p, g16_proof_t *out,
@@ -383,7 +398,15 @@ typedef struct g16_gpu_opts {
      * quotient's first step, c between its two; the compacted scalars then go into b's buffer.
      * num_inputs + l_len may then exceed n. */
     bool lean_own_z;
+    /* With streamed sections: up to share_max (2 .. G16_GPU_MAX_SHARE; 0 or 1: off) proofs of
+     * g16_prove_group share each pass over the streamed points. Costs 2 x share_max device
+     * buffers of stream_bytes / 3 (a chunk's scalars) and, in pinned host memory, share_max x
+     * 32 x (h_len when h is streamed + a_len when a is + b_g1_len when b_g1 or b_g2 is) bytes
+     * for the scalars kept between a proof's MSMs and the group's passes. */
+    unsigned share_max;
 } g16_gpu_opts_t;
+
+#define G16_GPU_MAX_SHARE 8
 
 #define G16_GPU_STREAM_ALL           0x1fu
 #define G16_GPU_STREAM_BYTES_DEFAULT ((size_t)256 << 20)
@@ -457,6 +480,9 @@ bool g16_gpu_params_stream_pinned(const g16_gpu_params *gp);
 /** The n-value-class work buffers of gp: 4 (a, b, c, [inputs | aux]), 3 (lean_buffers with
  *  lean_own_z) or 2 (lean_buffers); 0 for NULL. */
 unsigned g16_gpu_params_buffers(const g16_gpu_params *gp);
+/** How many proofs g16_prove_group may pass to gp at once: its share_max, at least 1 (0 for
+ *  NULL). */
+unsigned g16_gpu_params_share_max(const g16_gpu_params *gp);
 
 /** Makes a recorded shape (borrowed during the call) resident on gp's device: its A, B and C
  *  (about 6 bytes per non-zero and 4 per row each, plus the dictionary) for proofs with

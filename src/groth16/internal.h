@@ -185,12 +185,19 @@ typedef struct g16_prove_job {
 typedef cuzk_err (*g16_gpu_prove_fn)(g16_gpu_params *gp, g16_prove_job_t *job, cz_pool *pool,
                                      cz_diag *dg);
 
+/** The same for count jobs (1 .. the object's share_max) proved together: one pass over each
+ *  streamed section serves all of them. Any error fails the group (a, b, c freed as for one). */
+typedef cuzk_err (*g16_gpu_prove_group_fn)(g16_gpu_params *gp, g16_prove_job_t *jobs, size_t count,
+                                           cz_pool *pool, cz_diag *dg);
+
 /** The head of every g16_gpu_params object (the backend's own state follows it). prover_gpu.c
  *  is compiled once per GPU backend (src/groth16/CMakeLists.txt), so prover.c cannot call it by
  *  name: it calls the prove path stored here by the g16_gpu_params_new that made the object. */
 struct g16_gpu_params {
     const g16_params_t *params; /* retained */
     g16_gpu_prove_fn prove;
+    g16_gpu_prove_group_fn prove_group;
+    unsigned share_max; /* jobs prove_group takes at once (g16_gpu_params_share_max) */
 };
 
 #endif /* CUZK_GROTH16_INTERNAL_H */

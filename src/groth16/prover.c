@@ -390,6 +390,48 @@ done:
     return err;
 }
 
+cuzk_err g16_prove_group(const g16_params_t *p, g16_proof_t *out, const cs_assignment_t *const *asg,
+                         const fr_t *r, const fr_t *s, size_t count, const g16_prove_opts_t *opts,
+                         g16_prove_stats_t *stats, cz_pool *pool, cz_diag *dg)
+{
+    g16_prove_job_t jobs[G16_GPU_MAX_SHARE];
+    g16_prove_stats_t st[G16_GPU_MAX_SHARE];
+    cuzk_err err = CUZK_OK;
+    unsigned lg = 0;
+    double t0 = g16_now_ms();
+
+    const unsigned most = opts && opts->gpu ? opts->gpu->share_max : 0;
+    if (count == 0 || count > most) {
+        return cz_fail(dg, CUZK_E_INVAL, "a group of %zu proofs on %s (at most %u)", count,
+                       most ? "this device copy" : "no device", most);
+    }
+    CZ_CHECK(opts->gpu->params == p && opts->gpu->prove_group != NULL);
+    g16_prove_opts_t o = *opts;
+    o.gpu_staged = false; /* a staged assignment is one proof's: the group uploads them all */
+    memset(st, 0, sizeof(st));
+    for (size_t j = 0; j < count; j++) {
+        CZ_TRY(err, g16_prove_check(p, asg[j], &lg, dg), done);
+        CZ_CHECK(opts->gpu_shape || (asg[j]->a && asg[j]->b && asg[j]->c));
+        jobs[j] = (g16_prove_job_t){.p = p,
+                                    .out = &out[j],
+                                    .asg = asg[j],
+                                    .abc = {asg[j]->a, asg[j]->b, asg[j]->c},
+                                    .lg = lg,
+                                    .r = &r[j],
+                                    .s = &s[j],
+                                    .opts = &o,
+                                    .st = &st[j],
+                                    .t0 = t0};
+    }
+    err = o.gpu->prove_group(o.gpu, jobs, count, pool, dg);
+done:
+    for (size_t j = 0; stats && j < count; j++) {
+        st[j].total_ms = g16_now_ms() - t0;
+        stats[j] = st[j];
+    }
+    return err;
+}
+
 cuzk_err g16_prove(const g16_params_t *p, g16_proof_t *out, const cs_assignment_t *asg,
                    const fr_t *r, const fr_t *s, cz_pool *pool, cz_diag *dg)
 {

@@ -194,6 +194,13 @@ typedef struct gpu_params_impl {
     gpu_stream *cs;
     gpu_event *cev[2];
     bool pinned;
+    /* share_max > 1: g16_prove_group's proofs share each pass over the streamed points; their
+     * scalars cross beside the points into sbuf[b][j] (chunk_bytes / 3 each: 32 bytes a G1
+     * point's scalar), uploaded through the ring, whose stream records sev[b] after them */
+    unsigned share_max;
+    gpu_buf *sbuf[2][G16_GPU_MAX_SHARE];
+    gpu_event *sev[2];
+    fr_t *kept; /* pinned: share_max x kept_values(), the group's kept scalars (kept_sc) */
     /* lean_buffers: da, db and (lean_own_z) dz instead of four buffers; without lean_own_z dz is
      * db; dc is NULL */
     bool lean, lean_z;
@@ -381,54 +388,201 @@ done:
     return err;
 }
 
-/* out = the MSM of the count points of streamed section sec and the count Montgomery scalars at
- * byte soff of sc: the points cross in chunks of chunk_bytes, chunk i + 1 uploading while the
- * MSM of chunk i runs (its buffer was read by the MSM of chunk i - 1, which has returned); the
- * chunks' sums are added on the host. The MSM is linear, so the sum is the whole MSM's group
- * element. A cancellation is seen between chunks. */
-static cuzk_err msm_streamed(gpu_params_impl *g, unsigned sec, void *out, const gpu_buf *sc,
-                             size_t soff, size_t count, const g16_prove_opts_t *opts, cz_pool *pool,
-                             cz_diag *dg)
+/* Where one proof's scalars of a pass come from: count Montgomery values at byte off of a device
+ * buffer, or (buf NULL) in host memory, uploaded beside each chunk of points: directly when
+ * page-locked (`pinned`), else through the staging ring. */
+typedef struct pass_src {
+    const gpu_buf *buf;
+    size_t off;
+    const fr_t *host;
+    bool pinned;
+} pass_src;
+
+/* A pass over the count points of streamed section sec for nsrc proofs: an upload thread queues
+ * chunk i (points, and the host scalars of each proof) into buffer set i % 2 once the MSMs of
+ * chunk i - 2 have returned; the calling thread runs the nsrc MSMs of each chunk as its uploads
+ * land. mu guards queued, consumed, stop and err. */
+typedef struct pass {
+    gpu_params_impl *g;
+    unsigned sec;
+    const pass_src *src;
+    size_t nsrc, count, per;
+    cz_pool *pool;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t queued, consumed; /* chunks whose uploads are queued / whose MSMs returned */
+    bool stop;
+    cuzk_err err; /* the upload thread's */
+    cz_diag dg;
+} pass_t;
+
+/* Queues the uploads of chunk i (k points from `first`) into buffer set b. */
+static cuzk_err pass_upload(pass_t *ps, unsigned b, size_t first, size_t k)
+{
+    gpu_params_impl *g = ps->g;
+    cuzk_err err = CUZK_OK;
+    bool host = false;
+
+    CZ_TRY(err, chunk_upload(g, b, ps->sec, first, k, ps->pool, &ps->dg), done);
+    for (size_t j = 0; j < ps->nsrc; j++) {
+        if (ps->src[j].buf) {
+            continue;
+        }
+        upload_t u = {.dst = g->sbuf[b][j],
+                      .src = (const uint8_t *)(ps->src[j].host + first),
+                      .len = k * sizeof(fr_t)};
+        if (ps->src[j].pinned) {
+            CZ_TRY(err, gpu_buf_upload_async(u.dst, 0, u.src, u.len, g->ring.s, &ps->dg), done);
+        } else {
+            CZ_TRY(err, ring_push(&g->ring, &u, 1, SIZE_MAX, ps->pool, &ps->dg), done);
+        }
+        host = true;
+    }
+    if (host) {
+        CZ_TRY(err, gpu_event_record(g->sev[b], g->ring.s, &ps->dg), done);
+    }
+done:
+    return err;
+}
+
+static void *pass_uploader(void *arg)
+{
+    pass_t *ps = arg;
+    cuzk_err err = CUZK_OK;
+
+    for (size_t first = 0, i = 0; first < ps->count && err == CUZK_OK; first += ps->per, i++) {
+        pthread_mutex_lock(&ps->mu);
+        while (!ps->stop && i >= ps->consumed + 2) {
+            pthread_cond_wait(&ps->cv, &ps->mu);
+        }
+        bool stop = ps->stop;
+        pthread_mutex_unlock(&ps->mu);
+        if (stop) {
+            break;
+        }
+        const size_t k = ps->count - first < ps->per ? ps->count - first : ps->per;
+        err = pass_upload(ps, (unsigned)(i % 2), first, k);
+        pthread_mutex_lock(&ps->mu);
+        ps->err = err;
+        ps->queued += err == CUZK_OK;
+        pthread_cond_broadcast(&ps->cv);
+        pthread_mutex_unlock(&ps->mu);
+    }
+    return NULL;
+}
+
+/* Waits for chunk i's uploads (queued, then landed). */
+static cuzk_err pass_wait(pass_t *ps, size_t i, bool host, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
-    const bool g2 = sec == G16_SEC_B_G2;
-    const size_t per = g->chunk_bytes / sec_elem(sec);
-    g1_t p1, *s1 = out;
-    g2_t p2, *s2 = out;
+    const unsigned b = (unsigned)(i % 2);
 
-    if (g2) {
-        g2_set_identity(s2);
-    } else {
-        g1_set_identity(s1);
+    pthread_mutex_lock(&ps->mu);
+    while (ps->queued <= i && ps->err == CUZK_OK) {
+        pthread_cond_wait(&ps->cv, &ps->mu);
     }
-    if (count) {
-        CZ_TRY(err, chunk_upload(g, 0, sec, 0, count < per ? count : per, pool, dg), done);
-    }
-    for (size_t first = 0, i = 0; first < count; first += per, i++) {
-        const size_t k = count - first < per ? count - first : per;
-        const unsigned b = (unsigned)(i % 2);
-
-        CZ_TRY(err, gpu_event_sync(g->cev[b], dg), done);
-        if (first + k < count) {
-            size_t next = count - first - k < per ? count - first - k : per;
-            CZ_TRY(err, chunk_upload(g, b ^ 1u, sec, first + k, next, pool, dg), done);
+    err = ps->queued <= i ? ps->err : CUZK_OK;
+    pthread_mutex_unlock(&ps->mu);
+    if (err != CUZK_OK) {
+        if (dg) {
+            *dg = ps->dg; /* the upload thread's failure (it stopped) */
         }
-        CZ_TRY(err,
-               chunk_msm(g, b, sec, g2 ? (void *)&p2 : (void *)&p1, sc, soff + first * 32, k, dg),
+        return err;
+    }
+    CZ_TRY(err, gpu_event_sync(ps->g->cev[b], dg), done);
+    if (host) {
+        CZ_TRY(err, gpu_event_sync(ps->g->sev[b], dg), done);
+    }
+done:
+    return err;
+}
+
+/* The nsrc MSMs of chunk i (k points from `first`), added into outs (g1_t or g2_t each). */
+static cuzk_err pass_msms(pass_t *ps, size_t i, size_t first, size_t k, void *outs, cz_diag *dg)
+{
+    const bool g2 = ps->sec == G16_SEC_B_G2;
+    const unsigned b = (unsigned)(i % 2);
+    cuzk_err err = CUZK_OK;
+
+    for (size_t j = 0; j < ps->nsrc; j++) {
+        const pass_src *src = &ps->src[j];
+        const gpu_buf *sc = src->buf ? src->buf : ps->g->sbuf[b][j];
+        const size_t soff = src->buf ? src->off + first * sizeof(fr_t) : 0;
+        g1_t p1;
+        g2_t p2;
+
+        CZ_TRY(err, chunk_msm(ps->g, b, ps->sec, g2 ? (void *)&p2 : (void *)&p1, sc, soff, k, dg),
                done);
         if (g2) {
-            g2_add(s2, s2, &p2);
+            g2_add((g2_t *)outs + j, (g2_t *)outs + j, &p2);
         } else {
-            g1_add(s1, s1, &p1);
+            g1_add((g1_t *)outs + j, (g1_t *)outs + j, &p1);
         }
+    }
+done:
+    return err;
+}
+
+/* outs[j] (g1_t or g2_t) = the MSM of the count points of streamed section sec and the scalars
+ * of src[j], for j < nsrc, in one pass over the points: each chunk of chunk_bytes crosses once
+ * and serves every proof, the uploads of chunk i + 1 overlapping the MSMs of chunk i; the chunks'
+ * sums are added on the host (the MSM is linear, so the sum is the whole MSM's group element).
+ * A cancellation is seen between chunks. */
+static cuzk_err msm_pass(gpu_params_impl *g, unsigned sec, void *outs, const pass_src *src,
+                         size_t nsrc, size_t count, const g16_prove_opts_t *opts, cz_pool *pool,
+                         cz_diag *dg)
+{
+    pass_t ps = {.g = g, .sec = sec, .src = src, .nsrc = nsrc, .count = count, .pool = pool};
+    const bool g2 = sec == G16_SEC_B_G2;
+    cuzk_err err = CUZK_OK;
+    pthread_t th;
+    bool started = false, host = false;
+
+    ps.per = g->chunk_bytes / sec_elem(sec);
+    for (size_t j = 0; j < nsrc; j++) {
+        host |= src[j].buf == NULL;
+        if (g2) {
+            g2_set_identity((g2_t *)outs + j);
+        } else {
+            g1_set_identity((g1_t *)outs + j);
+        }
+    }
+    CZ_CHECK(nsrc >= 1 && (!host || nsrc <= g->share_max));
+    cz_diag_init(&ps.dg);
+    pthread_mutex_init(&ps.mu, NULL);
+    pthread_cond_init(&ps.cv, NULL);
+    if (count && pthread_create(&th, NULL, pass_uploader, &ps) != 0) {
+        err = cz_fail(dg, CUZK_E_NOMEM, "the thread of a streamed pass");
+        goto done;
+    }
+    started = count > 0;
+    for (size_t first = 0, i = 0; first < count; first += ps.per, i++) {
+        const size_t k = count - first < ps.per ? count - first : ps.per;
+        CZ_TRY(err, pass_wait(&ps, i, host, dg), done);
+        CZ_TRY(err, pass_msms(&ps, i, first, k, outs, dg), done);
+        pthread_mutex_lock(&ps.mu);
+        ps.consumed = i + 1;
+        pthread_cond_broadcast(&ps.cv);
+        pthread_mutex_unlock(&ps.mu);
         CZ_TRY(err, g16_stage_check(opts, dg), done);
     }
 done:
+    if (started) {
+        pthread_mutex_lock(&ps.mu);
+        ps.stop = true;
+        pthread_cond_broadcast(&ps.cv);
+        pthread_mutex_unlock(&ps.mu);
+        pthread_join(th, NULL);
+    }
     if (err != CUZK_OK) {
         /* no copy may still write a chunk buffer; the first error is the one reported */
-        cuzk_err e2 = g->pinned ? gpu_stream_sync(g->cs, NULL) : ring_drain(&g->ring, NULL);
+        cuzk_err e2 = g->pinned ? gpu_stream_sync(g->cs, NULL) : CUZK_OK;
+        cuzk_err e3 = ring_drain(&g->ring, NULL);
         (void)e2;
+        (void)e3;
     }
+    pthread_cond_destroy(&ps.cv);
+    pthread_mutex_destroy(&ps.mu);
     return err;
 }
 
@@ -437,7 +591,8 @@ static cuzk_err msm_sec(gpu_params_impl *g, unsigned sec, void *out, const gpu_b
                         size_t count, const g16_prove_opts_t *opts, cz_pool *pool, cz_diag *dg)
 {
     if (g->stream_mask & (1u << sec)) {
-        return msm_streamed(g, sec, out, sc, soff, count, opts, pool, dg);
+        const pass_src src = {.buf = sc, .off = soff};
+        return msm_pass(g, sec, out, &src, 1, count, opts, pool, dg);
     }
     if (sec == G16_SEC_B_G2) {
         return gpu_msm_g2_buf(g->dev, out, g->bases[sec], 0, sc, soff, count, true, NULL, dg);
@@ -456,40 +611,77 @@ static cuzk_err check_top(bool top_zero, cz_diag *dg)
                    "divisible by Z: the quotient's top coefficient is not zero)");
 }
 
+/* Page-locked host copies of one proof's streamed scalars in a group (g16_prove_group), for
+ * the group's passes: h (n - 1 values) when h is streamed, the compacted A scalars when a is,
+ * the compacted B scalars when b_g1 or b_g2 is; NULL otherwise. */
+typedef struct kept_sc {
+    fr_t *h, *a, *b;
+} kept_sc;
+
+/* The MSM of section sec over the count scalars at byte soff of sc, or, for a streamed section
+ * of a group's proof (keep not NULL), the scalars copied into keep for the group's pass. */
+static cuzk_err msm_or_keep(gpu_params_impl *g, unsigned sec, void *out, const gpu_buf *sc,
+                            size_t soff, size_t count, fr_t *keep, const g16_prove_opts_t *opts,
+                            cz_pool *pool, cz_diag *dg)
+{
+    if (keep && (g->stream_mask & (1u << sec))) {
+        return gpu_buf_download(keep, sc, soff, count * sizeof(fr_t), dg);
+    }
+    return msm_sec(g, sec, out, sc, soff, count, opts, pool, dg);
+}
+
 /* The five MSMs (4.6) of a proof whose h is in da and [inputs | aux] in dz; cmp receives the
- * compacted A / B scalars. */
+ * compacted A / B scalars. With keep (a group's proof) the streamed sections are left to the
+ * group's passes: their scalars are copied to the host instead (l's are the assignment's). */
 static cuzk_err prove_msms(gpu_params_impl *g, g16_sums_t *sums, gpu_buf *cmp, size_t a_cnt,
                            size_t b_cnt, const g16_prove_opts_t *opts, g16_prove_stats_t *st,
-                           cz_pool *pool, cz_diag *dg)
+                           const kept_sc *keep, cz_pool *pool, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     const size_t nz = g->ni + g->na;
+    const unsigned bs = (1u << G16_SEC_B_G1) | (1u << G16_SEC_B_G2);
     double t = g16_now_ms();
 
-    CZ_TRY(err, msm_sec(g, G16_SEC_H, &sums->h, g->da, 0, g->n - 1, opts, pool, dg), done);
+    CZ_TRY(err,
+           msm_or_keep(g, G16_SEC_H, &sums->h, g->da, 0, g->n - 1, keep ? keep->h : NULL, opts,
+                       pool, dg),
+           done);
     st->msm_h_ms = g16_stage_end(opts, "msm_h", t);
     CZ_TRY(err, g16_stage_check(opts, dg), done);
 
     t = g16_now_ms();
-    CZ_TRY(err, msm_sec(g, G16_SEC_L, &sums->l, g->dz, g->ni * sizeof(fr_t), g->na, opts, pool, dg),
-           done);
+    if (!keep || !(g->stream_mask & (1u << G16_SEC_L))) {
+        CZ_TRY(err,
+               msm_sec(g, G16_SEC_L, &sums->l, g->dz, g->ni * sizeof(fr_t), g->na, opts, pool, dg),
+               done);
+    }
     st->msm_l_ms = g16_stage_end(opts, "msm_l", t);
     CZ_TRY(err, g16_stage_check(opts, dg), done);
 
     t = g16_now_ms();
     CZ_TRY(err, gpu_fr_compact_buf(g->dev, cmp, 0, g->dz, 0, g->dmap_a, 0, nz, a_cnt, dg), done);
-    CZ_TRY(err, msm_sec(g, G16_SEC_A, &sums->a, cmp, 0, a_cnt, opts, pool, dg), done);
+    CZ_TRY(
+        err,
+        msm_or_keep(g, G16_SEC_A, &sums->a, cmp, 0, a_cnt, keep ? keep->a : NULL, opts, pool, dg),
+        done);
     st->msm_a_ms = g16_stage_end(opts, "msm_a", t);
     CZ_TRY(err, g16_stage_check(opts, dg), done);
 
     t = g16_now_ms();
     CZ_TRY(err, gpu_fr_compact_buf(g->dev, cmp, 0, g->dz, 0, g->dmap_b, 0, nz, b_cnt, dg), done);
-    CZ_TRY(err, msm_sec(g, G16_SEC_B_G1, &sums->b1, cmp, 0, b_cnt, opts, pool, dg), done);
+    if (keep && (g->stream_mask & bs)) {
+        CZ_TRY(err, gpu_buf_download(keep->b, cmp, 0, b_cnt * sizeof(fr_t), dg), done);
+    }
+    if (!keep || !(g->stream_mask & (1u << G16_SEC_B_G1))) {
+        CZ_TRY(err, msm_sec(g, G16_SEC_B_G1, &sums->b1, cmp, 0, b_cnt, opts, pool, dg), done);
+    }
     st->msm_b_g1_ms = g16_stage_end(opts, "msm_b_g1", t);
     CZ_TRY(err, g16_stage_check(opts, dg), done);
 
     t = g16_now_ms();
-    CZ_TRY(err, msm_sec(g, G16_SEC_B_G2, &sums->b2, cmp, 0, b_cnt, opts, pool, dg), done);
+    if (!keep || !(g->stream_mask & (1u << G16_SEC_B_G2))) {
+        CZ_TRY(err, msm_sec(g, G16_SEC_B_G2, &sums->b2, cmp, 0, b_cnt, opts, pool, dg), done);
+    }
     st->msm_b_g2_ms = g16_stage_end(opts, "msm_b_g2", t);
 done:
     return err;
@@ -638,49 +830,183 @@ done:
     return err;
 }
 
-static cuzk_err gpu_prove(g16_gpu_params *gp, g16_prove_job_t *job, cz_pool *pool, cz_diag *dg)
+/* The front (prep, products, quotient) and the MSMs of one proof (prove_msms' keep). */
+static cuzk_err prove_part(gpu_params_impl *g, g16_prove_job_t *job, g16_sums_t *sums,
+                           const kept_sc *keep, cz_pool *pool, cz_diag *dg)
 {
-    gpu_params_impl *g = (gpu_params_impl *)gp;
     const cs_assignment_t *asg = job->asg;
-    g16_prove_stats_t *st = job->st;
     cuzk_err err = CUZK_OK;
     /* the compacted scalars: their own buffer, or b's (free after the quotient), or, in the
      * two-buffer layout, a's (free after msm_h: b holds [inputs | aux]) */
     gpu_buf *cmp = g->dcmp ? g->dcmp : g->lean && !g->lean_z ? g->da : g->db;
     size_t a_cnt = 0, b_cnt = 0;
-    g16_sums_t sums;
-    const uint64_t h2d0 = gpu_dev_h2d_bytes(g->dev);
 
     /* prover.c checked the shape against p, the object's parameters */
     CZ_CHECK(job->lg == g->lg && asg->num_inputs == g->ni && asg->num_aux == g->na);
     CZ_CHECK(asg->m <= g->n);
-
     if (g->lean) {
         CZ_TRY(err, prove_lean_front(g, job, &a_cnt, &b_cnt, pool, dg), done);
     } else {
         CZ_TRY(err, prove_front(g, job, &a_cnt, &b_cnt, pool, dg), done);
     }
     /* popcounts checked by prover.c */
-    CZ_CHECK(a_cnt == gp->params->a_len && b_cnt == gp->params->b_g1_len);
-    CZ_TRY(err, prove_msms(g, &sums, cmp, a_cnt, b_cnt, job->opts, st, pool, dg), done);
-
-    /* ---- assembly (4.7) ---- */
-    double t = g16_now_ms();
-    g16_prove_assemble(gp->params, job->out, &sums, job->r, job->s);
-    st->assemble_ms = g16_stage_end(job->opts, "assemble", t);
-
+    CZ_CHECK(a_cnt == g->head.params->a_len && b_cnt == g->head.params->b_g1_len);
+    err = prove_msms(g, sums, cmp, a_cnt, b_cnt, job->opts, job->st, keep, pool, dg);
 done:
-    st->h2d_bytes = gpu_dev_h2d_bytes(g->dev) - h2d0;
     if (job->take) {
         for (int k = 0; k < 3; k++) {
             cz_free(job->abc[k]);
             job->abc[k] = NULL;
         }
     }
-    if (err != CUZK_OK) {
+    return err;
+}
+
+static cuzk_err gpu_prove(g16_gpu_params *gp, g16_prove_job_t *job, cz_pool *pool, cz_diag *dg)
+{
+    gpu_params_impl *g = (gpu_params_impl *)gp;
+    g16_sums_t sums;
+    const uint64_t h2d0 = gpu_dev_h2d_bytes(g->dev);
+    cuzk_err err = prove_part(g, job, &sums, NULL, pool, dg);
+
+    if (err == CUZK_OK) { /* ---- assembly (4.7) ---- */
+        double t = g16_now_ms();
+        g16_prove_assemble(gp->params, job->out, &sums, job->r, job->s);
+        job->st->assemble_ms = g16_stage_end(job->opts, "assemble", t);
+    } else {
         /* leave no transfer in flight; the first error is the one reported */
         cuzk_err e2 = ring_drain(&g->ring, NULL);
         (void)e2;
+    }
+    job->st->h2d_bytes = gpu_dev_h2d_bytes(g->dev) - h2d0;
+    return err;
+}
+
+/* Values kept on the host per proof of a group: h, the compacted A and the compacted B scalars
+ * of the streamed sections (kept_sc). */
+static size_t kept_values(const gpu_params_impl *g)
+{
+    const g16_params_t *p = g->head.params;
+    const unsigned m = g->stream_mask;
+
+    return (m & (1u << G16_SEC_H) ? g->n - 1 : 0) + (m & (1u << G16_SEC_A) ? p->a_len : 0) +
+           (m & ((1u << G16_SEC_B_G1) | (1u << G16_SEC_B_G2)) ? p->b_g1_len : 0);
+}
+
+/* Proof j's slices of the object's kept area. */
+static kept_sc kept_of(const gpu_params_impl *g, size_t j)
+{
+    const g16_params_t *p = g->head.params;
+    const unsigned m = g->stream_mask;
+    fr_t *v = g->kept + j * kept_values(g);
+    kept_sc k = {0};
+
+    if (m & (1u << G16_SEC_H)) {
+        k.h = v;
+        v += g->n - 1;
+    }
+    if (m & (1u << G16_SEC_A)) {
+        k.a = v;
+        v += p->a_len;
+    }
+    if (m & ((1u << G16_SEC_B_G1) | (1u << G16_SEC_B_G2))) {
+        k.b = v;
+    }
+    return k;
+}
+
+/* The group's passes: each streamed section once for all count proofs, their scalars from the
+ * kept area (l's from the assignments). */
+static cuzk_err group_passes(gpu_params_impl *g, g16_prove_job_t *jobs, size_t count,
+                             g16_sums_t *sums, cz_pool *pool, cz_diag *dg)
+{
+    static const char *const stage[G16_SEC_COUNT] = {"msm_h", "msm_l", "msm_a", "msm_b_g1",
+                                                     "msm_b_g2"};
+    const g16_params_t *p = g->head.params;
+    const size_t len[G16_SEC_COUNT] = {g->n - 1, g->na, p->a_len, p->b_g1_len, p->b_g2_len};
+    const g16_prove_opts_t *opts = jobs[0].opts;
+    cuzk_err err = CUZK_OK;
+
+    for (unsigned sec = 0; sec < G16_SEC_COUNT; sec++) {
+        pass_src src[G16_GPU_MAX_SHARE];
+        g1_t o1[G16_GPU_MAX_SHARE];
+        g2_t o2[G16_GPU_MAX_SHARE];
+        double t = g16_now_ms();
+
+        if (!(g->stream_mask & (1u << sec))) {
+            continue;
+        }
+        for (size_t j = 0; j < count; j++) {
+            kept_sc k = kept_of(g, j);
+            const fr_t *v[G16_SEC_COUNT] = {k.h, jobs[j].asg->aux, k.a, k.b, k.b};
+            src[j] = (pass_src){.host = v[sec], .pinned = sec != G16_SEC_L};
+        }
+        void *outs = sec == G16_SEC_B_G2 ? (void *)o2 : (void *)o1;
+        CZ_TRY(err, msm_pass(g, sec, outs, src, count, len[sec], opts, pool, dg), done);
+        for (size_t j = 0; j < count; j++) {
+            g1_t *dst1[G16_SEC_COUNT] = {&sums[j].h, &sums[j].l, &sums[j].a, &sums[j].b1, NULL};
+            if (sec == G16_SEC_B_G2) {
+                sums[j].b2 = o2[j];
+            } else {
+                *dst1[sec] = o1[j];
+            }
+        }
+        double ms = g16_stage_end(opts, stage[sec], t);
+        for (size_t j = 0; j < count; j++) {
+            double *st[G16_SEC_COUNT] = {&jobs[j].st->msm_h_ms, &jobs[j].st->msm_l_ms,
+                                         &jobs[j].st->msm_a_ms, &jobs[j].st->msm_b_g1_ms,
+                                         &jobs[j].st->msm_b_g2_ms};
+            *st[sec] += ms;
+        }
+    }
+done:
+    return err;
+}
+
+/* count proofs (1 .. share_max) sharing each pass over the streamed points: each proof's front
+ * and resident MSMs in turn, its streamed scalars kept on the host; then one pass per streamed
+ * section for all of them; the proofs are each what gpu_prove makes. */
+static cuzk_err gpu_prove_group(g16_gpu_params *gp, g16_prove_job_t *jobs, size_t count,
+                                cz_pool *pool, cz_diag *dg)
+{
+    gpu_params_impl *g = (gpu_params_impl *)gp;
+    g16_sums_t sums[G16_GPU_MAX_SHARE];
+    const uint64_t h2d0 = gpu_dev_h2d_bytes(g->dev);
+    cuzk_err err = CUZK_OK;
+    size_t j = 0;
+
+    if (count == 1 || !g->stream_mask || g->share_max < 2) {
+        for (; j < count && err == CUZK_OK; j++) {
+            err = gpu_prove(gp, &jobs[j], pool, dg);
+        }
+        goto free_rest;
+    }
+    CZ_CHECK(count <= g->share_max);
+    for (; j < count; j++) {
+        kept_sc k = kept_of(g, j);
+        CZ_TRY(err, prove_part(g, &jobs[j], &sums[j], &k, pool, dg), done);
+    }
+    CZ_TRY(err, group_passes(g, jobs, count, sums, pool, dg), done);
+    for (size_t i = 0; i < count; i++) { /* ---- assembly (4.7) ---- */
+        double t = g16_now_ms();
+        g16_prove_assemble(gp->params, jobs[i].out, &sums[i], jobs[i].r, jobs[i].s);
+        jobs[i].st->assemble_ms = g16_stage_end(jobs[i].opts, "assemble", t);
+    }
+done:
+    if (err != CUZK_OK) {
+        cuzk_err e2 = ring_drain(&g->ring, NULL); /* no transfer left in flight */
+        (void)e2;
+        j++; /* the failed proof freed its a, b, c */
+    }
+    for (size_t i = 0; i < count; i++) { /* the group's bytes, shared evenly */
+        jobs[i].st->h2d_bytes = (gpu_dev_h2d_bytes(g->dev) - h2d0) / count;
+    }
+free_rest:
+    for (; j < count; j++) {
+        for (int k = 0; jobs[j].take && k < 3; k++) {
+            cz_free(jobs[j].abc[k]);
+            jobs[j].abc[k] = NULL;
+        }
     }
     return err;
 }
@@ -879,6 +1205,49 @@ done:
     return err;
 }
 
+/* With share_max > 1: the scalar chunk buffers of the group's passes, their events and the
+ * pinned area of the kept scalars. */
+static cuzk_err share_new(gpu_params_impl *g, unsigned share_max, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    const size_t sb = g->chunk_bytes / sizeof(g1_aff_t) * sizeof(fr_t);
+
+    if (share_max > G16_GPU_MAX_SHARE) {
+        return cz_fail(dg, CUZK_E_INVAL, "%u proofs sharing a pass (at most %u)", share_max,
+                       (unsigned)G16_GPU_MAX_SHARE);
+    }
+    if (share_max < 2 || !g->stream_mask) {
+        return CUZK_OK;
+    }
+    g->share_max = share_max;
+    g->head.share_max = share_max;
+    for (int b = 0; b < 2; b++) {
+        CZ_TRY(err, gpu_event_new(&g->sev[b], g->dev, dg), done);
+        for (unsigned j = 0; j < share_max; j++) {
+            CZ_TRY(err, dev_buf(g, &g->sbuf[b][j], sb, "a chunk of streamed scalars", dg), done);
+        }
+    }
+    if (kept_values(g)) {
+        CZ_TRY(err,
+               pinned(g, (void **)&g->kept, share_max * kept_values(g) * sizeof(fr_t),
+                      "the scalars kept for shared passes", dg),
+               done);
+    }
+done:
+    return err;
+}
+
+static void share_clear(gpu_params_impl *g)
+{
+    for (int b = 0; b < 2; b++) {
+        gpu_event_free(g->sev[b]);
+        for (unsigned j = 0; j < G16_GPU_MAX_SHARE; j++) {
+            gpu_buf_free(g->sbuf[b][j]);
+        }
+    }
+    gpu_host_free(g->kept);
+}
+
 static void stream_clear(gpu_params_impl *g)
 {
     gpu_stream_free(g->cs); /* waits for its uploads first */
@@ -943,6 +1312,8 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
     pthread_mutex_init(&g->stage_mu, NULL);
     g->head.params = p;
     g->head.prove = gpu_prove;
+    g->head.prove_group = gpu_prove_group;
+    g->head.share_max = 1;
     g->dev = dev;
     g->lg = lg;
     g->n = n;
@@ -1024,6 +1395,7 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
     g->map_key = cz_malloc((2 * ((g->na + 63) / 64) + (g->ni + 63) / 64) * sizeof(uint64_t));
     if (g->stream_mask) {
         CZ_TRY(err, stream_new(g, opts->stream_bytes, dg), done);
+        CZ_TRY(err, share_new(g, opts->share_max, dg), done);
     }
     if (opts && opts->spare_assignment && !g->lean) {
         CZ_TRY(err, spare_new(g, slot_bytes, slots, dg), done);
@@ -1072,6 +1444,7 @@ void g16_gpu_params_free(g16_gpu_params *gp)
     }
     ring_clear(&g->ring); /* first: no transfer may still read the pinned maps */
     ring_clear(&g->stage_ring);
+    share_clear(g);
     stream_clear(g);
     gpu_buf_free(g->dz_spare);
     for (unsigned s = 0; s < G16_SEC_COUNT; s++) {
@@ -1174,6 +1547,11 @@ size_t g16_gpu_params_stream_bytes(const g16_gpu_params *gp)
 bool g16_gpu_params_stream_pinned(const g16_gpu_params *gp)
 {
     return gp && ((const gpu_params_impl *)gp)->pinned;
+}
+
+unsigned g16_gpu_params_share_max(const g16_gpu_params *gp)
+{
+    return gp ? gp->share_max : 0;
 }
 
 unsigned g16_gpu_params_buffers(const g16_gpu_params *gp)

@@ -515,10 +515,12 @@ TEST(gpu_streaming_plan_for_32g_porep_cards)
         int buffers;       /* 0: does not fit */
         bool on_device;    /* a, b, c from the shape */
         unsigned streamed; /* sections streamed */
+        unsigned share;    /* partitions per pass (gpus.stream_share 4 by default) */
     } cards[] = {
-        {141, false, 4, true, 0x00}, {80, false, 4, true, 0x18}, {32, false, 4, true, 0x1f},
-        {24, true, 4, true, 0x1f},   {16, true, 2, false, 0x1f}, {12, true, 2, false, 0x1f},
-        {8, true, 0, false, 0},
+        {141, false, 4, true, 0x00, 1}, {80, false, 4, true, 0x18, 4},
+        {32, false, 4, true, 0x1f, 4},  {24, true, 4, true, 0x1f, 4},
+        {16, true, 2, false, 0x1f, 4},  {12, true, 2, false, 0x1f, 4},
+        {8, true, 0, false, 0, 0},
     };
     eng_config_t cfg;
     eng_config_default(&cfg);
@@ -539,6 +541,11 @@ TEST(gpu_streaming_plan_for_32g_porep_cards)
                   (unsigned long long)sp.room);
         CHECK(sp.need + sp.room <= avail);
         CHECK(!sp.mask || (sp.chunk >= 192 && sp.chunk <= (UINT64_C(1) << 30)));
+        CHECK_MSG(sp.share == cards[i].share, "%u GiB: %u partitions per pass", cards[i].gib,
+                  sp.share);
+        printf("  %3u GiB: buffers %d, streamed 0x%02x, chunk %llu, %u partitions per pass\n",
+               cards[i].gib, sp.lean ? (sp.own_z ? 3 : 2) : 4, sp.mask,
+               (unsigned long long)sp.chunk, sp.share);
     }
     /* "always": every section streamed where everything fits */
     eng_stream_plan sp;
@@ -567,12 +574,13 @@ TEST(gpu_streaming_modes_and_failure_mid_stream)
     eng_gpu_info_t g = status0(eng);
     CHECK_EQ_U64(g.n_streamed, 1);
     CHECK_EQ_U64(g.proofs, 2);
-    /* the 12th copy from now fails: within the next partition's streamed MSMs */
-    gpu_debug_fail_h2d(eng->gpus[0].dev, 12);
+    /* the 4th copy from now fails: within the next partition's streamed MSMs (its uploads of
+     * [inputs | aux] take two) */
+    gpu_debug_fail_h2d(eng->gpus[0].dev, 4);
     prove_ok(eng, ENG_KIND_POREP, "always-c2", &c2);
     prove_ok(eng, ENG_KIND_POREP, "always-c3", &c);
     g = status0(eng);
-    CHECK_EQ_U64(g.cpu_fallbacks, 1);
+    CHECK_MSG(g.cpu_fallbacks == 1, "%s", etu_log_text());
     CHECK_EQ_U64(g.proofs, 4);
     CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_errors_total"), 1);
     CHECK(g.usable);
@@ -595,6 +603,54 @@ TEST(gpu_streaming_modes_and_failure_mid_stream)
     cz_log_set_sink(NULL, NULL);
     CHECK_EQ_U64(etu_count_lines("srs=test-cubic-big event=cpu_fallback reason=too_large", NULL),
                  1);
+}
+
+/* gpus.stream_share: the partitions of a job ready together share the passes over the streamed
+ * points (event=shared_pass): the same valid proofs, all on the device, fewer bytes moved than
+ * with a pass per partition. A copy failure inside a group (event=group_failed) loses nothing:
+ * its partitions are proved again one by one. */
+TEST(gpu_partitions_share_a_pass)
+{
+    need_gpu();
+    etu_tk();
+    uint64_t h2d[2] = {0};
+    tk_req c = etu_req(0, 4, 81);
+
+    for (unsigned share = 1; share <= 3; share += 2) {
+        eng_config_t cfg;
+        eng_result_copy_t res;
+        dev0_cfg(&cfg, 0);
+        cfg.gpu_streaming = ENG_STREAM_ALWAYS;
+        cfg.gpu_stream_bytes = 2000;
+        cfg.gpu_stream_share = share;
+        eng_t *eng = start_captured(&cfg);
+        prove(eng, ENG_KIND_POREP, share == 1 ? "alone" : "shared", &c, &res);
+        etu_check_proofs(&res, &c);
+        h2d[share / 2] = res.r.timings.h2d_bytes;
+        eng_result_copy_clear(&res);
+        eng_gpu_info_t g = status0(eng);
+        CHECK_EQ_U64(g.proofs, 4);
+        CHECK_EQ_U64(g.cpu_fallbacks, 0);
+        if (share > 1) { /* a copy failure inside a group: proved again, one by one */
+            gpu_debug_fail_h2d(eng->gpus[0].dev, 20);
+            prove_ok(eng, ENG_KIND_POREP, "shared-fail", &c);
+            CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_errors_total"), 1);
+        }
+        eng_free(eng);
+        cz_log_set_sink(NULL, NULL);
+        char want[32];
+        snprintf(want, sizeof(want), "share=%u", share);
+        /* made again after the failure */
+        CHECK_EQ_U64(etu_count_lines("event=resident mode=streamed", want), share > 1 ? 2 : 1);
+        size_t groups = etu_count_lines("event=shared_pass", NULL);
+        CHECK_MSG((groups > 0) == (share > 1), "%s", etu_log_text());
+        CHECK_MSG(etu_count_lines("job=shared-fail", "event=group_failed") == (share > 1), "%s",
+                  etu_log_text());
+        printf("  share %u: %zu shared passes, %llu bytes to the device\n", share, groups,
+               (unsigned long long)h2d[share / 2]);
+    }
+    CHECK_MSG(h2d[1] < h2d[0], "shared %llu bytes, alone %llu", (unsigned long long)h2d[1],
+              (unsigned long long)h2d[0]);
 }
 
 /* A device copy goes when its parameters leave the hot tier: by EvictSRS, and by the memory
