@@ -27,6 +27,9 @@
  * stack (under 40 KB), and the scalar digits among them are wiped after each batch.
  * Threads: the table is read-only once built; tasks of the pool write disjoint output ranges,
  * so the result does not depend on the pool.
+ *
+ * This file holds what the groups share (window choice, recoding); the table builder and the
+ * batched additions are fixed_base_impl.h, instantiated at the end for G1 and for G2.
  */
 #include "curve/g1.h"
 #include "curve/g2.h"
@@ -36,7 +39,7 @@
 
 /* Scalars per batch: one inversion per window is shared by this many additions. */
 #define FB_LANES 256
-/* Jacobian points converted to affine at once while building a table row. */
+/* Jacobian G1 points converted to affine at once while building a table row (G2: half). */
 #define FB_BLOCK 128
 
 static unsigned fb_nwin(unsigned w)
@@ -138,344 +141,23 @@ static unsigned fb_abs(int d)
     return d < 0 ? (unsigned)-d : (unsigned)d;
 }
 
-/* ---- G1 ------------------------------------------------------------------------------------- */
+/* ---- The two groups: fixed_base_impl.h with Fp and with Fp2 coordinates ------------------- */
 
-typedef struct g1_fb_build {
-    g1_aff_t *tab;
-    const g1_aff_t *base;
-    unsigned w;
-} g1_fb_build_t;
+#define FB_FE            fp_t
+#define FB_FE_FN(suffix) fp##suffix
+#define FB_FE_ONE        FP_ONE
+#define FB_AFF           g1_aff_t
+#define FB_JAC           g1_t
+#define FB_FN(suffix)    g1##suffix
+#define FB_ROW_BLOCK     FB_BLOCK
+#include "curve/fixed_base_impl.h"
 
-/* Rows [begin, end) of the table. */
-static void g1_fb_rows(void *ctx, size_t begin, size_t end, unsigned worker)
-{
-    const g1_fb_build_t *b = ctx;
-    size_t half = fb_half(b->w);
-    g1_t jac[FB_BLOCK];
-    fp_t scratch[FB_BLOCK];
-    (void)worker;
-
-    for (size_t i = begin; i < end; i++) {
-        g1_aff_t *row = b->tab + i * half;
-        g1_aff_t first;
-        g1_t cur;
-
-        /* first = 2^(w i) P */
-        g1_from_aff(&cur, b->base);
-        for (size_t s = 0; s < (size_t)b->w * i; s++) {
-            g1_dbl(&cur, &cur);
-        }
-        g1_to_aff(&first, &cur);
-        g1_set_identity(&cur);
-        for (size_t d0 = 0; d0 < half; d0 += FB_BLOCK) {
-            size_t len = half - d0 < FB_BLOCK ? half - d0 : FB_BLOCK;
-            for (size_t j = 0; j < len; j++) {
-                g1_add_aff(&cur, &cur, &first);
-                jac[j] = cur;
-            }
-            g1_batch_to_aff(row + d0, jac, len, scratch);
-        }
-    }
-}
-
-void g1_fb_table_init(g1_aff_t *tab, const g1_aff_t *base, unsigned w, cz_pool *pool)
-{
-    g1_fb_build_t b = {.tab = tab, .base = base, .w = w};
-
-    fb_check_window(w);
-    cz_pool_for(pool, fb_nwin(w), 1, g1_fb_rows, &b);
-}
-
-/* out[j] = [k[j]] P for j < len <= FB_LANES. */
-static void g1_fb_lanes(g1_aff_t *out, const g1_aff_t *tab, unsigned w, const fr_repr_t *k,
-                        size_t len)
-{
-    size_t half = fb_half(w);
-    unsigned nwin = fb_nwin(w);
-    unsigned carry[FB_LANES];
-    int dig[FB_LANES];
-    fp_t pre[FB_LANES];
-
-    for (size_t j = 0; j < len; j++) {
-        CZ_CHECK((k[j].l[3] >> 63) == 0); /* k < 2^255 */
-        g1_aff_set_identity(&out[j]);
-        carry[j] = 0;
-    }
-    for (unsigned i = 0; i < nwin; i++) {
-        const g1_aff_t *row = tab + (size_t)i * half;
-        fp_t acc = FP_ONE, inv;
-        size_t nact = 0;
-
-        for (size_t j = 0; j < len; j++) {
-            dig[j] = fb_digit(&k[j], w, i, &carry[j]);
-            if (dig[j] != 0) {
-                fb_prefetch(&row[fb_abs(dig[j]) - 1], sizeof(g1_aff_t));
-            }
-        }
-        /* forward: prefix products of x_T - x over the lanes that add in affine */
-        for (size_t j = 0; j < len; j++) {
-            const g1_aff_t *t;
-            fp_t dx;
-
-            if (dig[j] == 0) {
-                continue;
-            }
-            t = &row[fb_abs(dig[j]) - 1];
-            if (g1_aff_is_identity(&out[j])) {
-                out[j] = *t;
-                if (dig[j] < 0) {
-                    fp_neg(&out[j].y, &out[j].y);
-                }
-                dig[j] = 0;
-                continue;
-            }
-            if (fp_eq(&out[j].x, &t->x)) {
-                /* T = +-acc: complete Jacobian formulas (doubling or the identity) */
-                g1_aff_t tt;
-                g1_t a;
-                tt = *t;
-                if (dig[j] < 0) {
-                    fp_neg(&tt.y, &tt.y);
-                }
-                g1_from_aff(&a, &out[j]);
-                g1_add_aff(&a, &a, &tt);
-                g1_to_aff(&out[j], &a);
-                dig[j] = 0;
-                continue;
-            }
-            pre[j] = acc;
-            fp_sub(&dx, &t->x, &out[j].x);
-            fp_mul(&acc, &acc, &dx);
-            nact++;
-        }
-        if (nact == 0) {
-            continue;
-        }
-        fp_inv(&inv, &acc);
-        /* backward: inv = 1 / prod_{j' <= j} dx_j' on entry to lane j */
-        for (size_t j = len; j-- > 0;) {
-            const g1_aff_t *t;
-            fp_t dx, lam, ty, x3;
-
-            if (dig[j] == 0) {
-                continue;
-            }
-            t = &row[fb_abs(dig[j]) - 1];
-            fp_sub(&dx, &t->x, &out[j].x);
-            fp_mul(&pre[j], &pre[j], &inv); /* 1 / dx_j */
-            fp_mul(&inv, &inv, &dx);
-            if (dig[j] < 0) {
-                fp_neg(&ty, &t->y);
-            } else {
-                ty = t->y;
-            }
-            fp_sub(&lam, &ty, &out[j].y);
-            fp_mul(&lam, &lam, &pre[j]);
-            fp_sqr(&x3, &lam);
-            fp_sub(&x3, &x3, &out[j].x);
-            fp_sub(&x3, &x3, &t->x);
-            fp_sub(&dx, &out[j].x, &x3);
-            fp_mul(&dx, &dx, &lam);
-            fp_sub(&out[j].y, &dx, &out[j].y);
-            out[j].x = x3;
-        }
-    }
-    /* the digits are the scalars (toxic waste in a setup) */
-    cz_memzero(dig, sizeof(dig));
-    cz_memzero(carry, sizeof(carry));
-}
-
-typedef struct g1_fb_job {
-    g1_aff_t *out;
-    const g1_aff_t *tab;
-    const fr_repr_t *k;
-    unsigned w;
-} g1_fb_job_t;
-
-static void g1_fb_task(void *ctx, size_t begin, size_t end, unsigned worker)
-{
-    const g1_fb_job_t *job = ctx;
-    (void)worker;
-
-    for (size_t b = begin; b < end; b += FB_LANES) {
-        size_t len = end - b < FB_LANES ? end - b : FB_LANES;
-        g1_fb_lanes(job->out + b, job->tab, job->w, job->k + b, len);
-    }
-}
-
-void g1_fb_mul(g1_aff_t *out, const g1_aff_t *tab, unsigned w, const fr_repr_t *k, size_t n,
-               cz_pool *pool)
-{
-    g1_fb_job_t job = {.out = out, .tab = tab, .k = k, .w = w};
-
-    fb_check_window(w);
-    cz_pool_for(pool, n, FB_LANES, g1_fb_task, &job);
-}
-
-/* ---- G2 (the same with Fp2 coordinates) ------------------------------------------------------ */
-
-typedef struct g2_fb_build {
-    g2_aff_t *tab;
-    const g2_aff_t *base;
-    unsigned w;
-} g2_fb_build_t;
-
-static void g2_fb_rows(void *ctx, size_t begin, size_t end, unsigned worker)
-{
-    const g2_fb_build_t *b = ctx;
-    size_t half = fb_half(b->w);
-    g2_t jac[FB_BLOCK / 2];
-    fp2_t scratch[FB_BLOCK / 2];
-    (void)worker;
-
-    for (size_t i = begin; i < end; i++) {
-        g2_aff_t *row = b->tab + i * half;
-        g2_aff_t first;
-        g2_t cur;
-
-        g2_from_aff(&cur, b->base);
-        for (size_t s = 0; s < (size_t)b->w * i; s++) {
-            g2_dbl(&cur, &cur);
-        }
-        g2_to_aff(&first, &cur);
-        g2_set_identity(&cur);
-        for (size_t d0 = 0; d0 < half; d0 += FB_BLOCK / 2) {
-            size_t len = half - d0 < FB_BLOCK / 2 ? half - d0 : FB_BLOCK / 2;
-            for (size_t j = 0; j < len; j++) {
-                g2_add_aff(&cur, &cur, &first);
-                jac[j] = cur;
-            }
-            g2_batch_to_aff(row + d0, jac, len, scratch);
-        }
-    }
-}
-
-void g2_fb_table_init(g2_aff_t *tab, const g2_aff_t *base, unsigned w, cz_pool *pool)
-{
-    g2_fb_build_t b = {.tab = tab, .base = base, .w = w};
-
-    fb_check_window(w);
-    cz_pool_for(pool, fb_nwin(w), 1, g2_fb_rows, &b);
-}
-
-static void g2_fb_lanes(g2_aff_t *out, const g2_aff_t *tab, unsigned w, const fr_repr_t *k,
-                        size_t len)
-{
-    size_t half = fb_half(w);
-    unsigned nwin = fb_nwin(w);
-    unsigned carry[FB_LANES];
-    int dig[FB_LANES];
-    fp2_t pre[FB_LANES];
-
-    for (size_t j = 0; j < len; j++) {
-        CZ_CHECK((k[j].l[3] >> 63) == 0); /* k < 2^255 */
-        g2_aff_set_identity(&out[j]);
-        carry[j] = 0;
-    }
-    for (unsigned i = 0; i < nwin; i++) {
-        const g2_aff_t *row = tab + (size_t)i * half;
-        fp2_t acc = FP2_ONE, inv;
-        size_t nact = 0;
-
-        for (size_t j = 0; j < len; j++) {
-            dig[j] = fb_digit(&k[j], w, i, &carry[j]);
-            if (dig[j] != 0) {
-                fb_prefetch(&row[fb_abs(dig[j]) - 1], sizeof(g2_aff_t));
-            }
-        }
-        for (size_t j = 0; j < len; j++) {
-            const g2_aff_t *t;
-            fp2_t dx;
-
-            if (dig[j] == 0) {
-                continue;
-            }
-            t = &row[fb_abs(dig[j]) - 1];
-            if (g2_aff_is_identity(&out[j])) {
-                out[j] = *t;
-                if (dig[j] < 0) {
-                    fp2_neg(&out[j].y, &out[j].y);
-                }
-                dig[j] = 0;
-                continue;
-            }
-            if (fp2_eq(&out[j].x, &t->x)) {
-                g2_aff_t tt;
-                g2_t a;
-                tt = *t;
-                if (dig[j] < 0) {
-                    fp2_neg(&tt.y, &tt.y);
-                }
-                g2_from_aff(&a, &out[j]);
-                g2_add_aff(&a, &a, &tt);
-                g2_to_aff(&out[j], &a);
-                dig[j] = 0;
-                continue;
-            }
-            pre[j] = acc;
-            fp2_sub(&dx, &t->x, &out[j].x);
-            fp2_mul(&acc, &acc, &dx);
-            nact++;
-        }
-        if (nact == 0) {
-            continue;
-        }
-        fp2_inv(&inv, &acc);
-        for (size_t j = len; j-- > 0;) {
-            const g2_aff_t *t;
-            fp2_t dx, lam, ty, x3;
-
-            if (dig[j] == 0) {
-                continue;
-            }
-            t = &row[fb_abs(dig[j]) - 1];
-            fp2_sub(&dx, &t->x, &out[j].x);
-            fp2_mul(&pre[j], &pre[j], &inv);
-            fp2_mul(&inv, &inv, &dx);
-            if (dig[j] < 0) {
-                fp2_neg(&ty, &t->y);
-            } else {
-                ty = t->y;
-            }
-            fp2_sub(&lam, &ty, &out[j].y);
-            fp2_mul(&lam, &lam, &pre[j]);
-            fp2_sqr(&x3, &lam);
-            fp2_sub(&x3, &x3, &out[j].x);
-            fp2_sub(&x3, &x3, &t->x);
-            fp2_sub(&dx, &out[j].x, &x3);
-            fp2_mul(&dx, &dx, &lam);
-            fp2_sub(&out[j].y, &dx, &out[j].y);
-            out[j].x = x3;
-        }
-    }
-    /* the digits are the scalars (toxic waste in a setup) */
-    cz_memzero(dig, sizeof(dig));
-    cz_memzero(carry, sizeof(carry));
-}
-
-typedef struct g2_fb_job {
-    g2_aff_t *out;
-    const g2_aff_t *tab;
-    const fr_repr_t *k;
-    unsigned w;
-} g2_fb_job_t;
-
-static void g2_fb_task(void *ctx, size_t begin, size_t end, unsigned worker)
-{
-    const g2_fb_job_t *job = ctx;
-    (void)worker;
-
-    for (size_t b = begin; b < end; b += FB_LANES) {
-        size_t len = end - b < FB_LANES ? end - b : FB_LANES;
-        g2_fb_lanes(job->out + b, job->tab, job->w, job->k + b, len);
-    }
-}
-
-void g2_fb_mul(g2_aff_t *out, const g2_aff_t *tab, unsigned w, const fr_repr_t *k, size_t n,
-               cz_pool *pool)
-{
-    g2_fb_job_t job = {.out = out, .tab = tab, .k = k, .w = w};
-
-    fb_check_window(w);
-    cz_pool_for(pool, n, FB_LANES, g2_fb_task, &job);
-}
+/* G2 points are twice as large: half the block keeps a row builder's stack the same size. */
+#define FB_FE            fp2_t
+#define FB_FE_FN(suffix) fp2##suffix
+#define FB_FE_ONE        FP2_ONE
+#define FB_AFF           g2_aff_t
+#define FB_JAC           g2_t
+#define FB_FN(suffix)    g2##suffix
+#define FB_ROW_BLOCK     (FB_BLOCK / 2)
+#include "curve/fixed_base_impl.h"
