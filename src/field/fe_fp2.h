@@ -1,6 +1,7 @@
 /* fe_fp2.h - binds the FE_* names of the coordinate-generic templates (curve/curve_impl.h,
- * msm/msm_impl.h, msm/msm_vec_impl.h) to Fp2: include it once, before the template, in a file
- * that instantiates one of them over G2. A template uses the names it needs. */
+ * msm/msm_impl.h, msm/msm_vec_impl.h, field/pow_impl.h) to Fp2: include it once, before the
+ * template, in a file that instantiates one of them over Fp2 (G2 coordinates). A template uses
+ * the names it needs. */
 #ifndef CUZK_FIELD_FE_FP2_H
 #define CUZK_FIELD_FE_FP2_H
 

@@ -186,59 +186,9 @@ void fp_sqr(fp_t *out, const fp_t *a)
     fp_sqr_kernel(out->l, a->l);
 }
 
-void fp_pow(fp_t *out, const fp_t *a, const uint64_t *e, size_t n)
-{
-    /* left to right, 4-bit fixed window: a^0 .. a^15 precomputed (the window pays off only
-     * for exponents longer than a limb; short ones go bit by bit) */
-    fp_t tbl[16], acc = FP_ONE;
-    size_t top = n;
-    bool started = false;
-
-    while (top > 0 && e[top - 1] == 0) {
-        top--;
-    }
-    if (top <= 1) {
-        uint64_t x = top ? e[0] : 0;
-        for (int bit = 63; bit >= 0; bit--) {
-            if (started) {
-                fp_sqr(&acc, &acc);
-            }
-            if ((x >> bit) & 1) {
-                if (started) {
-                    fp_mul(&acc, &acc, a);
-                } else {
-                    acc = *a;
-                    started = true;
-                }
-            }
-        }
-        *out = acc;
-        return;
-    }
-    tbl[0] = FP_ONE;
-    tbl[1] = *a;
-    for (int i = 2; i < 16; i++) {
-        fp_mul(&tbl[i], &tbl[i - 1], a);
-    }
-    for (size_t i = top; i-- > 0;) {
-        for (int sh = 60; sh >= 0; sh -= 4) {
-            unsigned digit = (unsigned)(e[i] >> sh) & 15;
-            if (started) {
-                fp_sqr(&acc, &acc);
-                fp_sqr(&acc, &acc);
-                fp_sqr(&acc, &acc);
-                fp_sqr(&acc, &acc);
-                if (digit) {
-                    fp_mul(&acc, &acc, &tbl[digit]);
-                }
-            } else if (digit) {
-                acc = tbl[digit];
-                started = true;
-            }
-        }
-    }
-    *out = acc;
-}
+#include "field/fe_fp.h" /* FE, FE_MUL, ..., bound to the field */
+#define FE_POW fp_pow
+#include "field/pow_impl.h"
 
 void fp_inv(fp_t *out, const fp_t *a)
 {

@@ -147,59 +147,12 @@ void fr_sqr(fr_t *out, const fr_t *a)
     fr_sqr_kernel(out->l, a->l);
 }
 
-void fr_pow(fr_t *out, const fr_t *a, const uint64_t *e, size_t n)
-{
-    /* left to right, 4-bit fixed window: a^0 .. a^15 precomputed (the window pays off only
-     * for exponents longer than a limb; short ones go bit by bit) */
-    fr_t tbl[16], acc = FR_ONE;
-    size_t top = n;
-    bool started = false;
-
-    while (top > 0 && e[top - 1] == 0) {
-        top--;
-    }
-    if (top <= 1) {
-        uint64_t x = top ? e[0] : 0;
-        for (int bit = 63; bit >= 0; bit--) {
-            if (started) {
-                fr_sqr(&acc, &acc);
-            }
-            if ((x >> bit) & 1) {
-                if (started) {
-                    fr_mul(&acc, &acc, a);
-                } else {
-                    acc = *a;
-                    started = true;
-                }
-            }
-        }
-        *out = acc;
-        return;
-    }
-    tbl[0] = FR_ONE;
-    tbl[1] = *a;
-    for (int i = 2; i < 16; i++) {
-        fr_mul(&tbl[i], &tbl[i - 1], a);
-    }
-    for (size_t i = top; i-- > 0;) {
-        for (int sh = 60; sh >= 0; sh -= 4) {
-            unsigned digit = (unsigned)(e[i] >> sh) & 15;
-            if (started) {
-                fr_sqr(&acc, &acc);
-                fr_sqr(&acc, &acc);
-                fr_sqr(&acc, &acc);
-                fr_sqr(&acc, &acc);
-                if (digit) {
-                    fr_mul(&acc, &acc, &tbl[digit]);
-                }
-            } else if (digit) {
-                acc = tbl[digit];
-                started = true;
-            }
-        }
-    }
-    *out = acc;
-}
+#define FE     fr_t
+#define FE_MUL fr_mul
+#define FE_SQR fr_sqr
+#define FE_ONE FR_ONE
+#define FE_POW fr_pow
+#include "field/pow_impl.h"
 
 void fr_pow_u64(fr_t *out, const fr_t *a, uint64_t e)
 {
