@@ -28,10 +28,6 @@
 #include "circuits/internal.h"
 #include "hash/sha256.h"
 
-#define KIB (UINT64_C(1) << 10)
-#define MIB (UINT64_C(1) << 20)
-#define GIB (UINT64_C(1) << 30)
-
 /* The sector table is seal/'s (seal.h seal_size); the circuits see its supported head. */
 const circ_sector_t *circ_sectors(size_t *count)
 {

@@ -28,6 +28,11 @@
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Binary byte sizes (uint64_t). */
+#define KIB (UINT64_C(1) << 10)
+#define MIB (UINT64_C(1) << 20)
+#define GIB (UINT64_C(1) << 30)
+
 /** Aborts after printing "file:line: what". Used by CZ_CHECK and CZ_VERIFY. */
 CZ_NORETURN void cz_panic(const char *file, int line, const char *what);
 

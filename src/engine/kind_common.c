@@ -18,10 +18,6 @@
 
 #include "groth16/groth16.h"
 
-#define KIB (UINT64_C(1) << 10)
-#define MIB (UINT64_C(1) << 20)
-#define GIB (UINT64_C(1) << 30)
-
 const char *eng_fil_prefix(circ_kind kind)
 {
     switch (kind) {
@@ -224,6 +220,6 @@ cuzk_err eng_fil_plan_circuit(eng_plan_t *plan, circ_kind kind, uint64_t sector_
     uint64_t fr = sizeof(fr_t);
     uint64_t asg = fr * (3 * m + c.num_aux + c.num_inputs) + m / 2; /* densities: bits */
     uint64_t work = fr * (3 * n + n / 2 + n);
-    plan->partition_mem_bytes = (size_t)(asg + work + (UINT64_C(16) << 20));
+    plan->partition_mem_bytes = (size_t)(asg + work + 16 * MIB);
     return CUZK_OK;
 }

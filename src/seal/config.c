@@ -10,10 +10,6 @@
 
 #include "common/bytes.h"
 
-#define KIB ((uint64_t)1 << 10)
-#define MIB ((uint64_t)1 << 20)
-#define GIB ((uint64_t)1 << 30)
-
 /* The sector table (seal.h). Columns: bytes, name, base / sub / top arity, layers, PoRep
  * partitions (interactive, non-interactive), PoRep minimum challenges (interactive,
  * non-interactive), WINDOW_POST_SECTOR_COUNT, published, supported, SnapDeals. The sizes below

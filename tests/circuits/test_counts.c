@@ -24,10 +24,6 @@
 #include "common/pool.h"
 #include "hash/hash.h"
 
-#define KIB (UINT64_C(1) << 10)
-#define MIB (UINT64_C(1) << 20)
-#define GIB (UINT64_C(1) << 30)
-
 typedef struct porep_ctx {
     circ_porep_cfg_t cfg;
 } porep_ctx;

@@ -9,10 +9,6 @@
 
 #include "vectors/circuits/param_names.h"
 
-#define KIB (UINT64_C(1) << 10)
-#define MIB (UINT64_C(1) << 20)
-#define GIB (UINT64_C(1) << 30)
-
 TEST(param_identifier_porep_pinned)
 {
     char buf[512];

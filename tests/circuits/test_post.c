@@ -11,8 +11,6 @@
 #include "common/alloc.h"
 #include "hash/poseidon.h"
 
-#define GIB (UINT64_C(1) << 30)
-
 /* ------------------------------------------------------------------------------------------
  * Leaf challenges: Curio golden (V1_2 index = n), randomness 0, sector 1, 32 GiB.
  * ---------------------------------------------------------------------------------------- */

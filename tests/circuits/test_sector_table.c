@@ -8,10 +8,6 @@
 #include "circuits/circuits.h"
 #include "seal/seal.h"
 
-#define KIB (UINT64_C(1) << 10)
-#define MIB (UINT64_C(1) << 20)
-#define GIB (UINT64_C(1) << 30)
-
 /* Pinned from rust-fil-proofs filecoin-proofs/src/constants.rs: SECTOR_SIZE_*, the with_shape!
  * shapes (SectorShapeBase 8-0-0, Sub2 8-2-0, Sub8 8-8-0, Top2 8-8-2), LAYERS, POREP_PARTITIONS,
  * get_porep_interactive_minimum_challenges, get_porep_non_interactive_partitions,
