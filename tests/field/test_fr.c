@@ -1,54 +1,39 @@
 /* test_fr.c - Fr: known answers from @noble/curves 2.4.0 (tests/vectors/field/fr_vectors.h),
  * the spec's constants (groth16.md 1.3-1.4), a naive bit-serial modular multiplication, ring
- * laws, Tonelli-Shanks, batch inversion, and the ADX kernels against the portable ones.
+ * laws, Tonelli-Shanks, batch inversion, and the ADX kernels against the portable ones. The
+ * tests Fr shares with Fp are field_tests_impl.h; this file adds Fr's own.
  */
 #include "field_test_util.h"
 #include "vectors/field/fr_vectors.h"
 
 #define NRAND 2000
 
-static void kat_bin(const struct field_vec2 *v, size_t n,
-                    void (*op)(fr_t *, const fr_t *, const fr_t *))
+/* Canonical limbs to an element and back through fr_repr_t. */
+static bool fr_from_limbs_repr(fr_t *out, const uint64_t l[FR_NLIMBS])
 {
-    for (size_t i = 0; i < n; i++) {
-        fr_t a, b, want, got;
-        hex_fr(&a, v[i].a);
-        hex_fr(&b, v[i].b);
-        hex_fr(&want, v[i].out);
-        op(&got, &a, &b);
-        CHECK_MSG(fr_eq(&got, &want), "vector %zu", i);
-        got = a;
-        op(&got, &got, &b);
-        CHECK(fr_eq(&got, &want));
-        got = b;
-        op(&got, &a, &got);
-        CHECK(fr_eq(&got, &want));
-    }
+    fr_repr_t r;
+    memcpy(r.l, l, sizeof(r.l));
+    return fr_from_repr(out, &r);
 }
 
-static void kat_un(const struct field_vec1 *v, size_t n, void (*op)(fr_t *, const fr_t *))
+static void fr_to_limbs_repr(uint64_t l[FR_NLIMBS], const fr_t *a)
 {
-    for (size_t i = 0; i < n; i++) {
-        fr_t a, want, got;
-        hex_fr(&a, v[i].a);
-        hex_fr(&want, v[i].out);
-        op(&got, &a);
-        CHECK_MSG(fr_eq(&got, &want), "vector %zu", i);
-        op(&a, &a);
-        CHECK(fr_eq(&a, &want));
-    }
+    fr_repr_t r;
+    fr_to_repr(&r, a);
+    memcpy(l, r.l, sizeof(r.l));
 }
 
-TEST(fr_kat_add_sub_mul_sqr_inv)
-{
-    FOR_EACH_KERNEL({
-        kat_bin(fr_add_vectors, ARRAY_LEN(fr_add_vectors), fr_add);
-        kat_bin(fr_sub_vectors, ARRAY_LEN(fr_sub_vectors), fr_sub);
-        kat_bin(fr_mul_vectors, ARRAY_LEN(fr_mul_vectors), fr_mul);
-        kat_un(fr_sqr_vectors, ARRAY_LEN(fr_sqr_vectors), fr_sqr);
-        kat_un(fr_inv_vectors, ARRAY_LEN(fr_inv_vectors), fr_inv);
-    });
-}
+#define FE            fr_t
+#define FE_FN(suffix) fr##suffix
+#define FE_NLIMBS     FR_NLIMBS
+#define FE_MODULUS    FR_MODULUS
+#define FE_ONE        FR_ONE
+#define FE_INV_EXP    FR_INV_EXP
+#define HEX_FE        hex_fr
+#define RAND_FE       rand_fr
+#define FE_FROM_LIMBS fr_from_limbs_repr
+#define FE_TO_LIMBS   fr_to_limbs_repr
+#include "field_tests_impl.h"
 
 TEST(fr_kat_sqrt)
 {
@@ -174,69 +159,6 @@ TEST(fr_constants)
     CHECK_EQ_U64(inv7.l[0], 0xdb6db6db24924925ULL);
 }
 
-TEST(fr_mul_vs_naive)
-{
-    FOR_EACH_KERNEL({
-        for (int i = 0; i < 500; i++) {
-            fr_repr_t a, b, got;
-            uint64_t want[FR_NLIMBS];
-            fr_t x, y, z;
-            rand_edge_below(a.l, FR_MODULUS, FR_NLIMBS);
-            rand_edge_below(b.l, FR_MODULUS, FR_NLIMBS);
-            naive_mulmod(want, a.l, b.l, FR_MODULUS, FR_NLIMBS);
-            CHECK(fr_from_repr(&x, &a));
-            CHECK(fr_from_repr(&y, &b));
-            fr_mul(&z, &x, &y);
-            fr_to_repr(&got, &z);
-            CHECK_MEM_EQ(got.l, want, sizeof(want));
-            naive_mulmod(want, a.l, a.l, FR_MODULUS, FR_NLIMBS);
-            fr_sqr(&z, &x);
-            fr_to_repr(&got, &z);
-            CHECK_MEM_EQ(got.l, want, sizeof(want));
-        }
-    });
-}
-
-TEST(fr_ring_laws)
-{
-    FOR_EACH_KERNEL({
-        for (int i = 0; i < NRAND; i++) {
-            fr_t a, b, c, t, u, v;
-            rand_fr(&a);
-            rand_fr(&b);
-            rand_fr(&c);
-            fr_add(&t, &a, &b);
-            fr_add(&u, &b, &a);
-            CHECK(fr_eq(&t, &u));
-            fr_mul(&t, &a, &b);
-            fr_mul(&u, &b, &a);
-            CHECK(fr_eq(&t, &u));
-            fr_mul(&t, &t, &c);
-            fr_mul(&u, &b, &c);
-            fr_mul(&u, &a, &u);
-            CHECK(fr_eq(&t, &u));
-            fr_add(&t, &b, &c);
-            fr_mul(&t, &a, &t);
-            fr_mul(&u, &a, &b);
-            fr_mul(&v, &a, &c);
-            fr_add(&u, &u, &v);
-            CHECK(fr_eq(&t, &u));
-            fr_sub(&t, &a, &b);
-            fr_add(&t, &t, &b);
-            CHECK(fr_eq(&t, &a));
-            fr_neg(&t, &a);
-            fr_add(&t, &t, &a);
-            CHECK(fr_is_zero(&t));
-            fr_dbl(&t, &a);
-            fr_add(&u, &a, &a);
-            CHECK(fr_eq(&t, &u));
-            fr_sqr(&t, &a);
-            fr_mul(&u, &a, &a);
-            CHECK(fr_eq(&t, &u));
-        }
-    });
-}
-
 TEST(fr_inv_sqrt_pow_random)
 {
     fr_t z;
@@ -335,67 +257,6 @@ TEST(fr_from_u256_reduce)
     }
 }
 
-TEST(fr_adx_matches_portable)
-{
-#if FIELD_HAVE_ADX_KERNELS
-    if (!field_cpu_has_adx()) {
-        test_skip("CPU lacks ADX/BMI2");
-    }
-    CHECK_STR_EQ(fr_impl_name(), "adx");
-    for (int i = 0; i < 20000; i++) {
-        uint64_t a[4], b[4], w[4], g[4];
-        rand_edge_below(a, FR_MODULUS, 4);
-        rand_edge_below(b, FR_MODULUS, 4);
-        fr_mul_portable(w, a, b);
-        fr_mul_adx(g, a, b);
-        CHECK_MEM_EQ(g, w, sizeof(g));
-        fr_sqr_portable(w, a);
-        fr_sqr_adx(g, a);
-        CHECK_MEM_EQ(g, w, sizeof(g));
-        memcpy(g, b, sizeof(g));
-        fr_mul_adx(g, a, g);
-        fr_mul_portable(w, a, b);
-        CHECK_MEM_EQ(g, w, sizeof(g));
-        memcpy(g, a, sizeof(g));
-        fr_sqr_adx(g, g);
-        fr_sqr_portable(w, a);
-        CHECK_MEM_EQ(g, w, sizeof(g));
-    }
-#else
-    test_skip("no ADX kernels in this build");
-#endif
-}
-
-TEST(fr_addsub_matches_portable)
-{
-    /* fp_add/fp_sub (inline assembly on x86-64) against the portable C versions */
-    for (int i = 0; i < 20000; i++) {
-        fr_t a, b, got;
-        uint64_t want[FR_NLIMBS];
-        rand_edge_below(a.l, FR_MODULUS, FR_NLIMBS);
-        rand_edge_below(b.l, FR_MODULUS, FR_NLIMBS);
-        fr_add(&got, &a, &b);
-        fr_add_portable(want, a.l, b.l);
-        CHECK_MEM_EQ(got.l, want, sizeof(want));
-        CHECK(limbs_lt(got.l, FR_MODULUS, FR_NLIMBS));
-        fr_sub(&got, &a, &b);
-        fr_sub_portable(want, a.l, b.l);
-        CHECK_MEM_EQ(got.l, want, sizeof(want));
-        CHECK(limbs_lt(got.l, FR_MODULUS, FR_NLIMBS));
-        got = a;
-        fr_sub(&got, &b, &got);
-        fr_sub_portable(want, b.l, a.l);
-        CHECK_MEM_EQ(got.l, want, sizeof(want));
-        got = b;
-        fr_add(&got, &got, &got);
-        fr_add_portable(want, b.l, b.l);
-        CHECK_MEM_EQ(got.l, want, sizeof(want));
-    }
-    if (!FIELD_HAVE_X86_ADDSUB) {
-        test_skip("no assembly add/sub in this build: compared the portable code with itself");
-    }
-}
-
 TEST(fr_wide_sums)
 {
     /* unreduced sums against chains of fr_add, the assembly accumulation against the portable
@@ -444,79 +305,4 @@ TEST(fr_wide_sums)
         fr_wide_reduce(&got, acc);
         CHECK(acc.l[FR_NLIMBS] > 1000 && fr_eq(&got, &want));
     }
-}
-
-/* out = a^e bit by bit (e: n limbs), the simplest square-and-multiply: the reference for
- * fr_pow's windowed path. */
-static void naive_pow(fr_t *out, const fr_t *a, const uint64_t *e, size_t n)
-{
-    fr_t acc = FR_ONE;
-    for (size_t i = n; i-- > 0;) {
-        for (int bit = 63; bit >= 0; bit--) {
-            fr_mul(&acc, &acc, &acc);
-            if ((e[i] >> bit) & 1) {
-                fr_mul(&acc, &acc, a);
-            }
-        }
-    }
-    *out = acc;
-}
-
-TEST(fr_inv_vs_fermat)
-{
-    /* safegcd inversion against a^(m-2) (Fermat), on random and edge values (and small powers
-     * of two, whose divsteps runs are long), with both kernels */
-    FOR_EACH_KERNEL({
-        for (int i = 0; i < 400; i++) {
-            fr_t a, want, got;
-            if (i < 40) {
-                fr_from_u64(&a, 1ULL << (i % 64));
-                if (i >= 20) {
-                    fr_neg(&a, &a);
-                }
-            } else {
-                rand_fr(&a);
-            }
-            naive_pow(&want, &a, FR_INV_EXP, FR_NLIMBS);
-            fr_inv(&got, &a);
-            CHECK_MEM_EQ(got.l, want.l, sizeof(want.l));
-            got = a;
-            fr_inv(&got, &got);
-            CHECK_MEM_EQ(got.l, want.l, sizeof(want.l));
-        }
-    });
-}
-
-TEST(fr_pow_multi_limb)
-{
-    for (int i = 0; i < 50; i++) {
-        fr_t a, want, got;
-        uint64_t e[FR_NLIMBS + 1];
-        size_t n = 1 + cz_prng_below(test_prng(), FR_NLIMBS + 1);
-        rand_fr(&a);
-        for (size_t j = 0; j < n; j++) {
-            e[j] = cz_prng_u64(test_prng());
-        }
-        if (i % 5 == 0) {
-            e[n - 1] = 0; /* leading zero limbs */
-        }
-        if (i % 7 == 0) {
-            e[0] = 0;
-        }
-        naive_pow(&want, &a, e, n);
-        fr_pow(&got, &a, e, n);
-        CHECK_MEM_EQ(got.l, want.l, sizeof(want.l));
-    }
-    /* a^(m-1) = 1, a^0 = 1 */
-    fr_t a, t;
-    uint64_t m1[FR_NLIMBS];
-    memcpy(m1, FR_MODULUS, sizeof(m1));
-    m1[0] -= 1;
-    do {
-        rand_fr(&a);
-    } while (fr_is_zero(&a));
-    fr_pow(&t, &a, m1, FR_NLIMBS);
-    CHECK(fr_is_one(&t));
-    fr_pow(&t, &a, m1, 0);
-    CHECK(fr_is_one(&t));
 }
