@@ -255,6 +255,9 @@ void eng_defer_run(eng_t *eng, eng_defer *d)
         case DEFER_FREE_MEM:
             cz_free(it->ptr);
             break;
+        case DEFER_FREE_SHAPE:
+            eng_shape_free(it->ptr);
+            break;
         case DEFER_FREE_JOB:
             job_free(it->job);
             break;
@@ -344,8 +347,14 @@ void eng_part_release_locked(eng_t *eng, eng_job *job, size_t k, eng_defer *d)
         eng->mem_parts -= p->reserved;
         p->reserved = 0;
     }
+    if (p->shape_ref) {
+        eng_shape_put_locked(eng, p->shape_ref, d);
+        p->shape_ref = NULL;
+        p->shape = NULL;
+    }
     if (p->holds_srs) {
         eng_srs_unref_locked(eng, job->srs);
+        eng_srs_misfit_demote_locked(eng, job->srs, d);
         p->holds_srs = false;
     }
 }

@@ -466,6 +466,17 @@ const g16_gpu_shape *eng_gpu_shape(eng_t *eng, eng_gpu *g, g16_gpu_params *gp,
     return gs;
 }
 
+void eng_gpu_shape_forget_locked(eng_t *eng, const cs_shape_t *shape)
+{
+    for (unsigned i = 0; i < eng->n_gpus; i++) {
+        for (eng_gpu_res *r = eng->gpus[i].res; r; r = r->next) {
+            if (r->gs_of == shape) {
+                r->gs_of = NULL; /* the device's thread replaces r->gs at its next use */
+            }
+        }
+    }
+}
+
 /* Frees copy r of g: called by the device's thread with mu held, which it drops during the
  * device call. r stays listed (freeing) meanwhile, so that a demotion still counts it. */
 static void free_copy_locked(eng_t *eng, eng_gpu *g, eng_gpu_res *r, eng_defer *d, const char *why)

@@ -63,7 +63,11 @@ typedef struct eng_metrics {
  * Recorded circuit shapes (shape.c)
  * ------------------------------------------------------------------------------------------- */
 
-typedef enum { SHAPE_RECORDING, SHAPE_READY, SHAPE_FAILED } eng_shape_state;
+struct eng_defer;
+
+/* RERECORD: a shape loaded from the cache proved stale (eng_shape_stale_locked); the next
+ * worker records it again without reading the file. */
+typedef enum { SHAPE_RECORDING, SHAPE_READY, SHAPE_FAILED, SHAPE_RERECORD } eng_shape_state;
 
 /** One circuit's compact shape (r1cs.h), recorded once and shared read-only by every
  *  partition of that circuit; charged to the memory budget while READY; kept until eng_free. */
@@ -72,6 +76,9 @@ typedef struct eng_shape {
     eng_shape_state state;
     cs_shape_t shape;   /* READY only */
     uint64_t bytes;     /* cs_shape_bytes, charged to eng->mem_used while READY */
+    bool loaded;        /* READY from the cache file, not recorded by this process */
+    bool retired;       /* stale: off eng->shapes, on eng->retired_shapes until unused */
+    unsigned users;     /* partitions whose assignment was made with it (eng_part.shape_ref) */
     uint64_t dev_bytes; /* g16_gpu_shape_device_estimate, counted once when READY (a pass
                          * over the row pointers: 0.3 s at 32 GiB PoRep) */
     struct eng_shape *next;
@@ -107,6 +114,8 @@ typedef struct eng_srs {
     size_t map_len;
     eng_file_id map_id; /* the file the mapping was made from */
     bool change_noted;  /* the HOT entry's file changed on disk and this was logged */
+    bool misfit;        /* HOT, and a partition found they do not fit the circuit: demoted once
+                           unused, so that the next job reads the file again */
     /* Host points (HOT only): `params` may drop its point vectors once every usable device
      * holds them (eng_srs_points_*). points_busy: a thread is dropping or restoring them;
      * point_readers: threads reading them (an upload or a CPU proof). */
@@ -124,15 +133,17 @@ typedef enum { PART_WAIT, PART_SYNTH, PART_READY, PART_PROVE, PART_DONE } eng_pa
 
 typedef struct eng_part {
     eng_part_state state;
-    cs_assignment_t asg;       /* READY: the prover assignment; with `shape` and no a, b, c (a
+    cs_assignment_t asg;         /* READY: the prover assignment; with `shape` and no a, b, c (a
                             device computes them) only inputs, aux, m and the densities */
-    const cs_shape_t *shape;   /* the recorded shape it was synthesized with, or NULL */
-    uint64_t reserved;         /* budget bytes held from admission until verified */
-    bool holds_srs;            /* a reference on job->srs */
-    uint64_t asg_bytes;        /* cs_assignment_bytes(&asg), counted in eng->asg_bytes */
-    bool staging;              /* READY, being staged to a device (eng_gpu_stage_locked): no
+    const cs_shape_t *shape;     /* the recorded shape it was synthesized with, or NULL */
+    struct eng_shape *shape_ref; /* its entry, one of the entry's users; NULL without */
+    bool shape_retried;          /* synthesized again after a stale shape (eng_shape_stale) */
+    uint64_t reserved;           /* budget bytes held from admission until verified */
+    bool holds_srs;              /* a reference on job->srs */
+    uint64_t asg_bytes;          /* cs_assignment_bytes(&asg), counted in eng->asg_bytes */
+    bool staging;                /* READY, being staged to a device (eng_gpu_stage_locked): no
                                 prover takes it until that ends */
-    struct eng_gpu *staged_on; /* its inputs and aux wait in that device's spare buffer */
+    struct eng_gpu *staged_on;   /* its inputs and aux wait in that device's spare buffer */
 } eng_part;
 
 typedef struct eng_job eng_job;
@@ -157,13 +168,24 @@ bool eng_srs_points_should_drop_locked(eng_t *eng, eng_srs *srs, const g16_param
 /** Drops the points (without the lock) and clears points_busy. */
 void eng_srs_points_drop(eng_t *eng, eng_srs *srs);
 
-/** The READY shape of job's circuit, recording it first (from partition k's synthesis, or
- *  from eng->cfg.shape_cache) when no one has; NULL when the prover backend must be used
+/** The READY shape entry of job's circuit, recording it first (from partition k's synthesis,
+ *  or from eng->cfg.shape_cache) when no one has; NULL when the prover backend must be used
  *  (mode PROVER, a recording in progress elsewhere in mode AUTO, or a failed recording).
+ *  The entry returned counts the caller as a user: store it in the partition's shape_ref,
+ *  which eng_part_release_locked gives back (eng_shape_put_locked).
  *  *t_end: when this call recorded or loaded the shape, the end of that timing stage
- *  (eng_now_ns), else 0. Called without the lock; the shape lives until eng_free, or until an
- *  EvictSRS of its circuit once no partition of it is in flight. */
-const cs_shape_t *eng_shape_get(eng_t *eng, eng_job *job, size_t k, uint64_t *t_end);
+ *  (eng_now_ns), else 0. Called without the lock; the shape lives until eng_free, until an
+ *  EvictSRS of its circuit once no partition of it is in flight, or, once found stale, until
+ *  its last user lets go. */
+eng_shape *eng_shape_get(eng_t *eng, eng_job *job, size_t k, uint64_t *t_end);
+/** A user of s lets go (lock held); a retired shape is freed (through d) by its last user. */
+void eng_shape_put_locked(eng_t *eng, eng_shape *s, struct eng_defer *d);
+/** Partition k of job failed as unsatisfiable (lock held). When its assignment was made with a
+ *  shape LOADED from the cache, and this partition was not retried for that already, the
+ *  shape is taken as stale: retired (once), the circuit marked to be recorded again (which
+ *  replaces the file), and true returned: the caller synthesizes and proves the partition
+ *  again. Logged as event=shape_stale. False otherwise (the failure stands). */
+bool eng_shape_stale_locked(eng_t *eng, eng_job *job, size_t k);
 /** Frees every shape (eng_free). */
 void eng_shapes_free(eng_t *eng);
 /** EvictSRS (lock held; no partition of the circuit in flight): unlinks the circuit's shape
@@ -224,6 +246,7 @@ struct eng_job {
     eng_srs *srs;
     eng_part *parts;
     size_t next_synth, parts_done;
+    size_t resynth;   /* partitions below next_synth back in PART_WAIT (a stale shape) */
     unsigned running; /* stages executing on engine threads */
     eng_unit *unit;
     size_t batch_size;
@@ -275,6 +298,7 @@ typedef enum {
     DEFER_FREE_PARAMS,
     DEFER_UNMAP,
     DEFER_FREE_MEM,
+    DEFER_FREE_SHAPE, /* ptr: an eng_shape */
     DEFER_FREE_JOB,
     DEFER_UNREF_JOB
 } eng_defer_kind;
@@ -453,6 +477,9 @@ void eng_gpu_stage_locked(eng_t *eng, eng_job *job, size_t k);
 bool eng_gpu_stage_take(eng_t *eng, eng_gpu *g, g16_gpu_params *gp, eng_job *job, size_t k);
 /** A partition released while staged frees its device's spare (mu held). */
 void eng_gpu_stage_drop_locked(eng_part *part);
+/** A host shape is retired (stale, lock held): no device copy is taken as made from it any
+ *  more, so that a new shape allocated at the same address is made resident afresh. */
+void eng_gpu_shape_forget_locked(eng_t *eng, const cs_shape_t *shape);
 
 /** Records a failed device proof (err: CUZK_E_GPU, CUZK_E_NOMEM or CUZK_E_NO_GPU; dg says
  *  what): logs it and frees the copy that was used (made again next time), or, after repeated
@@ -503,12 +530,13 @@ struct eng {
     /* Parameters and memory. */
     eng_srs *srs;
     eng_preload *preloads;
-    uint64_t mem_used;      /* hot + loading parameters + partition reservations */
-    eng_shape *shapes;      /* recorded circuit shapes (shape.c) */
-    uint64_t req_bytes;     /* requests held by queued jobs (not yet parsed): counted against the
+    uint64_t mem_used;         /* hot + loading parameters + partition reservations */
+    eng_shape *shapes;         /* recorded circuit shapes (shape.c) */
+    eng_shape *retired_shapes; /* stale shapes still used by partitions in flight */
+    uint64_t req_bytes;        /* requests held by queued jobs (not yet parsed): counted against the
                            budget when a request is admitted, not by partition reservations
                            (a queued job never holds up the running ones) */
-    uint64_t mem_used_peak; /* highest mem_used since eng_new (metrics) */
+    uint64_t mem_used_peak;    /* highest mem_used since eng_new (metrics) */
     /* What synthesized partitions hold on the host (assignments, not estimates): now, at most,
      * and the most assignments held at once (metrics). */
     uint64_t asg_bytes, asg_bytes_peak;
@@ -630,6 +658,13 @@ void eng_srs_load_finish_locked(eng_t *eng, eng_srs *s, cuzk_err err, eng_srs_lo
                                 eng_defer *d);
 /** Drops one partition reference. */
 void eng_srs_unref_locked(eng_t *eng, eng_srs *s);
+/** A partition of job failed because s's parameters do not fit the circuit (lock held): s is
+ *  marked misfit (logged) and demoted as soon as it is unused (eng_srs_misfit_demote_locked),
+ *  so that a parameter file put right is read again without EvictSRS. */
+void eng_srs_misfit_locked(eng_t *eng, eng_srs *s, const eng_job *job, const char *why);
+/** Demotes s now when it is misfit and unused; called as references are dropped and at
+ *  lookup. */
+void eng_srs_misfit_demote_locked(eng_t *eng, eng_srs *s, eng_defer *d);
 void eng_srs_free_all(eng_t *eng);
 void eng_srs_unmap(void *map, size_t len);
 /** Runs one preload request on a worker thread (called without the lock). */

@@ -199,20 +199,21 @@ static void run_prepare(eng_t *eng, eng_job *job, eng_defer *d)
  * the timing stages "synthesis", "finish" and, with a shape, "products" (a, b, c on the host, or
  * only the densities when a device will compute them). */
 static cuzk_err synthesize_partition(eng_t *eng, eng_job *job, size_t k, uint64_t t_start,
-                                     uint64_t *t_end, cs_assignment_t *asg,
-                                     const cs_shape_t **shape_out, cz_diag *dg)
+                                     uint64_t *t_end, cs_assignment_t *asg, eng_shape **shape_out,
+                                     cz_diag *dg)
 {
     const eng_kind_slot *slot = job->slot;
     const cs_counts_t *hint =
         (job->plan.shape.num_constraints || job->plan.shape.num_aux) ? &job->plan.shape : NULL;
     uint64_t t_shape = 0;
-    const cs_shape_t *shape = eng_shape_get(eng, job, k, &t_shape);
+    eng_shape *entry = eng_shape_get(eng, job, k, &t_shape);
+    const cs_shape_t *shape = entry ? &entry->shape : NULL;
     cs_t *cs = NULL;
     cuzk_err err;
 
     cs_assignment_t spare = {0}; /* a proved partition's buffers, when kept for these counts */
 
-    *shape_out = shape;
+    *shape_out = entry;
     pthread_mutex_lock(&eng->mu);
     bool on_device =
         shape && eng_gpu_any_usable_locked(eng) && !eng_gpu_host_products_locked(eng, job->srs);
@@ -278,7 +279,14 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
         return false;
     }
 
-    size_t k = job->next_synth++;
+    size_t k = job->next_synth;
+    if (job->resynth) { /* a partition proved unsatisfiable with a stale shape */
+        for (k = 0; job->parts[k].state != PART_WAIT; k++) {
+        }
+        job->resynth--;
+    } else {
+        job->next_synth++;
+    }
     eng_part *part = &job->parts[k];
     part->state = PART_SYNTH;
     part->reserved = part_bytes;
@@ -330,7 +338,7 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
     cs_assignment_t asg;
     memset(&asg, 0, sizeof(asg));
     uint64_t t0 = eng_now_ns();
-    const cs_shape_t *shape = NULL;
+    eng_shape *shape = NULL;
     uint64_t t1 = 0;
     err = synthesize_partition(eng, job, k, t0, &t1, &asg, &shape, &dg);
     bool pce = shape != NULL;
@@ -346,7 +354,8 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
         }
     }
     part->asg = asg;
-    part->shape = shape;
+    part->shape = shape ? &shape->shape : NULL;
+    part->shape_ref = shape;
     eng_part_hold_asg_locked(eng, part);
     if (err != CUZK_OK) {
         if (!(err == CUZK_E_CANCELLED && atomic_load(&job->cancel))) {
@@ -378,7 +387,8 @@ static eng_job *pick_work_locked(eng_t *eng, bool *prep)
             continue;
         }
         bool p = !j->prepared && !j->preparing;
-        bool s = j->prepared && j->next_synth < j->plan.num_partitions && !j->srs->loading;
+        bool s = j->prepared && (j->next_synth < j->plan.num_partitions || j->resynth) &&
+                 !j->srs->loading;
         if ((p || s) && (!best || better(j, best))) {
             best = j;
             best_prep = p;
@@ -475,6 +485,7 @@ typedef struct prove_out {
     bool bad_proof;
     unsigned gpu_proofs, cpu_proofs; /* proofs computed (retries included) per backend */
     bool cpu_fallback;               /* a device thread proved on the CPU (once or more) */
+    bool misfit;                     /* failed because the parameters do not fit the circuit */
     bool last_on_gpu;                /* the proof returned came from the device */
 } prove_out;
 
@@ -645,6 +656,9 @@ static void prove_partition(eng_t *eng, eng_gpu *g, eng_job *job, size_t k, eng_
                              "the proof does not verify against the public inputs (proved twice)");
         }
     }
+    if (o->err == CUZK_E_INVAL) {
+        o->misfit = g16_params_check_circuit(params, &job->parts[k].asg, NULL) != CUZK_OK;
+    }
 }
 
 /* The device copy and a, b, c (or the device shape) for a group led by partition ks[0]; NULL
@@ -813,10 +827,19 @@ static void finish_part_locked(eng_t *eng, eng_gpu *g, eng_job *job, size_t k, p
     if (o->err == CUZK_E_CANCELLED && atomic_load(&job->cancel)) {
         CZ_LOG(CZ_LOG_DEBUG, "job=%s stage=prove k=%zu event=stopped reason=cancelled", job->qid,
                k);
+    } else if (o->err == CUZK_E_UNSAT && !atomic_load(&job->cancel) &&
+               eng_shape_stale_locked(eng, job, k)) {
+        eng_part_release_locked(eng, job, k, d); /* synthesized and proved again */
+        job->parts[k].state = PART_WAIT;
+        job->resynth++;
+        return;
     } else if (o->err != CUZK_OK) {
         char buf[600];
-        eng_job_fail_locked(eng, job, "partition %zu: %s", k,
-                            cz_diag_str(&o->dg, buf, sizeof(buf)));
+        cz_diag_str(&o->dg, buf, sizeof(buf));
+        if (o->misfit) {
+            eng_srs_misfit_locked(eng, job->srs, job, buf);
+        }
+        eng_job_fail_locked(eng, job, "partition %zu: %s", k, buf);
     } else if (!atomic_load(&job->cancel)) {
         g16_proof_to_bytes(job->proof + k * G16_PROOF_NBYTES, &o->proof);
         job->parts[k].state = PART_DONE;

@@ -14,9 +14,16 @@
  *  budget:  a READY shape is charged to eng->mem_used at cs_shape_bytes (demoting idle
  *           parameters if needed, as a partition reservation does); a shape that does not fit
  *           is not kept and its circuit is synthesized with the prover backend.
- *  files:   <shape_cache>/<circuit id>.shape, keyed by "cuzk-shape/<circuit id>" and the file
- *           format's version (docs/formats.md): a stale, truncated or corrupt file is refused
- *           by cs_shape_load and recorded again, never used.
+ *  files:   <shape_cache>/<circuit id>.shape, keyed by the circuit's identity (shape_key: its
+ *           id, CIRC_SYNTH_VERSION and a digest of its parameters' verifying key and lengths)
+ *           and the file format's version (docs/formats.md): a file of another identity, or
+ *           truncated or corrupt, is refused by cs_shape_load and recorded again, never used.
+ *  stale:   a file that passes every check yet holds other coefficients (kept across an upgrade
+ *           that did not bump CIRC_SYNTH_VERSION, or tampered with) makes proofs unsatisfiable.
+ *           A partition that fails so with a LOADED shape (eng_shape_stale_locked) retires the
+ *           entry (kept, off the list, until its last user lets go: users counts the partitions
+ *           holding it), leaves a RERECORD entry in its place, and is synthesized again once;
+ *           the next worker records the shape without reading the file and saves it over it.
  */
 #include "engine/internal.h"
 
@@ -25,8 +32,11 @@
 #include <sys/stat.h>
 
 #include "common/alloc.h"
+#include "common/bytes.h"
 #include "common/log.h"
+#include "circuits/circuits.h"
 #include "engine/timing.h"
+#include "hash/sha256.h"
 
 static const char *const mode_names[] = {"auto", "prover", "pce"};
 
@@ -75,23 +85,49 @@ done:
     return err;
 }
 
-/* Loads the shape from the cache directory, or records it and saves it there. *loaded tells
- * which. */
-static cuzk_err load_or_record(eng_t *eng, eng_job *job, size_t k, cs_shape_t *out, bool *loaded,
-                               cz_diag *dg)
+/* The key a shape file of the job's circuit is saved under: "cuzk-shape/<circuit id>
+ * synth=<CIRC_SYNTH_VERSION> params=<digest>", the digest being the first 8 bytes of SHA-256
+ * over the parameters' verifying key (.vk encoding) and their h, l, a and b lengths. The
+ * parameters fit one circuit, so new parameters (an upgrade that changed the circuit) or a
+ * build that synthesizes otherwise name another identity, and the old file is refused. */
+static int shape_key(char *key, size_t cap, const eng_job *job, const g16_params_t *params)
+{
+    uint8_t digest[SHA256_DIGEST_BYTES] = {0};
+
+    if (params) {
+        size_t n = g16_vk_nbytes(&params->vk);
+        uint8_t *buf = cz_malloc(n + 32);
+        if (buf) {
+            g16_vk_to_bytes(buf, &params->vk);
+            cz_store_le64(buf + n, params->h_len);
+            cz_store_le64(buf + n + 8, params->l_len);
+            cz_store_le64(buf + n + 16, params->a_len);
+            cz_store_le64(buf + n + 24, params->b_g1_len);
+            sha256(digest, buf, n + 32);
+            cz_free(buf);
+        }
+    }
+    return snprintf(key, cap, "cuzk-shape/%s synth=%d params=%016llx", job->plan.circuit_id,
+                    CIRC_SYNTH_VERSION, (unsigned long long)cz_load_le64(digest));
+}
+
+/* Loads the shape from the cache directory (unless `rerecord`: the file was found stale), or
+ * records it and saves it there. *loaded tells which. */
+static cuzk_err load_or_record(eng_t *eng, eng_job *job, size_t k, const g16_params_t *params,
+                               bool rerecord, cs_shape_t *out, bool *loaded, cz_diag *dg)
 {
     const char *dir = eng->cfg.shape_cache;
-    char key[ENG_CIRCUIT_ID_MAX + 16], path[4096];
-    int kl = snprintf(key, sizeof(key), "cuzk-shape/%s", job->plan.circuit_id);
+    char key[ENG_CIRCUIT_ID_MAX + 64], path[4096];
+    int kl = shape_key(key, sizeof(key), job, params);
     cuzk_err err;
 
     *loaded = false;
     if (dir && dir[0]) {
-        cz_diag ldg;
-        cz_diag_init(&ldg);
         snprintf(path, sizeof(path), "%s/%s.shape", dir, job->plan.circuit_id);
         struct stat st;
-        if (stat(path, &st) == 0) {
+        if (!rerecord && stat(path, &st) == 0) {
+            cz_diag ldg;
+            cz_diag_init(&ldg);
             err = cs_shape_load(out, path, key, (size_t)kl, eng->synth_pool, &ldg);
             if (err == CUZK_OK) {
                 *loaded = true;
@@ -111,14 +147,18 @@ static cuzk_err load_or_record(eng_t *eng, eng_job *job, size_t k, cs_shape_t *o
             char q[CZ_LOG_QUOTED_MAX(sizeof(sdg.msg))];
             CZ_LOG(CZ_LOG_WARN, "shape=%s event=not_saved error=%s", job->plan.circuit_id,
                    cz_log_quote(q, sizeof(q), sdg.msg));
+        } else if (rerecord) {
+            CZ_LOG(CZ_LOG_INFO, "shape=%s event=saved path=%s reason=stale", job->plan.circuit_id,
+                   path);
         }
     }
     return err;
 }
 
 /* The worker that created entry s (RECORDING) fills it; runs without the lock. Returns the
- * shape when it became READY, else NULL. */
-static const cs_shape_t *fill(eng_t *eng, eng_shape *s, eng_job *job, size_t k, uint64_t *t_end)
+ * entry, the caller counted as a user, when it became READY, else NULL. */
+static eng_shape *fill(eng_t *eng, eng_shape *s, eng_job *job, size_t k, const g16_params_t *params,
+                       bool rerecord, uint64_t *t_end)
 {
     cs_shape_t shape;
     bool loaded = false;
@@ -129,7 +169,7 @@ static const cs_shape_t *fill(eng_t *eng, eng_shape *s, eng_job *job, size_t k, 
     memset(&shape, 0, sizeof(shape));
     cz_diag_init(&dg);
     uint64_t t0 = eng_now_ns();
-    cuzk_err err = load_or_record(eng, job, k, &shape, &loaded, &dg);
+    cuzk_err err = load_or_record(eng, job, k, params, rerecord, &shape, &loaded, &dg);
     uint64_t t1 = eng_now_ns();
     uint64_t dev_bytes = err == CUZK_OK ? g16_gpu_shape_device_estimate(&shape) : 0;
     pthread_mutex_lock(&eng->mu);
@@ -143,6 +183,8 @@ static const cs_shape_t *fill(eng_t *eng, eng_shape *s, eng_job *job, size_t k, 
         s->bytes = bytes;
         s->dev_bytes = dev_bytes;
         s->state = SHAPE_READY;
+        s->loaded = loaded;
+        s->users++; /* the caller */
         if (loaded) {
             eng->m.shapes_loaded++;
         } else {
@@ -173,10 +215,10 @@ static const cs_shape_t *fill(eng_t *eng, eng_shape *s, eng_job *job, size_t k, 
         /* the whole of it, bookkeeping and log line included: it is part of synthesis_ms */
         eng_timing_stage(eng, job, k, loaded ? "shape_load" : "shape_record", NULL, t0, *t_end);
     }
-    return ready ? &s->shape : NULL;
+    return ready ? s : NULL;
 }
 
-const cs_shape_t *eng_shape_get(eng_t *eng, eng_job *job, size_t k, uint64_t *t_end)
+eng_shape *eng_shape_get(eng_t *eng, eng_job *job, size_t k, uint64_t *t_end)
 {
     eng_synth_mode mode = eng->cfg.synth_mode;
     eng_shape *s;
@@ -195,22 +237,86 @@ const cs_shape_t *eng_shape_get(eng_t *eng, eng_job *job, size_t k, uint64_t *t_
         }
         break;
     }
-    if (s) {
-        const cs_shape_t *ready = s->state == SHAPE_READY ? &s->shape : NULL;
+    /* the partition holds a reference on the parameters: they are HOT and stay so */
+    const g16_params_t *params = job->srs ? job->srs->params : NULL;
+    bool rerecord = s && s->state == SHAPE_RERECORD;
+    if (s && !rerecord) {
+        eng_shape *ready = s->state == SHAPE_READY ? s : NULL;
+        if (ready) {
+            ready->users++;
+        }
         pthread_mutex_unlock(&eng->mu);
         return ready;
     }
-    s = cz_calloc(1, sizeof(*s));
     if (!s) {
-        pthread_mutex_unlock(&eng->mu);
-        return NULL;
+        s = cz_calloc(1, sizeof(*s));
+        if (!s) {
+            pthread_mutex_unlock(&eng->mu);
+            return NULL;
+        }
+        snprintf(s->id, sizeof(s->id), "%s", job->plan.circuit_id);
+        s->next = eng->shapes;
+        eng->shapes = s;
     }
-    snprintf(s->id, sizeof(s->id), "%s", job->plan.circuit_id);
     s->state = SHAPE_RECORDING;
-    s->next = eng->shapes;
-    eng->shapes = s;
     pthread_mutex_unlock(&eng->mu);
-    return fill(eng, s, job, k, t_end);
+    return fill(eng, s, job, k, params, rerecord, t_end);
+}
+
+void eng_shape_put_locked(eng_t *eng, eng_shape *s, eng_defer *d)
+{
+    CZ_CHECK(s->users > 0);
+    if (--s->users > 0 || !s->retired) {
+        return;
+    }
+    for (eng_shape **pp = &eng->retired_shapes; *pp; pp = &(*pp)->next) {
+        if (*pp == s) {
+            *pp = s->next;
+            break;
+        }
+    }
+    eng_mem_release_locked(eng, s->bytes);
+    eng_defer_item it = {.kind = DEFER_FREE_SHAPE, .ptr = s};
+    eng_defer_add(d, &it);
+}
+
+bool eng_shape_stale_locked(eng_t *eng, eng_job *job, size_t k)
+{
+    eng_part *p = &job->parts[k];
+    eng_shape *s = p->shape_ref;
+
+    if (!s || !s->loaded || p->shape_retried) {
+        return false;
+    }
+    if (!s->retired) {
+        eng_shape *fresh = cz_calloc(1, sizeof(*fresh));
+        if (!fresh) {
+            return false;
+        }
+        for (eng_shape **pp = &eng->shapes; *pp; pp = &(*pp)->next) {
+            if (*pp == s) {
+                *pp = s->next;
+                break;
+            }
+        }
+        s->retired = true;
+        s->next = eng->retired_shapes;
+        eng->retired_shapes = s;
+        eng_gpu_shape_forget_locked(eng, &s->shape);
+        snprintf(fresh->id, sizeof(fresh->id), "%s", s->id);
+        fresh->state = SHAPE_RERECORD;
+        fresh->next = eng->shapes;
+        eng->shapes = fresh;
+        CZ_LOG(CZ_LOG_WARN,
+               "shape=%s event=shape_stale job=%s k=%zu reason=unsatisfied_with_loaded_shape "
+               "action=rerecord",
+               s->id, job->qid, k);
+    } else {
+        CZ_LOG(CZ_LOG_INFO, "shape=%s event=shape_stale job=%s k=%zu action=retry", s->id, job->qid,
+               k);
+    }
+    p->shape_retried = true;
+    return true;
 }
 
 uint64_t eng_shape_device_bytes_locked(eng_t *eng, const char *id)
@@ -232,6 +338,7 @@ eng_shape *eng_shape_take_locked(eng_t *eng, const char *id)
         *pp = s->next;
         s->next = NULL;
         if (s->state == SHAPE_READY) {
+            CZ_CHECK(s->users == 0);
             eng_mem_release_locked(eng, s->bytes);
         }
         return s;
@@ -249,10 +356,14 @@ void eng_shape_free(eng_shape *s)
 
 void eng_shapes_free(eng_t *eng)
 {
-    while (eng->shapes) {
-        eng_shape *s = eng->shapes;
-        eng->shapes = s->next;
-        cs_shape_clear(&s->shape);
-        cz_free(s);
+    eng_shape **lists[2] = {&eng->shapes, &eng->retired_shapes};
+
+    for (int i = 0; i < 2; i++) {
+        while (*lists[i]) {
+            eng_shape *s = *lists[i];
+            *lists[i] = s->next;
+            cs_shape_clear(&s->shape);
+            cz_free(s);
+        }
     }
 }

@@ -143,13 +143,14 @@ eng_srs *eng_srs_get_locked(eng_t *eng, const char *id, const char *path, const 
             cz_free(s->path);
             s->path = p;
         }
+        if (s->tier == ENG_TIER_HOT) {
+            eng_srs_misfit_demote_locked(eng, s, d);
+        }
+        if (s->tier == ENG_TIER_HOT) {
+            note_hot_change_locked(eng, s, st, d);
+        }
         if (s->tier != ENG_TIER_HOT && !s->loading) {
             s->file_bytes = file_bytes; /* the file may have been replaced; not charged now */
-        } else if (s->tier == ENG_TIER_HOT) {
-            note_hot_change_locked(eng, s, st, d);
-            if (s->tier != ENG_TIER_HOT) {
-                s->file_bytes = file_bytes;
-            }
         }
         return s;
     }
@@ -379,6 +380,7 @@ void eng_srs_load_finish_locked(eng_t *eng, eng_srs *s, cuzk_err err, eng_srs_lo
         s->points_dropped = ld->skipped; /* in the file until a device or a CPU proof reads them */
         s->tier = ENG_TIER_HOT;
         s->change_noted = false;
+        s->misfit = false;
         s->last_used_ns = eng_now_ns();
         eng->m.srs_loads++;
     } else {
@@ -393,6 +395,29 @@ void eng_srs_unref_locked(eng_t *eng, eng_srs *s)
     s->refs--;
     s->last_used_ns = eng_now_ns();
     pthread_cond_broadcast(&eng->work_cv);
+}
+
+void eng_srs_misfit_locked(eng_t *eng, eng_srs *s, const eng_job *job, const char *why)
+{
+    (void)eng;
+    if (s->tier != ENG_TIER_HOT || s->misfit) {
+        return;
+    }
+    s->misfit = true;
+    char q[CZ_LOG_QUOTED_MAX(600)];
+    CZ_LOG(CZ_LOG_WARN, "srs=%s event=misfit job=%s path=%s action=demote_when_unused error=%s",
+           s->id, job->qid, s->path, cz_log_quote(q, sizeof(q), why));
+}
+
+void eng_srs_misfit_demote_locked(eng_t *eng, eng_srs *s, eng_defer *d)
+{
+    if (!s->misfit || s->tier != ENG_TIER_HOT || s->refs || s->loading || s->points_busy ||
+        s->point_readers) {
+        return;
+    }
+    s->misfit = false;
+    CZ_LOG(CZ_LOG_WARN, "srs=%s event=misfit_demoted action=load_again path=%s", s->id, s->path);
+    demote_locked(eng, s, d);
 }
 
 void eng_srs_free_all(eng_t *eng)

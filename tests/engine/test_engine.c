@@ -23,6 +23,7 @@
 #include "engine/test_kind.h"
 #include "gpu/gpu.h"
 #include "groth16/groth16.h"
+#include "r1cs/r1cs.h"
 
 static void test_cfg(eng_config_t *cfg)
 {
@@ -816,6 +817,46 @@ static uint64_t metric_of(eng_t *eng, const char *name)
     return v;
 }
 
+/* Parameters that do not fit their circuit (another circuit's file in its place) fail the job
+ * and leave HOT: the next job reads the file again (and fails again while it is wrong), and
+ * once the right file is renamed into place a job proves, without EvictSRS. */
+TEST(srs_misfit_demoted_then_repaired)
+{
+    const char *path = tk_params_path(etu_tk(), false);
+    char keep[1024], wrong[1024], err[1024];
+    size_t len = 0;
+    uint8_t *other = etu_read_all(tk_params_path(etu_tk(), true), &len);
+
+    snprintf(keep, sizeof(keep), "%s.good", path);
+    snprintf(wrong, sizeof(wrong), "%s.wrong", path);
+    FILE *f = fopen(wrong, "wb");
+    CHECK(f != NULL);
+    CHECK_EQ_U64(fwrite(other, 1, len, f), len);
+    fclose(f);
+    free(other);
+    CHECK(rename(path, keep) == 0);
+    CHECK(rename(wrong, path) == 0);
+
+    eng_config_t cfg;
+    test_cfg(&cfg);
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    etu_capture_start();
+    CHECK_EQ_U64(prove_one(eng, "misfit-1", false, 3, err, sizeof(err)), ENG_STATUS_FAILED);
+    CHECK_MSG(strstr(err, "parameters do not fit the circuit") != NULL, "error: %s", err);
+    ETU_CHECK_LOG("srs=test-cubic event=misfit", "action=demote_when_unused");
+    ETU_CHECK_LOG("srs=test-cubic event=misfit_demoted", "action=load_again");
+    CHECK(srs_tier_of(eng, "test-cubic") != ENG_TIER_HOT);
+    /* still wrong: read again, refused again */
+    CHECK_EQ_U64(prove_one(eng, "misfit-2", false, 4, err, sizeof(err)), ENG_STATUS_FAILED);
+    CHECK_EQ_U64(metric_of(eng, "cuzk_srs_loads_total"), 2);
+    /* the right file renamed into place: the next job proves with it */
+    CHECK(rename(keep, path) == 0);
+    CHECK_EQ_U64(prove_one(eng, "misfit-3", false, 5, err, sizeof(err)), ENG_STATUS_COMPLETED);
+    CHECK_EQ_U64(srs_tier_of(eng, "test-cubic"), ENG_TIER_HOT);
+    cz_log_set_sink(NULL, NULL);
+    eng_free(eng);
+}
+
 /* Proves a 3-partition job and a second one of the same circuit with `mode`; returns the
  * engine for the caller's checks (free it). */
 static eng_t *prove_with_mode(eng_synth_mode mode, const char *cache, const char *tag)
@@ -909,6 +950,92 @@ TEST(synthesis_modes_and_shape_cache)
     CHECK_EQ_U64(metric_of(eng, "cuzk_shapes_total{how=\"recorded\"}"), 1);
     CHECK_EQ_U64(metric_of(eng, "cuzk_shapes_total{how=\"loaded\"}"), 0);
     eng_free(eng);
+    remove(file);
+    rmdir(dir);
+}
+
+/* The key a shape file was saved under (docs/formats.md "Compact shape": key_len at byte 12,
+ * the key at byte 88), NUL-terminated into key. */
+static size_t shape_file_key(const char *path, char *key, size_t cap)
+{
+    uint8_t head[88 + 512];
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL);
+    size_t got = fread(head, 1, sizeof(head), f);
+    fclose(f);
+    CHECK(got >= 88);
+    size_t n = (size_t)head[12] | (size_t)head[13] << 8;
+    CHECK(n > 0 && n < cap && 88 + n <= got);
+    memcpy(key, head + 88, n);
+    key[n] = '\0';
+    return n;
+}
+
+/* A shape file names its circuit's identity (CIRC_SYNTH_VERSION and the parameters' digest):
+ * a file of another identity is refused and recorded again. A file that passes every check but
+ * holds other coefficients (here tampered with, its checksums recomputed) makes the partitions
+ * unsatisfiable: the shape is recorded again once, each partition proved again once, the file
+ * replaced, and the job completes. */
+TEST(stale_shape_cache_recorded_again)
+{
+    char dir[] = "/tmp/cuzk-stale-XXXXXX", file[256], key[512];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(file, sizeof(file), "%s/test-cubic.shape", dir);
+    eng_t *eng = prove_with_mode(ENG_SYNTH_PCE, dir, "fresh");
+    eng_free(eng);
+    size_t kl = shape_file_key(file, key, sizeof(key));
+    CHECK_MSG(strncmp(key, "cuzk-shape/test-cubic synth=", 28) == 0 && strstr(key, " params="),
+              "key \"%s\"", key);
+    cs_shape_t good, bad;
+    CHECK_OK(cs_shape_load(&good, file, key, kl, NULL, NULL));
+    CHECK_OK(cs_shape_load(&bad, file, key, kl, NULL, NULL));
+
+    /* another identity: the key of a build that did not name one */
+    CHECK_OK(cs_shape_save(&good, file, "cuzk-shape/test-cubic", 21, NULL, NULL));
+    etu_capture_start();
+    eng = prove_with_mode(ENG_SYNTH_PCE, dir, "other-id");
+    cz_log_set_sink(NULL, NULL);
+    ETU_CHECK_LOG("shape=test-cubic event=refused action=record", "another circuit shape");
+    CHECK_EQ_U64(metric_of(eng, "cuzk_shapes_total{how=\"recorded\"}"), 1);
+    CHECK_EQ_U64(metric_of(eng, "cuzk_shapes_total{how=\"loaded\"}"), 0);
+    eng_free(eng);
+
+    /* the same identity, other coefficients: every C entry of a constraint row negated */
+    size_t flipped = 0;
+    for (size_t r = 0; r < bad.num_constraints; r++) {
+        for (uint32_t j = bad.C.row_ptr[r]; j < bad.C.row_ptr[r + 1]; j++) {
+            if (bad.C.coef[j] <= CS_SHAPE_COEF_MINUS_ONE) {
+                bad.C.coef[j] ^= 1;
+                flipped++;
+            }
+        }
+    }
+    CHECK(flipped > 0);
+    CHECK_OK(cs_shape_save(&bad, file, key, kl, NULL, NULL));
+    etu_capture_start();
+    eng = prove_with_mode(ENG_SYNTH_PCE, dir, "tampered");
+    cz_log_set_sink(NULL, NULL);
+    ETU_CHECK_LOG("shape=test-cubic event=shape_stale", "action=rerecord");
+    CHECK_EQ_U64(etu_count_lines("event=shape_stale", "action=rerecord"), 1);
+    CHECK_EQ_U64(metric_of(eng, "cuzk_shapes_total{how=\"loaded\"}"), 1);
+    CHECK_EQ_U64(metric_of(eng, "cuzk_shapes_total{how=\"recorded\"}"), 1);
+    eng_status_info_t st;
+    CHECK_OK(eng_get_status(eng, &st, NULL));
+    CHECK_EQ_U64(st.completed, 2);
+    CHECK_EQ_U64(st.failed, 0);
+    eng_status_clear(&st);
+    eng_free(eng);
+    /* the file holds the circuit's shape again, and the next start loads it */
+    cs_shape_t again;
+    CHECK_OK(cs_shape_load(&again, file, key, kl, NULL, NULL));
+    CHECK(cs_shape_eq(&again, &good));
+    eng = prove_with_mode(ENG_SYNTH_PCE, dir, "repaired");
+    CHECK_EQ_U64(metric_of(eng, "cuzk_shapes_total{how=\"loaded\"}"), 1);
+    CHECK_EQ_U64(metric_of(eng, "cuzk_shapes_total{how=\"recorded\"}"), 0);
+    eng_free(eng);
+    cs_shape_clear(&again);
+    cs_shape_clear(&good);
+    cs_shape_clear(&bad);
     remove(file);
     rmdir(dir);
 }
