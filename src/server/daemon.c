@@ -18,10 +18,18 @@
  *           the RPC server stops without waiting and the engine cancels running jobs.
  *           Every stop, and a start-up that fails after binding, removes the unix socket files
  *           this daemon made (listen.c).
+ *  watchdog: a fast stop (SIGQUIT, first or cutting the grace) is bounded: a thread
+ *           "cuzk-quit-watch" started with it waits QUIT_BOUND_MS for main to finish the orderly
+ *           stop; if main has not by then (a stage that does not look at its cancel flag, a
+ *           device call that does not return), it logs event=stop_timeout, removes the socket
+ *           files and ends the process with _exit(3). main tells it it is done under its mutex
+ *           (quit_watch.mu) before it touches the sockets or the configuration itself, so the
+ *           two never both do.
  */
 #include "server/server.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +45,13 @@
 #endif
 
 #define RPC_FINAL_GRACE_MS 1000u
+#define RPC_MAX_MESSAGE    ((size_t)256 << 20)
+/* A request being received and decoded holds up to about 3 times its size outside the memory
+ * budget (gRPC's buffers, a flat copy, the decoded message); the engine's copy is counted. */
+#define RPC_RECEIVE_COST   (3 * RPC_MAX_MESSAGE)
+#define RPC_MAX_RECEIVING  8u
+#define QUIT_BOUND_MS      10000u /* longest a fast stop may take before _exit */
+#define QUIT_EXIT_STATUS   3
 
 static uint64_t now_ms(void)
 {
@@ -121,8 +136,9 @@ static int wait_for_stop(eng_t *eng, const sigset_t *sigs)
 }
 
 /* The engine stops accepting; running and queued jobs get daemon.shutdown_grace (none after
- * SIGQUIT) unless another stop signal arrives. */
-static void drain(eng_t *eng, const sigset_t *sigs, const srv_config *cfg, int sig)
+ * SIGQUIT) unless another stop signal arrives. Returns SIGQUIT when the stop became a fast one
+ * (the first signal, or a SIGQUIT that cut the grace), else sig. */
+static int drain(eng_t *eng, const sigset_t *sigs, const srv_config *cfg, int sig)
 {
     uint64_t grace_ms = sig == SIGQUIT ? 0 : cfg->shutdown_grace_ms;
 
@@ -136,16 +152,97 @@ static void drain(eng_t *eng, const sigset_t *sigs, const srv_config *cfg, int s
             if (grace_ms) {
                 CZ_LOG(CZ_LOG_WARN, "event=grace_expired action=cancel_remaining");
             }
-            return;
+            return sig;
         }
         struct timespec ts = {0, 100 * 1000000L};
         int got = sigtimedwait(sigs, NULL, &ts);
         if (got > 0 && handle_signal(eng, got)) {
             CZ_LOG(CZ_LOG_WARN, "event=second_signal signal=%s action=cancel_remaining",
                    sig_name(got));
-            return;
+            return got == SIGQUIT ? SIGQUIT : sig;
         }
     }
+    return sig;
+}
+
+/* The fast stop's watchdog (see DESIGN). */
+typedef struct quit_watch {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool started, done;
+    pthread_t thread;
+    srv_sockets *socks;
+    const srv_config *cfg;
+} quit_watch;
+
+static void *quit_watch_main(void *arg)
+{
+    quit_watch *w = arg;
+    struct timespec until;
+
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += QUIT_BOUND_MS / 1000u;
+    until.tv_nsec += (long)(QUIT_BOUND_MS % 1000u) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&w->mu);
+    while (!w->done) {
+        if (pthread_cond_timedwait(&w->cv, &w->mu, &until) == ETIMEDOUT && !w->done) {
+            CZ_LOG(CZ_LOG_ERROR,
+                   "event=stop_timeout signal=SIGQUIT bound_ms=%u action=exit status=%d "
+                   "reason=\"the orderly stop did not finish\"",
+                   QUIT_BOUND_MS, QUIT_EXIT_STATUS);
+            srv_sockets_remove(w->socks, w->cfg);
+            _exit(QUIT_EXIT_STATUS); /* mu stays locked: main cannot go on meanwhile */
+        }
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+static void quit_watch_init(quit_watch *w, srv_sockets *socks, const srv_config *cfg)
+{
+    pthread_condattr_t ca;
+
+    memset(w, 0, sizeof(*w));
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&w->cv, &ca);
+    pthread_condattr_destroy(&ca);
+    w->socks = socks;
+    w->cfg = cfg;
+}
+
+/* Starts the watchdog (once); a failure to start it is logged and the stop goes on. */
+static void quit_watch_start(quit_watch *w)
+{
+    if (w->started) {
+        return;
+    }
+    int rc = pthread_create(&w->thread, NULL, quit_watch_main, w);
+    if (rc != 0) {
+        CZ_LOG(CZ_LOG_WARN, "event=stop_watchdog_failed error=\"%s\"", strerror(rc));
+        return;
+    }
+    pthread_setname_np(w->thread, "cuzk-quit-watch");
+    w->started = true;
+}
+
+/* main is done with the orderly stop: the watchdog (if any) returns without acting. */
+static void quit_watch_finish(quit_watch *w)
+{
+    pthread_mutex_lock(&w->mu);
+    w->done = true;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    if (w->started) {
+        pthread_join(w->thread, NULL);
+    }
+    pthread_cond_destroy(&w->cv);
+    pthread_mutex_destroy(&w->mu);
 }
 
 static void block_signals(sigset_t *sigs)
@@ -217,7 +314,16 @@ done:
 
 /* Serves cfg's listen addresses; records the socket files made (also after a failed start, so
  * that they are removed: listen.c checked that the paths were free). */
-static cuzk_err start_rpc(srv_rpc **rpc, const srv_config *cfg, eng_t *eng, srv_sockets *socks)
+/* How many large requests may be received at once: what a quarter of the memory budget holds
+ * at RPC_RECEIVE_COST each, at least one, at most RPC_MAX_RECEIVING. */
+static size_t max_receiving(uint64_t budget)
+{
+    uint64_t n = budget / 4 / RPC_RECEIVE_COST;
+    return n < 1 ? 1 : n > RPC_MAX_RECEIVING ? RPC_MAX_RECEIVING : (size_t)n;
+}
+
+static cuzk_err start_rpc(srv_rpc **rpc, const srv_config *cfg, uint64_t budget, eng_t *eng,
+                          srv_sockets *socks)
 {
     srv_rpc_opts ro = {
         .listen = (const char *const *)cfg->listen,
@@ -227,7 +333,9 @@ static cuzk_err start_rpc(srv_rpc **rpc, const srv_config *cfg, eng_t *eng, srv_
         .handler = srv_service_handle,
         .ctx = eng,
         .socket_mode = (unsigned)cfg->socket_mode,
-        .max_message_bytes = (size_t)256 << 20,
+        .max_message_bytes = RPC_MAX_MESSAGE,
+        .gated = srv_method_large,
+        .max_reading = max_receiving(budget),
     };
     char msg[512];
 
@@ -242,6 +350,8 @@ static cuzk_err start_rpc(srv_rpc **rpc, const srv_config *cfg, eng_t *eng, srv_
         CZ_LOG(CZ_LOG_INFO, "event=listening addr=%s port=%d", cfg->listen[i],
                srv_rpc_port(*rpc, i));
     }
+    CZ_LOG(CZ_LOG_INFO, "event=rpc_limits max_message_bytes=%zu max_receiving=%zu",
+           ro.max_message_bytes, ro.max_reading);
     return CUZK_OK;
 }
 
@@ -268,6 +378,7 @@ int srv_main(int argc, char **argv, srv_register_fn extra, void *extra_ctx)
     eng_t *eng = NULL;
     srv_rpc *rpc = NULL;
     srv_sockets socks = {0};
+    quit_watch qw;
     cz_diag dg;
     int status = 1;
 
@@ -277,6 +388,7 @@ int srv_main(int argc, char **argv, srv_register_fn extra, void *extra_ctx)
     if (rc >= 0) {
         return rc;
     }
+    quit_watch_init(&qw, &socks, &cfg);
     if (srv_listen_prepare(&cfg, &socks, &dg) != CUZK_OK ||
         start_engine(&eng, &cfg, &ecfg, extra, extra_ctx, &dg) != CUZK_OK) {
         CZ_LOG(CZ_LOG_ERROR, "event=startup_failed error=\"%s\"", dg.msg);
@@ -287,18 +399,25 @@ int srv_main(int argc, char **argv, srv_register_fn extra, void *extra_ctx)
         CZ_LOG(CZ_LOG_WARN, "param_cache=%s event=missing error=\"%s\"", cfg.param_cache,
                strerror(errno ? errno : ENOTDIR));
     }
-    if (start_rpc(&rpc, &cfg, eng, &socks) != CUZK_OK) {
+    if (start_rpc(&rpc, &cfg, ecfg.mem_budget_bytes, eng, &socks) != CUZK_OK) {
         goto out;
     }
     log_ready(eng, &cfg, &ecfg);
 
     int sig = wait_for_stop(eng, &sigs);
-    drain(eng, &sigs, &cfg, sig);
+    if (sig == SIGQUIT) {
+        quit_watch_start(&qw);
+    }
+    sig = drain(eng, &sigs, &cfg, sig);
+    if (sig == SIGQUIT) {
+        quit_watch_start(&qw);
+    }
     srv_rpc_shutdown(rpc, sig == SIGQUIT ? 0 : RPC_FINAL_GRACE_MS);
     status = 0;
 out:
     eng_free(eng);
     srv_rpc_free(rpc);
+    quit_watch_finish(&qw);
     srv_sockets_remove(&socks, &cfg);
     CZ_LOG(CZ_LOG_INFO, "event=stopped status=%d", status);
     srv_config_clear(&cfg);

@@ -31,5 +31,8 @@ int srv_main(int argc, char **argv, srv_register_fn extra, void *extra_ctx);
 /** The eight method paths of cuzk.v1.ProvingEngine, in the service's declaration order. */
 #define SRV_NMETHODS 8
 extern const char *const srv_method_paths[SRV_NMETHODS];
+/** The methods whose requests carry vanilla proofs (SubmitProof, Prove: up to the message
+ *  limit); the others' requests are a few bytes. */
+extern const bool srv_method_large[SRV_NMETHODS];
 
 #endif /* CUZK_SERVER_SERVER_H */

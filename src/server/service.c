@@ -28,6 +28,8 @@ const char *const srv_method_paths[SRV_NMETHODS] = {
 
 enum { M_SUBMIT, M_AWAIT, M_PROVE, M_CANCEL, M_STATUS, M_METRICS, M_PRELOAD, M_EVICT };
 
+const bool srv_method_large[SRV_NMETHODS] = {[M_SUBMIT] = true, [M_PROVE] = true};
+
 /* The wire enums must keep the engine's numbering. */
 _Static_assert((int)CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT == (int)ENG_KIND_POREP, "kind");
 _Static_assert((int)CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE == (int)ENG_KIND_SNAP, "kind");

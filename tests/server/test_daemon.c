@@ -99,13 +99,24 @@ TEST(signals_hup_usr1_quit)
     CHECK_MSG(!tu_exists(sock_path(addr)), "%s is left behind", sock_path(addr));
 }
 
+/* cuzk-bench arguments proving the window-post vanilla proof in `file` as job `id` (no
+ * sidecar); argv borrows addr, id and file. */
+static void single_argv(const char **argv, const char *addr, const char *id, const char *file)
+{
+    static const char zero32[] = "00000000000000000000000000000000"
+                                 "00000000000000000000000000000000";
+    const char *args[] = {
+        "single",        "--addr", addr,           "--type", "window-post", "--no-sidecar",
+        "--sector-size", "2KiB",   "--randomness", zero32,   "--miner-id",  "1000",
+        "--vanilla",     file,     "--request-id", id,       NULL};
+    memcpy(argv, args, sizeof(args));
+}
+
 /* cuzk-bench arguments proving a tk request (tests/engine/test_kind.h) of one partition whose
  * synthesis sleeps sleep_ms, as job `id` (window-post vanilla without a sidecar). argv keeps
  * pointers into static storage, valid until the next call. */
 static void tk_single(const char **argv, const char *addr, const char *id, uint32_t sleep_ms)
 {
-    static const char zero32[] = "00000000000000000000000000000000"
-                                 "00000000000000000000000000000000";
     static char file[600], rid[64];
     tk_req q;
     uint8_t buf[256];
@@ -118,15 +129,12 @@ static void tk_single(const char **argv, const char *addr, const char *id, uint3
     snprintf(file, sizeof(file), "%s.bin", tu_path(id));
     snprintf(rid, sizeof(rid), "%s", id);
     tu_write(file, buf, tk_encode(buf, &q));
-    const char *args[] = {
-        "single",        "--addr", addr,           "--type", "window-post", "--no-sidecar",
-        "--sector-size", "2KiB",   "--randomness", zero32,   "--miner-id",  "1000",
-        "--vanilla",     file,     "--request-id", rid,      NULL};
-    memcpy(argv, args, sizeof(args));
+    single_argv(argv, addr, rid, file);
 }
 
-/* Runs cuzk-bench with argv in a child process; returns its pid (see client_wait). */
-static pid_t client_start(const char *const *argv)
+/* Runs cuzk-bench with argv in a child process; returns its pid (see client_wait). Its
+ * stderr is written to err_path when not NULL. */
+static pid_t client_start(const char *const *argv, const char *err_path)
 {
     fflush(stdout);
     fflush(stderr);
@@ -135,10 +143,33 @@ static pid_t client_start(const char *const *argv)
     if (pid == 0) {
         tu_result r;
         tu_bench_v(&r, argv);
+        if (err_path) {
+            tu_write(err_path, r.err, strlen(r.err));
+        }
         fflush(stdout);
         _exit(r.status & 0xff); /* no atexit handlers: they belong to the parent */
     }
     return pid;
+}
+
+/* The client's stderr as written by client_start (malloc'd, NUL-terminated). */
+static char *client_err(const char *err_path)
+{
+    FILE *f = fopen(err_path, "rb");
+    CHECK(f != NULL);
+    char *buf = calloc(1, 65536);
+    CHECK(buf != NULL);
+    size_t n = fread(buf, 1, 65535, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static uint64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
 /* Waits up to limit_s for the client to exit; its exit status (-1 on timeout, then killed). */
@@ -166,7 +197,7 @@ TEST(signals_during_a_proof)
     const char *argv[20];
 
     tk_single(argv, addr, "slow-1", 1500);
-    pid_t client = client_start(argv);
+    pid_t client = client_start(argv, NULL);
     CHECK_LOG(addr, "job=slow-1 stage=parse", NULL);
     CHECK(kill(pid, SIGHUP) == 0);
     CHECK(kill(pid, SIGUSR1) == 0);
@@ -175,13 +206,113 @@ TEST(signals_during_a_proof)
     CHECK(answers(addr));
 
     tk_single(argv, addr, "slow-2", 3000);
-    client = client_start(argv);
+    client = client_start(argv, tu_path("slow-2.err"));
     CHECK_LOG(addr, "job=slow-2 stage=parse", NULL);
     CHECK(kill(pid, SIGQUIT) == 0);
     CHECK_EQ_U64(tu_daemon_wait(addr, 20), 0);
     CHECK(client_wait(client, 60) != 0); /* its job was cancelled */
+    char *err = client_err(tu_path("slow-2.err"));
+    CHECK_MSG(strstr(err, "UNAVAILABLE") != NULL, "the open call did not get UNAVAILABLE: %s", err);
+    free(err);
     CHECK_LOG(addr, "event=shutdown signal=SIGQUIT", "action=cancel_running");
     CHECK_MSG(!tu_exists(sock_path(addr)), "%s is left behind", sock_path(addr));
+}
+
+/* SIGQUIT ends the daemon within a bound whatever its threads are doing: here a synthesis that
+ * sleeps 60 s without looking at its cancel flag keeps the orderly stop from finishing, and the
+ * watchdog ends the process about 10 s after the signal (exit status 3, logged), removing the
+ * socket. The call in flight was answered UNAVAILABLE before that. */
+TEST(sigquit_is_bounded_when_a_stage_does_not_return)
+{
+    const char *args[] = {"--param-cache", tu_path("tk-params"), NULL};
+    const char *addr = tu_daemon_start(CUZKD_TEST_EXE, "stuck", args);
+    pid_t pid = tu_daemon_pid(addr);
+    const char *argv[20];
+
+    tk_single(argv, addr, "stuck-1", 60000);
+    pid_t client = client_start(argv, tu_path("stuck-1.err"));
+    CHECK_LOG(addr, "job=stuck-1 stage=parse", NULL);
+    sleep_ms(300); /* its synthesis is asleep */
+    uint64_t t0 = mono_ms();
+    CHECK(kill(pid, SIGQUIT) == 0);
+    int rc = client_wait(client, 30);
+    CHECK_MSG(rc > 0, "client exit %d", rc);
+    char *err = client_err(tu_path("stuck-1.err"));
+    CHECK_MSG(strstr(err, "UNAVAILABLE") != NULL, "the open call did not get UNAVAILABLE: %s", err);
+    free(err);
+    CHECK_EQ_U64(tu_daemon_wait(addr, 40), 3);
+    uint64_t ms = mono_ms() - t0;
+    printf("  stopped after %llu ms\n", (unsigned long long)ms);
+    CHECK_MSG(ms >= 9000 && ms < 20000, "stopped after %llu ms", (unsigned long long)ms);
+    CHECK_LOG(addr, "event=stop_timeout signal=SIGQUIT", "action=exit status=3");
+    CHECK_MSG(!tu_exists(sock_path(addr)), "%s is left behind", sock_path(addr));
+}
+
+/* The process's peak resident memory (VmHWM), in bytes. */
+static uint64_t peak_rss(pid_t pid)
+{
+    char path[64], line[256];
+    uint64_t kb = 0;
+    snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL);
+    while (fgets(line, sizeof(line), f)) {
+        if (strncmp(line, "VmHWM:", 6) == 0) {
+            kb = strtoull(line + 6, NULL, 10);
+        }
+    }
+    fclose(f);
+    return kb << 10;
+}
+
+/* Requests being received count before they are decoded: with a 512 MiB budget the daemon
+ * receives one large request (SubmitProof, Prove) at a time, the others wait before gRPC reads
+ * them. Eight concurrent 60 MB Prove requests (vanilla proofs that do not parse: the jobs fail)
+ * raise its peak memory by a few times one request (gRPC's buffers, the decoding copies), not
+ * by eight requests and their copies (about 700 MB when all are read at once). */
+TEST(large_requests_are_received_a_few_at_a_time)
+{
+    enum { CLIENTS = 8 };
+    const size_t size = (size_t)60 << 20;
+    char conf[600], file[600];
+    snprintf(conf, sizeof(conf), "%s", tu_path("budget-512.toml"));
+    snprintf(file, sizeof(file), "%s", tu_path("big-vanilla.bin"));
+    const char toml[] = "[memory]\ntotal_budget = \"512MiB\"\n";
+    tu_write(conf, toml, strlen(toml));
+    uint8_t *junk = malloc(size);
+    CHECK(junk != NULL);
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    for (size_t i = 0; i < size; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        junk[i] = (uint8_t)x;
+    }
+    tu_write(file, junk, size);
+    free(junk);
+
+    const char *args[] = {"--config", conf, BASE_ARGS, NULL};
+    const char *addr = tu_daemon_start(CUZKD_EXE, "big", args);
+    CHECK_LOG(addr, "event=rpc_limits", "max_receiving=1");
+    pid_t pid = tu_daemon_pid(addr);
+    uint64_t before = peak_rss(pid);
+    pid_t clients[CLIENTS];
+    const char *argv[CLIENTS][20];
+    char ids[CLIENTS][16];
+    for (int i = 0; i < CLIENTS; i++) {
+        snprintf(ids[i], sizeof(ids[i]), "big-%d", i);
+        single_argv(argv[i], addr, ids[i], file);
+        clients[i] = client_start(argv[i], NULL);
+    }
+    for (int i = 0; i < CLIENTS; i++) {
+        CHECK(client_wait(clients[i], 120) > 0); /* answered: the job failed */
+    }
+    uint64_t grew = peak_rss(pid) - before;
+    printf("  peak memory grew by %llu MiB\n", (unsigned long long)(grew >> 20));
+    CHECK_MSG(grew < 7 * (uint64_t)size, "peak memory grew by %llu MiB",
+              (unsigned long long)(grew >> 20));
+    CHECK(answers(addr));
+    tu_daemon_stop(addr);
 }
 
 /* The graceful stop removes the socket file too. */

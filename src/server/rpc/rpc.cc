@@ -14,9 +14,20 @@
 //            it, outside the mutex (gRPC may run OnDone inline, which takes the mutex). OnDone
 //            cannot precede Finish, so the reactor outlives that unlocked call.
 //  lock order: srv_call.mu and srv_rpc.live_mu are leaves; no gRPC call is made under either.
-//  shutdown: Server::Shutdown(deadline) stops accepting, lets open calls finish until the
-//            deadline, then cancels them (OnCancel finishes each; clients see UNAVAILABLE);
-//            we then wait until every reactor has reached OnDone.
+//  receiving: calls of the gated methods (those whose requests may be large) read their
+//            request at most max_reading at a time; the others wait in srv_rpc.waiting before
+//            any of their message is read (gRPC's flow control then holds the client back, so
+//            the bytes inside gRPC stay bounded). A slot is given back once the handler has
+//            returned (the request and its decoded copies are gone by then), and the oldest
+//            waiting call starts its read. Reactor.rstate (under live_mu) tells where a gated
+//            call is: WAITING (in the queue), STARTING (popped, StartRead not yet issued: only
+//            the thread that popped it may finish it, after the StartRead, so that OnDone
+//            cannot delete it under that thread), READING.
+//  shutdown: srv_rpc_shutdown refuses new calls (UNAVAILABLE), waits up to the grace for open
+//            calls to be finished by the application, then finishes the rest itself with
+//            UNAVAILABLE (calls waiting to read included), and only then stops the server
+//            (Server::Shutdown; its own cancellation would reach clients as CANCELLED or a
+//            reset stream); we then wait until every reactor has reached OnDone.
 #include "server/rpc/rpc.h"
 
 #include <sys/stat.h>
@@ -26,9 +37,11 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,9 +70,15 @@ struct srv_rpc {
     std::unique_ptr<grpc::CallbackGenericService> service;
     std::unique_ptr<grpc::Server> server;
     std::vector<int> ports;
+    std::vector<bool> gated;  // per method: its reads count against max_reading
+    size_t max_reading = 0;   // 0 = no limit
     std::mutex live_mu;
     std::condition_variable live_cv;
-    size_t live = 0;  // reactors not yet done
+    size_t live = 0;               // reactors not yet done
+    std::set<srv_call *> calls;    // calls whose reactor is not yet done
+    size_t reading = 0;            // gated calls reading their request (or in the handler)
+    std::deque<Reactor *> waiting; // gated calls waiting for a slot, oldest first
+    bool stopping = false;         // new calls are refused; no waiting call starts
     bool shut_down = false;
 };
 
@@ -72,14 +91,17 @@ void call_release(srv_call *call)
     }
 }
 
+const char kStopping[] = "cuzkd is stopping";
+
+void read_done(srv_rpc *rpc);
+void unqueue(srv_rpc *rpc, Reactor *r);
+
 class Reactor final : public grpc::ServerGenericBidiReactor {
   public:
+    enum RState { R_FREE, R_WAITING, R_STARTING, R_READING };
+
     Reactor(srv_rpc *rpc, grpc::GenericCallbackServerContext *ctx) : rpc_(rpc)
     {
-        {
-            std::lock_guard<std::mutex> lk(rpc_->live_mu);
-            rpc_->live++;
-        }
         const std::string &path = ctx->method();
         for (size_t i = 0; i < rpc_->methods.size(); i++) {
             if (rpc_->methods[i] == path) {
@@ -87,16 +109,141 @@ class Reactor final : public grpc::ServerGenericBidiReactor {
                 break;
             }
         }
-        if (method_ == SIZE_MAX) {
-            Finish(grpc::Status(grpc::StatusCode::UNIMPLEMENTED, "unknown method " + path));
-            return;
+        bool stopping, start = true;
+        {
+            std::lock_guard<std::mutex> lk(rpc_->live_mu);
+            rpc_->live++;
+            stopping = rpc_->stopping;
+            if (!stopping && method_ != SIZE_MAX) {
+                call_ = new srv_call();
+                call_->reactor = this;
+                rpc_->calls.insert(call_);
+                if (rpc_->max_reading && rpc_->gated[method_]) {
+                    gated_ = true;
+                    if (rpc_->reading < rpc_->max_reading) {
+                        rpc_->reading++;
+                        rstate_ = R_READING;
+                    } else {
+                        rstate_ = R_WAITING;
+                        rpc_->waiting.push_back(this);
+                        start = false;
+                    }
+                }
+            }
         }
-        call_ = new srv_call();
-        call_->reactor = this;
-        StartRead(&req_);
+        if (stopping) {
+            Finish(grpc::Status(grpc::StatusCode::UNAVAILABLE, kStopping));
+        } else if (method_ == SIZE_MAX) {
+            Finish(grpc::Status(grpc::StatusCode::UNIMPLEMENTED, "unknown method " + path));
+        } else if (start) {
+            StartRead(&req_);
+        }
     }
 
     void OnReadDone(bool ok) override
+    {
+        srv_rpc *rpc = rpc_; // Deliver may end in OnDone, which deletes this
+        bool gated = gated_;
+        Deliver(ok);
+        if (gated) {
+            read_done(rpc);
+        }
+    }
+
+    void OnCancel() override
+    {
+        if (!call_) {
+            return;
+        }
+        call_->cancelled.store(true);
+        {
+            std::lock_guard<std::mutex> lk(rpc_->live_mu);
+            if (rstate_ == R_STARTING) {
+                pending_ = grpc::Status(grpc::StatusCode::CANCELLED, "cancelled");
+                has_pending_ = true; // finished by the thread starting its read
+                return;
+            }
+            if (rstate_ == R_WAITING) {
+                unqueue(rpc_, this);
+            }
+        }
+        FinishOnce(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+    }
+
+    void OnDone() override
+    {
+        srv_rpc *rpc = rpc_;
+        if (call_) {
+            {
+                std::lock_guard<std::mutex> lk(call_->mu);
+                call_->reactor = nullptr;
+            }
+            {
+                std::lock_guard<std::mutex> lk(rpc->live_mu);
+                rpc->calls.erase(call_);
+                if (rstate_ == R_WAITING) {
+                    unqueue(rpc, this);
+                }
+            }
+            call_release(call_);
+        }
+        delete this;
+        std::lock_guard<std::mutex> lk(rpc->live_mu);
+        rpc->live--;
+        rpc->live_cv.notify_all();
+    }
+
+    // Issues Finish unless somebody already did.
+    void FinishOnce(grpc::Status st)
+    {
+        if (Claim(call_)) {
+            Finish(std::move(st));
+        }
+    }
+
+    // The reactor when the caller won the right to finish the call, else nullptr.
+    static Reactor *Claim(srv_call *call)
+    {
+        std::lock_guard<std::mutex> lk(call->mu);
+        if (call->finished || !call->reactor) {
+            return nullptr;
+        }
+        call->finished = true;
+        return call->reactor;
+    }
+
+    void Reply(const uint8_t *resp, size_t len)
+    {
+        grpc::Slice slice(resp, len);
+        resp_ = grpc::ByteBuffer(&slice, 1);
+        StartWriteAndFinish(&resp_, grpc::WriteOptions(), grpc::Status::OK);
+    }
+
+    // A waiting call popped by srv_rpc::ReadDone (rstate_ STARTING): starts its read, then
+    // finishes it if it was cancelled or swept meanwhile.
+    void StartQueuedRead()
+    {
+        StartRead(&req_);
+        bool fin;
+        grpc::Status st;
+        {
+            std::lock_guard<std::mutex> lk(rpc_->live_mu);
+            rstate_ = R_READING;
+            fin = has_pending_;
+            st = pending_;
+        }
+        if (fin) {
+            FinishOnce(std::move(st));
+        }
+    }
+
+    RState rstate_ = R_FREE; // under rpc_->live_mu
+    bool has_pending_ = false;
+    grpc::Status pending_;
+
+  private:
+    // Hands the request to the handler (or finishes the call without one).
+    void Deliver(bool ok)
     {
         // Without a request the handler never gets the call: its reference is dropped here,
         // through a copy of the pointer (Finish may run OnDone, which deletes this, at once).
@@ -134,66 +281,48 @@ class Reactor final : public grpc::ServerGenericBidiReactor {
         }
         req_.Clear(); // `slices` keeps the bytes alive
         static const uint8_t empty = 0;
-        rpc_->handler(rpc_->ctx, call_, method_, data ? data : &empty, len);
+        rpc_->handler(rpc_->ctx, call, method_, data ? data : &empty, len);
     }
 
-    void OnCancel() override
-    {
-        if (call_) {
-            call_->cancelled.store(true);
-            FinishOnce(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
-        }
-    }
-
-    void OnDone() override
-    {
-        if (call_) {
-            {
-                std::lock_guard<std::mutex> lk(call_->mu);
-                call_->reactor = nullptr;
-            }
-            call_release(call_);
-        }
-        srv_rpc *rpc = rpc_;
-        delete this;
-        std::lock_guard<std::mutex> lk(rpc->live_mu);
-        rpc->live--;
-        rpc->live_cv.notify_all();
-    }
-
-    // Issues Finish unless somebody already did.
-    void FinishOnce(grpc::Status st)
-    {
-        if (Claim(call_)) {
-            Finish(std::move(st));
-        }
-    }
-
-    // The reactor when the caller won the right to finish the call, else nullptr.
-    static Reactor *Claim(srv_call *call)
-    {
-        std::lock_guard<std::mutex> lk(call->mu);
-        if (call->finished || !call->reactor) {
-            return nullptr;
-        }
-        call->finished = true;
-        return call->reactor;
-    }
-
-    void Reply(const uint8_t *resp, size_t len)
-    {
-        grpc::Slice slice(resp, len);
-        resp_ = grpc::ByteBuffer(&slice, 1);
-        StartWriteAndFinish(&resp_, grpc::WriteOptions(), grpc::Status::OK);
-    }
-
-  private:
     srv_rpc *rpc_;
     srv_call *call_ = nullptr;
     size_t method_ = SIZE_MAX;
+    bool gated_ = false;
     grpc::ByteBuffer req_;
     grpc::ByteBuffer resp_;
 };
+
+// A gated call's read (and handler) ended: its slot goes to the oldest waiting calls.
+void read_done(srv_rpc *rpc)
+{
+    std::vector<Reactor *> start;
+    {
+        std::lock_guard<std::mutex> lk(rpc->live_mu);
+        rpc->reading--;
+        while (!rpc->stopping && rpc->reading < rpc->max_reading && !rpc->waiting.empty()) {
+            Reactor *r = rpc->waiting.front();
+            rpc->waiting.pop_front();
+            r->rstate_ = Reactor::R_STARTING;
+            rpc->reading++;
+            start.push_back(r);
+        }
+    }
+    for (Reactor *r : start) {
+        r->StartQueuedRead();
+    }
+}
+
+// Takes r off the waiting queue (live_mu held).
+void unqueue(srv_rpc *rpc, Reactor *r)
+{
+    for (auto it = rpc->waiting.begin(); it != rpc->waiting.end(); ++it) {
+        if (*it == r) {
+            rpc->waiting.erase(it);
+            break;
+        }
+    }
+    r->rstate_ = Reactor::R_FREE;
+}
 
 class Service final : public grpc::CallbackGenericService {
   public:
@@ -247,6 +376,10 @@ extern "C" cuzk_err srv_rpc_start(srv_rpc **out, const srv_rpc_opts *opts, char 
     }
     rpc->handler = opts->handler;
     rpc->ctx = opts->ctx;
+    rpc->max_reading = opts->max_reading;
+    for (size_t i = 0; i < opts->nmethods; i++) {
+        rpc->gated.push_back(!opts->gated || opts->gated[i]);
+    }
     rpc->service.reset(new Service(rpc));
     rpc->ports.assign(opts->nlisten, 0);
 
@@ -321,14 +454,54 @@ extern "C" bool srv_call_is_cancelled(const srv_call *call)
     return call->cancelled.load();
 }
 
+// Finishes every open call with UNAVAILABLE (live_mu held; the Finish calls are left to the
+// caller, outside the lock): claimed reactors go to `out`; a call whose queued read is being
+// started is finished by the thread starting it.
+static void sweep_locked(srv_rpc *rpc, std::vector<Reactor *> &out)
+{
+    for (srv_call *c : rpc->calls) {
+        Reactor *r;
+        {
+            std::lock_guard<std::mutex> lk(c->mu);
+            r = c->reactor; // OnDone, which deletes it, waits for live_mu
+        }
+        if (!r) {
+            continue;
+        }
+        if (r->rstate_ == Reactor::R_STARTING) {
+            r->pending_ = grpc::Status(grpc::StatusCode::UNAVAILABLE, kStopping);
+            r->has_pending_ = true;
+            continue;
+        }
+        if (r->rstate_ == Reactor::R_WAITING) {
+            unqueue(rpc, r);
+        }
+        if (Reactor::Claim(c)) {
+            c->cancelled.store(true);
+            out.push_back(r);
+        }
+    }
+}
+
 extern "C" void srv_rpc_shutdown(srv_rpc *rpc, unsigned grace_ms)
 {
     if (!rpc || rpc->shut_down) {
         return;
     }
     rpc->shut_down = true;
-    rpc->server->Shutdown(std::chrono::system_clock::now() +
-                          std::chrono::milliseconds(grace_ms));
+    std::vector<Reactor *> sweep;
+    {
+        std::unique_lock<std::mutex> lk(rpc->live_mu);
+        rpc->stopping = true;
+        rpc->live_cv.wait_for(lk, std::chrono::milliseconds(grace_ms),
+                              [rpc] { return rpc->calls.empty(); });
+        sweep_locked(rpc, sweep);
+    }
+    for (Reactor *r : sweep) {
+        r->Finish(grpc::Status(grpc::StatusCode::UNAVAILABLE, kStopping));
+    }
+    // Every call is finished or being finished: this only lets the statuses go out.
+    rpc->server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
     std::unique_lock<std::mutex> lk(rpc->live_mu);
     rpc->live_cv.wait_for(lk, std::chrono::seconds(30), [rpc] { return rpc->live == 0; });
 }

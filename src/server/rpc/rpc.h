@@ -68,6 +68,12 @@ typedef struct srv_rpc_opts {
     void *ctx;
     unsigned socket_mode;     /* permission bits given to unix sockets, e.g. 0660 */
     size_t max_message_bytes; /* receive and send limit (0 = 256 MiB) */
+    /* Requests being received: calls of the methods with gated[i] (all methods when gated is
+     * NULL) read their request message at most max_reading at a time (0 = no limit), counted
+     * from the start of the read until the handler returns; the others wait, in arrival order,
+     * before any byte of their message is read (HTTP/2 flow control holds the client back). */
+    const bool *gated;
+    size_t max_reading;
 } srv_rpc_opts;
 
 /** Starts serving. Every address must bind, else nothing is served.
@@ -88,9 +94,11 @@ void srv_call_fail(srv_call *call, srv_code code, const char *msg);
  *  at shutdown. Valid until the call is released. */
 bool srv_call_is_cancelled(const srv_call *call);
 
-/** Stops accepting calls, waits up to grace_ms for open calls to be finished by the
- *  application, then cancels the rest (clients see UNAVAILABLE) and waits for gRPC to let go
- *  of every call. Calls may still be replied to afterwards (no-ops). */
+/** Refuses new calls (UNAVAILABLE), waits up to grace_ms for open calls to be finished by the
+ *  application, then finishes the rest with UNAVAILABLE ("cuzkd is stopping"; calls waiting
+ *  to read their request included), stops the server and waits for gRPC to let go of every
+ *  call. Calls may still be replied to afterwards (no-ops); srv_call_is_cancelled is true for
+ *  the calls finished so. */
 void srv_rpc_shutdown(srv_rpc *rpc, unsigned grace_ms);
 
 /** Frees the server (after srv_rpc_shutdown). NULL does nothing. */
