@@ -282,6 +282,7 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
     size_t k = job->next_synth;
     if (job->resynth) { /* a partition proved unsatisfiable with a stale shape */
         for (k = 0; job->parts[k].state != PART_WAIT; k++) {
+            CZ_CHECK(k + 1 < job->next_synth); /* resynth counts parts put back to PART_WAIT */
         }
         job->resynth--;
     } else {
