@@ -219,22 +219,35 @@ class Reactor final : public grpc::ServerGenericBidiReactor {
         StartWriteAndFinish(&resp_, grpc::WriteOptions(), grpc::Status::OK);
     }
 
-    // A waiting call popped by srv_rpc::ReadDone (rstate_ STARTING): starts its read, then
-    // finishes it if it was cancelled or swept meanwhile.
+    // A waiting call popped by read_done (rstate_ STARTING): starts its read, then finishes it
+    // if it was cancelled or swept meanwhile. Once the read is started it may complete on
+    // another thread and the call end (OnDone deletes this): this is touched afterwards only
+    // under live_mu while the call is still listed (OnDone unlists it under that lock before
+    // deleting this), and a reference of our own keeps the call itself alive.
     void StartQueuedRead()
     {
-        StartRead(&req_);
-        bool fin;
+        srv_rpc *rpc = rpc_;
+        srv_call *call = call_;
+        bool fin = false;
         grpc::Status st;
+
+        call->refs.fetch_add(1, std::memory_order_relaxed);
+        StartRead(&req_);
         {
-            std::lock_guard<std::mutex> lk(rpc_->live_mu);
-            rstate_ = R_READING;
-            fin = has_pending_;
-            st = pending_;
+            std::lock_guard<std::mutex> lk(rpc->live_mu);
+            if (rpc->calls.count(call)) { // OnDone erases it under live_mu before `delete this`
+                rstate_ = R_READING;
+                fin = has_pending_;
+                st = pending_;
+            }
         }
         if (fin) {
-            FinishOnce(std::move(st));
+            Reactor *r = Claim(call); // once claimed, the call lives until its Finish
+            if (r) {
+                r->Finish(std::move(st));
+            }
         }
+        call_release(call);
     }
 
     RState rstate_ = R_FREE; // under rpc_->live_mu
