@@ -369,7 +369,7 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
         eng_part_release_locked(eng, job, k, d);
     } else {
         part->state = PART_READY;
-        CZ_LOG(CZ_LOG_DEBUG,
+        CZ_LOG(CZ_LOG_INFO,
                "job=%s stage=synthesis k=%zu constraints=%zu aux=%zu bytes=%llu ms=%.1f", job->qid,
                k, asg.m, asg.num_aux, (unsigned long long)part->asg_bytes, ms_between(t0, t1));
         pthread_cond_broadcast(&eng->prove_cv);

@@ -54,6 +54,12 @@
 #                                       WindowPoSt parameters by setup --gpu, cuzkd, Curio's
 #                                       golden vanilla proof (vec/, from ../shared) proved cold
 #                                       and resident and verified with the .vk
+#   bash BUILD/carry/device.sh matrix   per kind of MATRIX_KINDS (porep snap window-post
+#                                       winning-post) at MATRIX_SIZE (32GiB): parameters by
+#                                       setup --gpu (one kind's on the disk at a time), input
+#                                       (synthetic; Curio's vanilla proof for 32 GiB WindowPoSt),
+#                                       cuzkd cold, resident and a batch of MATRIX_BATCH (3), all
+#                                       verified with the .vk: one table line each in matrix.md
 # Logs go to $OUT (the device tool's result folder) or /tmp/cuzk-gpu-out, packed at the end into
 # one logs-HHMMSS.tar.gz (timeline SVGs stay beside it).
 # Usage (here): tests/gpu/carry.sh [BUILD]        (default build-gpu-carry; about 64 MiB max)
@@ -365,6 +371,81 @@ for step in "${@:-tests}"; do
         kill $SMI $HOLD; wait $SMI $HOLD 2> /dev/null
         sort -n "$OUT/devmem.log" | tail -1 | sed 's/^/device used MiB, peak (holder + cuzkd): /'
         mv "$OUT/devmem.log" "$OUT/devmem-$G.log"
+        ;;
+    matrix)
+        # One line per kind at MATRIX_SIZE (32GiB) into $OUT/matrix.md: its parameters made on
+        # the GPU (the other kinds' removed first: disk), its input, cuzkd, one proof cold, one
+        # resident and a batch of MATRIX_BATCH (3), every proof verified with the .vk; the daemon's
+        # peak RSS and the device's peak used memory (sampled every 200 ms). MATRIX_KINDS chooses
+        # (default "porep snap window-post winning-post"); without nvidia-smi (a machine without a
+        # GPU) the parameters are made on the CPU, which is how the step is tried at 2 KiB.
+        SZ=${MATRIX_SIZE:-32GiB} SOCK=$W/cuzkd.sock MB=${MATRIX_BATCH:-3}
+        zero=0000000000000000000000000000000000000000000000000000000000000000
+        gpu=$(command -v nvidia-smi > /dev/null && echo --gpu)
+        [ -f "$OUT/matrix.md" ] || printf '%s\n%s\n' \
+            '| kind | size | constraints per partition | partitions | cold s | resident s | steady s/proof | verified | peak RSS GB | peak device MiB | H2D GB/proof |' \
+            '|---|---|---|---|---|---|---|---|---|---|---|' > "$OUT/matrix.md"
+        for kind in ${MATRIX_KINDS:-porep snap window-post winning-post}; do
+            P=$W/m-$kind-$SZ L=$OUT/cuzkd-m-$kind-$SZ.log
+            find "$W" -maxdepth 1 -name 'm-*' ! -name "m-$kind-$SZ" -exec rm -rf {} +
+            rm -rf "$W/p32" "$W/pw32" "$W/ps32" "$W/shapes"
+            if ! ls "$P"/*.vk > /dev/null 2>&1; then
+                timeout 450 "$W/cuzk-bench" setup $gpu --proof "$kind" --sector-size "$SZ" \
+                    --seed 5eed32 --out "$P" > "$OUT/m-setup-$kind.log" 2>&1
+                echo "setup $kind $SZ rc=$? $(tail -1 "$OUT/m-setup-$kind.log" | grep -o -E '(setup|total)_ms=[0-9.]+' | tr '\n' ' ')"
+            fi
+            IN=$W/m-in-$kind-$SZ
+            if [ "$kind" = window-post ] && [ "$SZ" = 32GiB ] && [ -f "$D/vec/post.vproof" ]; then
+                REQ=(--vanilla "$D/vec/post.vproof" --no-sidecar --sector-size 32GiB
+                    --registered-proof 8 --miner-id 1000 --randomness $zero)
+            else
+                [ -f "$IN" ] || timeout 300 "$W/cuzk-bench" gen-vanilla "$kind" --sector-size "$SZ" \
+                    --synthetic --seed 5eed32 --out "$IN" > "$OUT/m-gen-$kind.log" 2>&1 ||
+                    { echo "gen-vanilla $kind $SZ failed: $(tail -1 "$OUT/m-gen-$kind.log")"; continue; }
+                REQ=(--vanilla "$IN")
+                [ "$kind" = porep ] && REQ=(--c1 "$IN")
+            fi
+            VK=$(ls "$P"/*.vk)
+            cuzkd_toml "$W/cuzkd-m.toml" "$P"
+            start_cuzkd "$W/cuzkd-m.toml" "$L"
+            SMI=""
+            if [ -n "$gpu" ]; then
+                nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 200 \
+                    > "$OUT/m-devmem-$kind.log" 2>&1 &
+                SMI=$!
+            fi
+            secs=() ok=0
+            for run in cold resident; do
+                timeout 300 "$W/cuzk-bench" single --type "$kind" "${REQ[@]}" --addr "unix://$SOCK" \
+                    --vk "$VK" --json > "$OUT/m-$kind-$run.log" 2> "$OUT/m-$kind-$run.err"
+                rc=$? # 0: completed and verified here
+                ok=$((ok + (rc == 0)))
+                echo "$kind $SZ $run rc=$rc $(head -c 400 "$OUT/m-$kind-$run.log")"
+                secs+=("$(grep -o '"total_ms":[0-9]*' "$OUT/m-$kind-$run.log" | awk -F: '{printf "%.2f", $2 / 1000}')")
+            done
+            timeout 400 "$W/cuzk-bench" batch --type "$kind" "${REQ[@]}" --addr "unix://$SOCK" \
+                --count "$MB" --vk "$VK" > "$OUT/m-$kind-batch.log" 2>&1
+            echo "$kind $SZ batch rc=$? $(grep -E '^batch:|^h2d' "$OUT/m-$kind-batch.log" | tr '\n' ' ')"
+            rss=$(awk '/VmHWM/ {printf "%.1f", $2 * 1024 / 1e9}' /proc/$PID/status)
+            stop_cuzkd "($kind $SZ)"
+            [ -n "$SMI" ] && { kill $SMI; wait $SMI 2> /dev/null; }
+            dev=$([ -n "$SMI" ] && sort -n "$OUT/m-devmem-$kind.log" | tail -1 || echo -)
+            awk -v kind="$kind" -v sz="$SZ" -v cold="${secs[0]}" -v res="${secs[1]}" -v rss="$rss" \
+                -v dev="$dev" -v mb="$MB" -v ok="$ok" '
+                FILENAME ~ /cuzkd/ && /stage=synthesis .*constraints=/ && !c { match($0, /constraints=[0-9]+/);
+                    c = substr($0, RSTART + 12, RLENGTH - 12) }
+                FILENAME ~ /batch/ && /^batch:/ { for (i = 1; i <= NF; i++) {
+                    split($i, kv, "="); b[kv[1]] = kv[2] } }
+                FILENAME ~ /batch/ && /^h2d per proof/ { h2d = $4 }
+                FILENAME ~ /cold.log/ && /proof_bytes/ { match($0, /"proof_bytes":[0-9]+/);
+                    parts = substr($0, RSTART + 14, RLENGTH - 14) / 192 }
+                END { steady = b["throughput"] > 0 ? sprintf("%.2f", 1 / b["throughput"]) : "-";
+                    printf "| %s | %s | %s | %d | %s | %s | %s | %d of %d | %s | %s | %s |\n",
+                        kind, sz, c, parts, cold, res, steady, ok + b["verified"], mb + 2, rss, dev,
+                        h2d }' \
+                "$L" "$OUT/m-$kind-cold.log" "$OUT/m-$kind-batch.log" | tee -a "$OUT/matrix.md"
+        done
+        cat "$OUT/matrix.md"
         ;;
     e2e-32g)
         porep32_input

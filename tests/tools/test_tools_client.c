@@ -308,6 +308,38 @@ TEST(failed_proof_is_reported_cleanly)
 
 /* ---- a real window-post proof ------------------------------------------------------------- */
 
+/* batch --vk: two proofs of `file` verified here; then against a copy of vk with beta_g2 and
+ * gamma_g2 swapped (a well-formed key of other values, VK_OFF_* of src/groth16/params.c), with
+ * which no proof verifies. */
+static void batch_verified(const char *addr, const char *file, const char *vk)
+{
+    char bad[512];
+    uint8_t g2[192], *d;
+    size_t len;
+    tu_result r;
+
+    tu_bench(&r, "batch", "--addr", addr, "--type", "window-post", "--vanilla", tu_path(file),
+             "--count", "2", "--vk", vk, NULL);
+    CHECK_EQ_U64(r.status, 0);
+    CHECK(tu_has(r.out, "completed=2 failed=0", "verified=2", NULL));
+    tu_result_clear(&r);
+
+    snprintf(bad, sizeof(bad), "%s", tu_path("swapped.vk"));
+    d = tu_read(vk, &len);
+    CHECK(d && len > 576);
+    memcpy(g2, d + 192, sizeof(g2));
+    memmove(d + 192, d + 384, sizeof(g2));
+    memcpy(d + 384, g2, sizeof(g2));
+    tu_write(bad, d, len);
+    free(d);
+    tu_bench(&r, "batch", "--addr", addr, "--type", "window-post", "--vanilla", tu_path(file),
+             "--count", "2", "--vk", bad, NULL);
+    CHECK_EQ_U64(r.status, 2);
+    CHECK(tu_has(r.out, "completed=0 failed=2", "verified=0",
+                 "2 x COMPLETED: a proof that does not verify", NULL));
+    tu_result_clear(&r);
+}
+
 TEST(prove_window_post_for_real)
 {
     char vk[1024], tier[16];
@@ -322,6 +354,7 @@ TEST(prove_window_post_for_real)
     CHECK_EQ_U64(prove_real("window-post", "wreal.bin", vk), 192);
     CHECK_EQ_U64(status_u64(addr, "total_proofs_completed"), done0 + 1);
     CHECK_EQ_U64(metric(addr, "cuzk_proofs_completed_total"), done0 + 1);
+    batch_verified(addr, "wreal.bin", vk);
 
     /* the proof loaded wpost-2k; evict, then preload twice */
     srs_tier(addr, "wpost-2k", tier, sizeof(tier));

@@ -558,6 +558,10 @@ typedef struct run_stats {
     double *stage[5];   /* daemon timings of each completed proof */
     char *reason[MAX_REASONS];
     size_t reason_count[MAX_REASONS], nreason, other_reasons;
+    /* with vk (batch --vk): each completed proof is verified against the request vr */
+    const char *cmd, *vk;
+    const cli_vreq *vr;
+    size_t verified;
 } run_stats;
 
 static bool stats_init(run_stats *s, size_t cap)
@@ -616,11 +620,21 @@ static void stats_ok(run_stats *s, const Cuzk__V1__AwaitProofResponse *res, doub
     s->client[s->completed++] = client_ms;
 }
 
-/* A result: COMPLETED with a proof, or a failure with its reason. */
+/* A result: COMPLETED with a proof (that verifies, with vk), or a failure with its reason. */
 static void stats_result(run_stats *s, const Cuzk__V1__AwaitProofResponse *res, double client_ms)
 {
     bool completed = res->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
 
+    if (completed && res->proof.len && s->vk) {
+        int rc = cli_vreq_verify(s->cmd, s->vr, s->vk, res->proof.data, res->proof.len);
+        if (rc != CLI_EXIT_OK) {
+            stats_fail(s, "COMPLETED",
+                       rc == CLI_EXIT_INVALID ? "a proof that does not verify"
+                                              : "the proof could not be verified");
+            return;
+        }
+        s->verified++;
+    }
     if (completed && res->proof.len) {
         stats_ok(s, res, client_ms);
     } else {
@@ -697,12 +711,15 @@ int cmd_batch(int argc, char **argv)
     static const char about[] =
         "Submits --count copies of one proof request at once (SubmitProof, distinct request\n"
         "ids), then awaits them all (AwaitProof) and prints min/median/max of the daemon's\n"
-        "per-stage timings and of the client's latency (submission to result). Exit 0 iff\n"
-        "every proof completed.";
+        "per-stage timings and of the client's latency (submission to result). With --vk\n"
+        "each proof is checked here too (public inputs derived from the vanilla proofs).\n"
+        "Exit 0 iff every proof completed (and verified).";
     prove_cmd pc;
     uint64_t count = 4;
+    const char *vk = NULL;
     const cli_opt_t extra[] = {
         CLI_OPT("count", CLI_U64, &count, "N", "submissions (default 4)", false),
+        CLI_OPT("vk", CLI_STR, &vk, "FILE", "verify every proof with this verifying key", false),
     };
     cli_rpc_call **calls = NULL;
     char **jobs = NULL;
@@ -728,6 +745,9 @@ int cmd_batch(int argc, char **argv)
         cli_error(CMD, "out of memory");
         goto done;
     }
+    s.cmd = CMD;
+    s.vk = vk;
+    s.vr = &pc.r;
 
     /* every submission at once */
     t0 = cli_now_ms();
@@ -811,8 +831,12 @@ int cmd_batch(int argc, char **argv)
     }
     wall = cli_now_ms() - t0;
     printf("batch: submitted=%zu completed=%zu failed=%zu wall_ms=%.0f throughput=%.3f "
-           "proofs/s\n",
+           "proofs/s",
            n, s.completed, s.failed, wall, wall > 0 ? (double)s.completed * 1e3 / wall : 0.0);
+    if (vk) {
+        printf(" verified=%zu", s.verified);
+    }
+    printf("\n");
     stats_print(&s);
     fflush(stdout);
     if (s.failed) {
