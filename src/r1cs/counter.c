@@ -16,7 +16,7 @@
 #include "r1cs/internal.h"
 
 #include "common/bytes.h"
-#include "r1cs/blake2s.h"
+#include "hash/blake2.h"
 
 const cs_ops cs_ops_counter = {
     .kind = CS_KIND_COUNTER,
@@ -41,7 +41,7 @@ cuzk_err cs_new_counter(cs_t **out, cz_diag *dg)
 }
 
 typedef struct digest {
-    cs_blake2s_state h;
+    blake2s_ctx_t h;
     bool streaming;     /* counts declared and already hashed */
     cs_counts_t expect; /* when streaming */
     uint8_t *buf;       /* otherwise: the per-constraint bytes */
@@ -50,13 +50,13 @@ typedef struct digest {
     uint8_t out[32];
 } digest;
 
-static void digest_counts(cs_blake2s_state *h, const cs_counts_t *n)
+static void digest_counts(blake2s_ctx_t *h, const cs_counts_t *n)
 {
     uint8_t b[24];
     cz_store_be64(b, (uint64_t)n->num_inputs);
     cz_store_be64(b + 8, (uint64_t)n->num_aux);
     cz_store_be64(b + 16, (uint64_t)n->num_constraints);
-    cs_blake2s_update(h, b, sizeof(b));
+    blake2s_update(h, b, sizeof(b));
 }
 
 static cuzk_err digest_init(cs_t *cs, const cs_counts_t *hint, const void *arg)
@@ -69,7 +69,7 @@ static cuzk_err digest_init(cs_t *cs, const cs_counts_t *hint, const void *arg)
         return CUZK_E_NOMEM;
     }
     cs->be = d;
-    cs_blake2s_init(&d->h, 32);
+    blake2s_init(&d->h, 32);
     if (expect) {
         d->streaming = true;
         d->expect = *expect;
@@ -91,7 +91,7 @@ static void digest_destroy(cs_t *cs)
 static void digest_put(cs_t *cs, digest *d, const uint8_t *p, size_t n)
 {
     if (d->streaming) {
-        cs_blake2s_update(&d->h, p, n);
+        blake2s_update(&d->h, p, n);
         return;
     }
     if (!cs_vec_reserve((void **)&d->buf, &d->cap, d->len + n, 1, false)) {
@@ -158,13 +158,13 @@ static cuzk_err digest_finish(cs_t *cs, cz_diag *dg)
     } else {
         digest_counts(&d->h, &got);
         if (d->len) {
-            cs_blake2s_update(&d->h, d->buf, d->len);
+            blake2s_update(&d->h, d->buf, d->len);
         }
         cz_free(d->buf);
         d->buf = NULL;
         d->len = d->cap = 0;
     }
-    cs_blake2s_final(&d->h, d->out);
+    blake2s_final(&d->h, d->out);
     d->done = true;
     return CUZK_OK;
 }

@@ -1,16 +1,14 @@
-/* blake2s.c - BLAKE2s as specified in RFC 7693 (sections 2 and 3, appendix D). */
-#include "r1cs/blake2s.h"
+/* blake2.c - BLAKE2s as specified in RFC 7693 (sections 2 and 3, appendix D), with the message
+ * schedule table that every BLAKE2 variant of the project uses.
+ */
+#include "hash/blake2.h"
 
 #include <string.h>
 
 #include "common/bytes.h"
 
-/* The initialisation vector: the SHA-256 IV (RFC 7693 section 2.6). */
-static const uint32_t b2s_iv[8] = {0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A,
-                                   0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19};
-
-/* Message word permutations, one row per round (RFC 7693 section 2.7). */
-static const uint8_t b2s_sigma[10][16] = {
+/* RFC 7693 section 2.7; rows 10 and 11 (BLAKE2b's last two rounds) repeat rows 0 and 1. */
+const uint8_t BLAKE2_SIGMA[12][16] = {
     {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
     {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
     {11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4},
@@ -21,7 +19,14 @@ static const uint8_t b2s_sigma[10][16] = {
     {13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10},
     {6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5},
     {10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0},
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
 };
+
+/* ---- BLAKE2s ------------------------------------------------------------------------------ */
+
+const uint32_t BLAKE2S_IV[8] = {0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A,
+                                0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19};
 
 static inline uint32_t rotr32(uint32_t x, unsigned n)
 {
@@ -42,7 +47,7 @@ static inline void b2s_g(uint32_t v[16], int a, int b, int c, int d, uint32_t x,
 }
 
 /* Compression F (RFC 7693 section 3.2); `last` marks the final block. */
-static void b2s_compress(cs_blake2s_state *s, const uint8_t block[64], bool last)
+static void b2s_compress(blake2s_ctx_t *s, const uint8_t block[64], bool last)
 {
     uint32_t m[16], v[16];
 
@@ -51,7 +56,7 @@ static void b2s_compress(cs_blake2s_state *s, const uint8_t block[64], bool last
     }
     for (int i = 0; i < 8; i++) {
         v[i] = s->h[i];
-        v[i + 8] = b2s_iv[i];
+        v[i + 8] = BLAKE2S_IV[i];
     }
     v[12] ^= s->t[0];
     v[13] ^= s->t[1];
@@ -59,7 +64,7 @@ static void b2s_compress(cs_blake2s_state *s, const uint8_t block[64], bool last
         v[14] = ~v[14];
     }
     for (int r = 0; r < 10; r++) {
-        const uint8_t *sg = b2s_sigma[r];
+        const uint8_t *sg = BLAKE2_SIGMA[r];
         b2s_g(v, 0, 4, 8, 12, m[sg[0]], m[sg[1]]);
         b2s_g(v, 1, 5, 9, 13, m[sg[2]], m[sg[3]]);
         b2s_g(v, 2, 6, 10, 14, m[sg[4]], m[sg[5]]);
@@ -74,7 +79,7 @@ static void b2s_compress(cs_blake2s_state *s, const uint8_t block[64], bool last
     }
 }
 
-static void b2s_count(cs_blake2s_state *s, uint32_t n)
+static void b2s_count(blake2s_ctx_t *s, uint32_t n)
 {
     s->t[0] += n;
     if (s->t[0] < n) {
@@ -82,17 +87,17 @@ static void b2s_count(cs_blake2s_state *s, uint32_t n)
     }
 }
 
-void cs_blake2s_init(cs_blake2s_state *s, size_t outlen)
+void blake2s_init(blake2s_ctx_t *s, size_t outlen)
 {
-    CZ_CHECK(outlen >= 1 && outlen <= CS_BLAKE2S_OUTBYTES);
+    CZ_CHECK(outlen >= 1 && outlen <= BLAKE2S_OUT_BYTES);
     memset(s, 0, sizeof(*s));
-    memcpy(s->h, b2s_iv, sizeof(s->h));
+    memcpy(s->h, BLAKE2S_IV, sizeof(s->h));
     /* Parameter block word 0: digest length, key length 0, fanout 1, depth 1. */
     s->h[0] ^= 0x01010000u ^ (uint32_t)outlen;
     s->outlen = outlen;
 }
 
-void cs_blake2s_update(cs_blake2s_state *s, const void *in, size_t n)
+void blake2s_update(blake2s_ctx_t *s, const void *in, size_t n)
 {
     const uint8_t *p = in;
 
@@ -122,9 +127,9 @@ void cs_blake2s_update(cs_blake2s_state *s, const void *in, size_t n)
     }
 }
 
-void cs_blake2s_final(cs_blake2s_state *s, uint8_t *out)
+void blake2s_final(blake2s_ctx_t *s, uint8_t *out)
 {
-    uint8_t full[CS_BLAKE2S_OUTBYTES];
+    uint8_t full[BLAKE2S_OUT_BYTES];
 
     b2s_count(s, (uint32_t)s->buflen);
     memset(s->buf + s->buflen, 0, 64 - s->buflen);
@@ -135,11 +140,11 @@ void cs_blake2s_final(cs_blake2s_state *s, uint8_t *out)
     memcpy(out, full, s->outlen);
 }
 
-void cs_blake2s(uint8_t *out, size_t outlen, const void *in, size_t n)
+void blake2s(uint8_t *out, size_t outlen, const void *in, size_t n)
 {
-    cs_blake2s_state s;
+    blake2s_ctx_t s;
 
-    cs_blake2s_init(&s, outlen);
-    cs_blake2s_update(&s, in, n);
-    cs_blake2s_final(&s, out);
+    blake2s_init(&s, outlen);
+    blake2s_update(&s, in, n);
+    blake2s_final(&s, out);
 }
