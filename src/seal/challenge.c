@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "hash/blake2.h"
 #include "hash/poseidon.h"
 #include "hash/sha256.h"
 
@@ -60,12 +61,12 @@ static const uint8_t synth_nonce[12] = {'s', 'y', 'n', 't', 'h', '-', 'p', 'o', 
 
 static void synth_key(uint8_t key[32], const char *tag, const uint8_t a[32], const uint8_t b[32])
 {
-    seal_blake2b_t s;
+    blake2b_ctx_t s;
 
-    seal_blake2b_init(&s, 32, tag, strlen(tag));
-    seal_blake2b_update(&s, a, 32);
-    seal_blake2b_update(&s, b, 32);
-    seal_blake2b_final(&s, key);
+    blake2b_init(&s, 32, tag, strlen(tag));
+    blake2b_update(&s, a, 32);
+    blake2b_update(&s, b, 32);
+    blake2b_final(&s, key);
 }
 
 void seal_synth_challenges(uint64_t *out, uint64_t first, size_t count, uint64_t nodes,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "hash/blake2.h"
 #include "hash/sha256.h"
 
 static void porep_domain_seed(uint8_t out[32], const char *tag, const uint8_t porep_id[32])
@@ -127,11 +128,12 @@ void seal_graph_drg_parents(const seal_graph_t *g, uint64_t v, uint32_t out[SEAL
 /* F(right, key) = u64_BE(BLAKE2b-512(u64_BE(right) || u64_BE(key))[0..8]) & right_mask */
 static uint64_t feistel_round(uint64_t right, uint64_t key, uint64_t mask)
 {
-    uint8_t msg[16];
+    uint8_t msg[16], digest[64];
 
     cz_store_be64(msg, right);
     cz_store_be64(msg + 8, key);
-    return seal_blake2b512_16_be64(msg) & mask;
+    blake2b_short(digest, 64, msg, sizeof(msg));
+    return cz_load_be64(digest) & mask;
 }
 
 static uint64_t feistel_encode(const seal_graph_t *g, uint64_t x)

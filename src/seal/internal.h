@@ -1,5 +1,5 @@
-/* internal.h - seal/'s private helpers: BLAKE2b (RFC 7693), the ChaCha block function (8 and 20
- * rounds), sparse node maps, and the bits of the sector object that several files share.
+/* internal.h - seal/'s private helpers: the ChaCha block function (8 and 20 rounds), sparse node
+ * maps, and the bits of the sector object that several files share.
  * Nothing here is part of the module's contract (seal.h); tests may include it.
  */
 #ifndef CUZK_SEAL_INTERNAL_H
@@ -8,28 +8,6 @@
 #include "seal/seal.h"
 
 #include "common/alloc.h"
-
-/* ---- BLAKE2b (RFC 7693), keyed or not, digest of 1..64 bytes ---------------------------- */
-
-typedef struct seal_blake2b {
-    uint64_t h[8];
-    uint64_t t[2];    /* bytes compressed so far (128-bit counter) */
-    uint8_t buf[128]; /* pending block */
-    size_t buflen;    /* bytes in buf, 0..128 */
-    size_t outlen;    /* digest bytes */
-} seal_blake2b_t;
-
-/** Starts a hash with `outlen` (1..64) digest bytes and an optional key of `keylen` (0..64). */
-void seal_blake2b_init(seal_blake2b_t *s, size_t outlen, const void *key, size_t keylen);
-void seal_blake2b_update(seal_blake2b_t *s, const void *data, size_t len);
-/** Writes s->outlen bytes. */
-void seal_blake2b_final(seal_blake2b_t *s, uint8_t *out);
-/** One-shot helper. */
-void seal_blake2b(uint8_t *out, size_t outlen, const void *key, size_t keylen, const void *data,
-                  size_t len);
-
-/** u64_BE of the first 8 bytes of BLAKE2b-512(msg[0..16)): the Feistel round function's hash. */
-uint64_t seal_blake2b512_16_be64(const uint8_t msg[16]);
 
 /* ---- ChaCha (D. J. Bernstein; RFC 8439 for the 20-round IETF layout) -------------------- */
 

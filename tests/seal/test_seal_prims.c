@@ -1,5 +1,5 @@
 /* test_seal_prims.c - seal/'s building blocks against independent implementations and official
- * known answers: BLAKE2b and ChaCha20 against OpenSSL; fr32 padding against a bit-by-bit model;
+ * known answers: ChaCha20 against OpenSSL; fr32 padding against a bit-by-bit model;
  * comm_d of zero sectors against supra_seal's table and the data-segment value pinned in
  * TOOLCHAIN.md; CommP of one-byte pieces against Curio's golden CIDs; compute_comm_d against a
  * direct TreeD; challenge derivation against naive big-integer arithmetic and the official
@@ -8,7 +8,6 @@
 #include "harness/test.h"
 
 #include <openssl/evp.h>
-#include <openssl/params.h>
 #include <openssl/sha.h>
 
 #include "common/alloc.h"
@@ -25,78 +24,7 @@ static void hex32(uint8_t out[32], const char *hex)
     CHECK(cz_hex_decode(out, 32, hex));
 }
 
-/* ---- BLAKE2b, ChaCha -------------------------------------------------------------------- */
-
-static void openssl_blake2b512(uint8_t out[64], const uint8_t *m, size_t len)
-{
-    unsigned olen = 0;
-    CHECK(EVP_Digest(m, len, out, &olen, EVP_blake2b512(), NULL) == 1 && olen == 64);
-}
-
-/* Keyed BLAKE2b with any digest size through OpenSSL 3's BLAKE2BMAC. */
-static void openssl_blake2b_mac(uint8_t *out, size_t outlen, const uint8_t *key, size_t keylen,
-                                const uint8_t *m, size_t len)
-{
-    EVP_MAC *mac = EVP_MAC_fetch(NULL, "BLAKE2BMAC", NULL);
-    EVP_MAC_CTX *ctx;
-    size_t sz = outlen, got = 0;
-    OSSL_PARAM params[2];
-
-    CHECK(mac != NULL);
-    ctx = EVP_MAC_CTX_new(mac);
-    CHECK(ctx != NULL);
-    params[0] = OSSL_PARAM_construct_size_t("size", &sz);
-    params[1] = OSSL_PARAM_construct_end();
-    CHECK(EVP_MAC_init(ctx, key, keylen, params) == 1);
-    CHECK(EVP_MAC_update(ctx, m, len) == 1);
-    CHECK(EVP_MAC_final(ctx, out, &got, outlen) == 1 && got == outlen);
-    EVP_MAC_CTX_free(ctx);
-    EVP_MAC_free(mac);
-}
-
-TEST(blake2b_matches_openssl)
-{
-    uint8_t msg[600], a[64], b[64];
-    cz_prng *g = test_prng();
-
-    for (size_t len = 0; len <= 300; len += (len < 140 ? 1 : 37)) {
-        cz_prng_bytes(g, msg, len);
-        openssl_blake2b512(a, msg, len);
-        seal_blake2b(b, 64, NULL, 0, msg, len);
-        CHECK_MEM_EQ(a, b, 64);
-    }
-    /* incremental feeding across block boundaries */
-    seal_blake2b_t s;
-    cz_prng_bytes(g, msg, sizeof(msg));
-    seal_blake2b_init(&s, 64, NULL, 0);
-    for (size_t off = 0, step = 1; off < sizeof(msg); off += step, step = step * 3 % 131 + 1) {
-        size_t n = step < sizeof(msg) - off ? step : sizeof(msg) - off;
-        seal_blake2b_update(&s, msg + off, n);
-    }
-    seal_blake2b_final(&s, b);
-    openssl_blake2b512(a, msg, sizeof(msg));
-    CHECK_MEM_EQ(a, b, 64);
-}
-
-TEST(blake2b_keyed_matches_openssl)
-{
-    uint8_t key[64], msg[300], a[64], b[64];
-    cz_prng *g = test_prng();
-    static const size_t keylens[] = {1, 16, 42, 43, 64};
-    static const size_t outlens[] = {16, 32, 64};
-
-    for (size_t k = 0; k < ARRAY_LEN(keylens); k++) {
-        for (size_t o = 0; o < ARRAY_LEN(outlens); o++) {
-            for (size_t len = 0; len <= 260; len += 65) {
-                cz_prng_bytes(g, key, sizeof(key));
-                cz_prng_bytes(g, msg, len);
-                openssl_blake2b_mac(a, outlens[o], key, keylens[k], msg, len);
-                seal_blake2b(b, outlens[o], key, keylens[k], msg, len);
-                CHECK_MEM_EQ(a, b, outlens[o]);
-            }
-        }
-    }
-}
+/* ---- ChaCha -------------------------------------------------------------------- */
 
 TEST(chacha20_keystream_matches_openssl)
 {
