@@ -6,32 +6,15 @@
  * of byte 0 first), the last word and block padded with Constant(false); per compression the
  * counter and final-flag xors act on constants (free), the ten rounds share one MultiEq that is
  * flushed when the rounds end, and the closing h ^ v ^ v' xors follow. Empty input is one
- * all-constant block (no constraints).
+ * all-constant block (no constraints). The IV and the message schedule are the native hash's
+ * (hash/blake2.h).
  */
 #include "gadgets/gadgets.h"
 
 #include <string.h>
 
 #include "gadgets/internal.h"
-
-/* RFC 7693 sec. 2.6 (the SHA-256 IV). */
-static const uint32_t B2S_IV[8] = {
-    0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19,
-};
-
-/* RFC 7693 sec. 2.7. */
-static const uint8_t B2S_SIGMA[10][16] = {
-    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
-    {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
-    {11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4},
-    {7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8},
-    {9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13},
-    {2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9},
-    {12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11},
-    {13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10},
-    {6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5},
-    {10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0},
-};
+#include "hash/blake2.h"
 
 /* The G positions of one round: four columns, then four diagonals. */
 static const uint8_t B2S_G[8][4] = {
@@ -85,7 +68,7 @@ static void compress(cs_t *cs, bool lab, gad_u32_t h[8], const gad_u32_t m[16], 
 
     for (unsigned i = 0; i < 8; i++) {
         v[i] = h[i];
-        gad_u32_const(&v[8 + i], B2S_IV[i]);
+        gad_u32_const(&v[8 + i], BLAKE2S_IV[i]);
     }
     gad_u32_const(&k, (uint32_t)t);
     GAD_NS_PUSH(cs, lab, "first xor");
@@ -104,7 +87,7 @@ static void compress(cs_t *cs, bool lab, gad_u32_t h[8], const gad_u32_t m[16], 
 
     gad_multieq_init(&me, cs);
     for (unsigned r = 0; r < 10; r++) {
-        const uint8_t *s = B2S_SIGMA[r];
+        const uint8_t *s = BLAKE2_SIGMA[r];
         GAD_NS_PUSHF(cs, lab, "round %u", r);
         for (unsigned g = 0; g < 8; g++) {
             GAD_NS_PUSHF(cs, lab, "mixing invocation %u", g + 1);
@@ -140,7 +123,7 @@ void gad_blake2s(cs_t *cs, gad_bool_t out[256], const gad_bool_t *in, size_t nbi
 
     CZ_CHECK(nbits % 8 == 0);
     for (unsigned i = 0; i < 8; i++) {
-        uint32_t w = B2S_IV[i];
+        uint32_t w = BLAKE2S_IV[i];
         if (i == 0) {
             w ^= 0x01010000u ^ 32u; /* digest length 32, no key, fanout = depth = 1 */
         } else if (i >= 6) {
