@@ -3,8 +3,8 @@
 #   <prefix>/include/cuzk            the public headers (cuzk.h, err.h)
 #   <prefix>/lib                     libcuzk.so (-> libcuzk.so.<CUZK_API_VERSION>), libcuzk.a,
 #                                    pkgconfig/cuzk.pc
-#   <prefix>/share/doc/cuzk          README.md, docs/*.md, examples/cuzk.toml,
-#                                    examples/prove_wpost.c
+#   <prefix>/share/doc/cuzk          README.md, docs/*.md, spec/ (docs/spec/*.md),
+#                                    examples/cuzk.toml, examples/prove_wpost.c
 #   <prefix>/lib/systemd/system      cuzkd.service (paths of this install)
 #   <prefix>/lib/sysusers.d          cuzk.conf (the service's user)
 #   <sysconfdir>/cuzk/cuzk.toml      the example config, only when no such file exists yet;
@@ -36,6 +36,8 @@ if(TARGET cuzk)
 endif()
 file(GLOB CUZK_DOCS ${CMAKE_SOURCE_DIR}/docs/*.md)
 install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CUZK_DOCS} DESTINATION ${CMAKE_INSTALL_DOCDIR})
+file(GLOB CUZK_SPEC_DOCS ${CMAKE_SOURCE_DIR}/docs/spec/*.md)
+install(FILES ${CUZK_SPEC_DOCS} DESTINATION ${CMAKE_INSTALL_DOCDIR}/spec)
 install(FILES ${CMAKE_SOURCE_DIR}/dist/cuzk.toml DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
 install(CODE "set(CUZK_DIST_DIR \"${CMAKE_SOURCE_DIR}/dist\")
     set(CUZK_BUILD_DIR \"${CMAKE_BINARY_DIR}\")
