@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks that the C and CUDA sources are formatted as .clang-format says (STYLE.md section 12),
+# Checks that the C and CUDA sources are formatted as .clang-format says (docs/style.md section 12),
 # with Debian's clang-format 14, skipping the generated files listed in .clang-format-ignore.
 #   scripts/check-format.sh          report each deviating file and fail if there is one
 #   scripts/check-format.sh --fix    reformat those files in place (`make format`)

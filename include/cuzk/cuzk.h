@@ -4,7 +4,7 @@
  * and GPU provers, every proof verified before it is returned), made from the daemon's own
  * configuration (the TOML file of docs/daemon.md, or the same text in memory; keys only the
  * daemon uses, such as daemon.listen, are accepted and ignored). A request mirrors cuzk.v1
- * SubmitProofRequest (spec/vanilla-proofs.md 4.4): a proof kind, sector size, registered proof,
+ * SubmitProofRequest (docs/spec/vanilla-proofs.md 4.4): a proof kind, sector size, registered proof,
  * the vanilla proof bytes and what the kind needs beside them. Submitting makes a job; await
  * blocks for its result, poll looks without blocking, cancel stops it. A result mirrors
  * AwaitProofResponse: status, proof bytes (192 per partition), error message, stage times.
@@ -171,7 +171,7 @@ CUZK_API void cuzk_engine_free(cuzk_engine *engine);
  * ------------------------------------------------------------------------------------------- */
 
 /** A proof request: cuzk.v1 SubmitProofRequest. Zero-initialise it, then set what the kind
- *  needs (spec/vanilla-proofs.md 4.4); every pointer is borrowed for the call only.
+ *  needs (docs/spec/vanilla-proofs.md 4.4); every pointer is borrowed for the call only.
  *    PoRep        vanilla_proof: the C1 output (SealCommitPhase1Output JSON, or Curio's
  *                 wrapper); sector_number, miner_id.
  *    WinningPoSt  vanilla_proofs: exactly one; randomness; miner_id.

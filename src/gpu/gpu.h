@@ -1,4 +1,4 @@
-/* gpu.h - the GPU backend behind a plain-C interface (STYLE.md section 9): device discovery,
+/* gpu.h - the GPU backend behind a plain-C interface (docs/style.md section 9): device discovery,
  * device and pinned host memory, streams and events, the Fr NTT and the Groth16 quotient H
  * (spec groth16.md 1.4, 4.5, 5.4), G1/G2 multi-scalar multiplication with bases resident in
  * device memory (spec 4.6, 5.5), and the density compaction of MSM scalars (spec 4.6).

@@ -285,7 +285,7 @@ TEST(sha256_pad64_schedule)
 }
 
 /* z_{k+1} = trim(SHA-256(z_k || z_k)) against supra_seal's table (z_6 is also the
- * @web3-storage/data-segment piece root of 2032 zero bytes, shared/TOOLCHAIN.md). */
+ * @web3-storage/data-segment piece root of 2032 zero bytes, sealing.md 1.2). */
 TEST(sha256_fr32_zero_tree_d)
 {
     uint8_t z[32] = {0}, want[32], z6[32];

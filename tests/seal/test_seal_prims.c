@@ -1,7 +1,7 @@
 /* test_seal_prims.c - seal/'s building blocks against independent implementations and official
  * known answers: ChaCha20 against OpenSSL; fr32 padding against a bit-by-bit model;
  * comm_d of zero sectors against supra_seal's table and the data-segment value pinned in
- * TOOLCHAIN.md; CommP of one-byte pieces against Curio's golden CIDs; compute_comm_d against a
+ * sealing.md 1.2; CommP of one-byte pieces against Curio's golden CIDs; compute_comm_d against a
  * direct TreeD; challenge derivation against naive big-integer arithmetic and the official
  * synthetic-challenge vectors of rust-fil-proofs.
  */
@@ -124,7 +124,7 @@ TEST(zero_comm_d_matches_supra_seal)
     }
 }
 
-/* TOOLCHAIN.md: @web3-storage/data-segment 5.3.0 Piece.fromPayload(2032 zero bytes).root. */
+/* sealing.md 1.2: @web3-storage/data-segment 5.3.0 Piece.fromPayload(2032 zero bytes).root. */
 TEST(piece_comm_of_2032_zero_bytes_matches_data_segment)
 {
     uint8_t raw[2032] = {0}, want[32], got[32];

@@ -333,7 +333,7 @@ static bool prove_load_params(prove_state *ps, const prove_opts *o)
     return true;
 }
 
-/* Proves with fresh r, s (wiped after), then verifies: never hand out a bad proof (DESIGN.md). */
+/* Proves with fresh r, s (wiped after), then verifies: never hand out a bad proof (docs/engine.md). */
 static bool prove_and_verify(prove_state *ps, const prove_opts *o)
 {
     g16_prove_opts_t po = {0};
