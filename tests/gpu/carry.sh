@@ -59,7 +59,7 @@
 #                                       setup --gpu (one kind's on the disk at a time), input
 #                                       (synthetic; Curio's vanilla proof for 32 GiB WindowPoSt),
 #                                       cuzkd cold, resident and a batch of MATRIX_BATCH (3), all
-#                                       verified with the .vk: one table line each in matrix.md
+#                                       verified with the .vk: one table line each in matrix-table.txt
 # Logs go to $OUT (the device tool's result folder) or /tmp/cuzk-gpu-out, packed at the end into
 # one logs-HHMMSS.tar.gz (timeline SVGs stay beside it).
 # Usage (here): tests/gpu/carry.sh [BUILD]        (default build-gpu-carry; about 64 MiB max)
@@ -373,7 +373,7 @@ for step in "${@:-tests}"; do
         mv "$OUT/devmem.log" "$OUT/devmem-$G.log"
         ;;
     matrix)
-        # One line per kind at MATRIX_SIZE (32GiB) into $OUT/matrix.md: its parameters made on
+        # One line per kind at MATRIX_SIZE (32GiB) into $OUT/matrix-table.txt: its parameters made on
         # the GPU (the other kinds' removed first: disk), its input, cuzkd, one proof cold, one
         # resident and a batch of MATRIX_BATCH (3), every proof verified with the .vk; the daemon's
         # peak RSS and the device's peak used memory (sampled every 200 ms). MATRIX_KINDS chooses
@@ -382,9 +382,9 @@ for step in "${@:-tests}"; do
         SZ=${MATRIX_SIZE:-32GiB} SOCK=$W/cuzkd.sock MB=${MATRIX_BATCH:-3}
         zero=0000000000000000000000000000000000000000000000000000000000000000
         gpu=$(command -v nvidia-smi > /dev/null && echo --gpu)
-        [ -f "$OUT/matrix.md" ] || printf '%s\n%s\n' \
+        [ -f "$OUT/matrix-table.txt" ] || printf '%s\n%s\n' \
             '| kind | size | constraints per partition | partitions | cold s | resident s | steady s/proof | verified | peak RSS GB | peak device MiB | H2D GB/proof |' \
-            '|---|---|---|---|---|---|---|---|---|---|---|' > "$OUT/matrix.md"
+            '|---|---|---|---|---|---|---|---|---|---|---|' > "$OUT/matrix-table.txt"
         for kind in ${MATRIX_KINDS:-porep snap window-post winning-post}; do
             P=$W/m-$kind-$SZ L=$OUT/cuzkd-m-$kind-$SZ.log
             find "$W" -maxdepth 1 -name 'm-*' ! -name "m-$kind-$SZ" -exec rm -rf {} +
@@ -443,9 +443,9 @@ for step in "${@:-tests}"; do
                     printf "| %s | %s | %s | %d | %s | %s | %s | %d of %d | %s | %s | %s |\n",
                         kind, sz, c, parts, cold, res, steady, ok + b["verified"], mb + 2, rss, dev,
                         h2d }' \
-                "$L" "$OUT/m-$kind-cold.log" "$OUT/m-$kind-batch.log" | tee -a "$OUT/matrix.md"
+                "$L" "$OUT/m-$kind-cold.log" "$OUT/m-$kind-batch.log" | tee -a "$OUT/matrix-table.txt"
         done
-        cat "$OUT/matrix.md"
+        cat "$OUT/matrix-table.txt"
         ;;
     e2e-32g)
         porep32_input
