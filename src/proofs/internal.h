@@ -1,13 +1,18 @@
-/* internal.h - proofs/'s private codecs: a streaming JSON reader that tracks where it is (for
- * error messages), a JSON writer into a growing buffer, bincode reader/writer, JSON lists of
- * base64 strings, and the Merkle-proof codecs shared by the C1, PoSt and SnapDeals formats.
+/* internal.h - proofs/'s private building blocks, one section per file:
+ *   path.c          the location path readers carry for their messages;
+ *   json_read.c     a streaming JSON reader that tracks where it is;
+ *   buf.c           a growing output buffer for the JSON and bincode writers;
+ *   bincode.c       a bincode reader;
+ *   files.c         JSON lists of base64 strings;
+ *   merkle_codec.c  the Merkle-proof codecs shared by the C1, PoSt and SnapDeals formats;
+ *   c1.c            the bincode of one PoRep challenge proof (shared by the C1 bincode form).
  */
 #ifndef CUZK_PROOFS_INTERNAL_H
 #define CUZK_PROOFS_INTERNAL_H
 
 #include "proofs/proofs.h"
 
-/* ---- location path for messages --------------------------------------------------------- */
+/* ---- path.c: location path for messages -------------------------------------------------- */
 
 #define VP_PATH_MAX 320
 
@@ -20,7 +25,7 @@ typedef struct vp_path {
 size_t vp_path_push(vp_path *p, const char *fmt, ...) CZ_PRINTF(2, 3);
 void vp_path_pop(vp_path *p, size_t mark);
 
-/* ---- JSON reader ------------------------------------------------------------------------- */
+/* ---- json_read.c: JSON reader ------------------------------------------------------------ */
 
 typedef struct vp_jr {
     const char *buf;
@@ -60,7 +65,7 @@ CZ_MUST_USE cuzk_err vp_jr_end(vp_jr *r);
 int vp_jr_field(vp_jr *r, const char *key, const char *const *names, unsigned n, unsigned *seen,
                 cuzk_err *err);
 
-/* ---- growing output buffer (JSON and bincode writers) ----------------------------------- */
+/* ---- buf.c: growing output buffer (JSON and bincode writers) ----------------------------- */
 
 typedef struct vp_buf {
     uint8_t *p;
@@ -83,7 +88,7 @@ void vp_buf_json_str(vp_buf *b, const char *s);
 CZ_MUST_USE cuzk_err vp_buf_finish(vp_buf *b, char **out, size_t *len, cz_diag *dg);
 void vp_buf_free(vp_buf *b);
 
-/* ---- bincode reader ----------------------------------------------------------------------- */
+/* ---- bincode.c: bincode reader ----------------------------------------------------------- */
 
 typedef struct vp_br {
     const uint8_t *buf;
@@ -103,7 +108,7 @@ CZ_MUST_USE cuzk_err vp_br_len(vp_br *r, uint64_t *n, size_t min_elem);
 /** No bytes may remain. */
 CZ_MUST_USE cuzk_err vp_br_end(vp_br *r);
 
-/* ---- JSON lists of base64 byte strings (files.c) ------------------------------------------ */
+/* ---- files.c: JSON lists of base64 byte strings ------------------------------------------ */
 
 /** Takes entry i of a list, decoded (owned: the callee keeps or frees it, also on failure);
  *  reports failures through r (vp_jr_fail, or r->dg). */
@@ -116,7 +121,7 @@ typedef cuzk_err (*vp_b64_entry_fn)(void *ctx, vp_jr *r, size_t i, uint8_t *bin,
 CZ_MUST_USE cuzk_err vp_jr_b64_list(vp_jr *r, const char *entry, vp_b64_entry_fn fn, void *ctx,
                                     size_t *count);
 
-/* ---- Merkle proofs ------------------------------------------------------------------------ */
+/* ---- merkle_codec.c: Merkle proofs ------------------------------------------------------- */
 
 /** JSON MerkleProof {"data":{"Single"|"Sub"|"Top":{...}}}, checked against `shape` (the
  *  expected variant, element counts and arities). */
@@ -127,6 +132,8 @@ void vp_bw_merkle(vp_buf *b, const seal_merkle_proof *p);
 
 /** "Single with 2 elements of arity 8" for messages. */
 void vp_shape_str(char *out, size_t cap, const seal_tree_shape *s);
+
+/* ---- c1.c: one PoRep challenge proof ----------------------------------------------------- */
 
 /** bincode of one stacked::Proof (shared by the C1 bincode form). */
 void vp_bw_porep_proof(vp_buf *b, const vp_porep_proof *p);
