@@ -110,7 +110,8 @@ static cuzk_err jr_ipath(vp_jr *r, seal_merkle_proof *p, const seal_tree_shape *
                     bool hfirst = true, hend;
                     unsigned h = 0;
                     if (have_h) {
-                        return vp_jr_fail(r, "duplicate key");
+                        vp_path_pop(&r->path, m2);
+                        return vp_jr_fail(r, "duplicate key \"hashes\"");
                     }
                     have_h = true;
                     if ((err = vp_jr_array(r)) != CUZK_OK) {
@@ -140,7 +141,8 @@ static cuzk_err jr_ipath(vp_jr *r, seal_merkle_proof *p, const seal_tree_shape *
                 } else if (strcmp(ek, "index") == 0) {
                     size_t m2 = vp_path_push(&r->path, ".index");
                     if (have_i) {
-                        return vp_jr_fail(r, "duplicate key");
+                        vp_path_pop(&r->path, m2);
+                        return vp_jr_fail(r, "duplicate key \"index\"");
                     }
                     have_i = true;
                     if ((err = vp_jr_u64(r, &p->index[j])) != CUZK_OK) {
@@ -255,13 +257,15 @@ cuzk_err vp_jr_merkle(vp_jr *r, seal_merkle_proof *out, const seal_tree_shape *s
             if (strcmp(key, "root") == 0 || strcmp(key, "leaf") == 0) {
                 bool *have = key[0] == 'r' ? &have_root : &have_leaf;
                 if (*have) {
-                    return vp_jr_fail(r, "duplicate key");
+                    vp_path_pop(&r->path, m2);
+                    return vp_jr_fail(r, "duplicate key \"%s\"", key);
                 }
                 *have = true;
                 err = vp_jr_node(r, key[0] == 'r' ? out->root.b : out->leaf.b);
             } else if (pi >= 0) {
                 if (have_p[pi]) {
-                    return vp_jr_fail(r, "duplicate key");
+                    vp_path_pop(&r->path, m2);
+                    return vp_jr_fail(r, "duplicate key \"%s\"", key);
                 }
                 have_p[pi] = true;
                 err = jr_ipath(r, out, shape, &spec[pi]);
