@@ -65,6 +65,69 @@ CZ_MUST_USE cuzk_err vp_jr_end(vp_jr *r);
 int vp_jr_field(vp_jr *r, const char *key, const char *const *names, unsigned n, unsigned *seen,
                 cuzk_err *err);
 
+/* ---- json_read.c: objects read through a field table ------------------------------------ */
+
+/** Reads the value of one key of an object, r->path naming the key meanwhile. `dst` is the
+ *  walker's destination advanced by the field's offset; `ctx` is the walker's context. */
+typedef cuzk_err (*vp_jfield_fn)(vp_jr *r, void *dst, void *ctx);
+
+/** The key must be present: its absence at the closing '}' is an error. */
+#define VP_JF_REQUIRED 1u
+/** The key may be given more than once, each value read in turn (other keys may not). */
+#define VP_JF_REPEAT   2u
+
+/** One key an object may hold; its value goes to read(r, (char *)dst + off, ctx). */
+typedef struct vp_jfield {
+    const char *key;
+    vp_jfield_fn read;
+    size_t off;
+    unsigned flags; /* VP_JF_* */
+} vp_jfield;
+
+/** The words of the walker's messages about keys. */
+typedef enum vp_jr_words {
+    VP_JR_SERDE, /* serde's: "duplicate field \"k\"", "missing field \"k\"" */
+    VP_JR_KEYS,  /* "duplicate key \"k\"", "missing \"k\"" */
+} vp_jr_words;
+
+/** What happens to a key the table does not list; its value is skipped either way. */
+typedef enum vp_jr_unknown {
+    VP_JR_SKIP,       /* under the key's path segment, so that an error in it names the key */
+    VP_JR_SKIP_QUIET, /* without a path segment */
+} vp_jr_unknown;
+
+/** The keys of one kind of object and how the walker reports on them. */
+typedef struct vp_jtable {
+    const vp_jfield *fields;
+    size_t nfields; /* at most 32 */
+    vp_jr_words words;
+    vp_jr_unknown unknown;
+} vp_jtable;
+
+/** Keys longer than this many bytes match no field (and are shown truncated in paths). */
+#define VP_JR_KEY_MAX 47
+
+/** Reads one JSON object through table t, in one pass over its keys:
+ *  - a listed key already read fails with "duplicate <key>" (t->words) before its value is
+ *    read, unless the field is VP_JF_REPEAT;
+ *  - a listed key's value is read by its field's read function with the path segment ".key"
+ *    pushed ("key" when the path is empty, at the top level); its first error is returned as
+ *    it is;
+ *  - any other key is skipped as t->unknown says;
+ *  - at the closing '}', the first VP_JF_REQUIRED field (in table order) that was absent fails
+ *    with "missing <key>", at the object's path.
+ *  Syntax errors are vp_jr_fail's. *seen (may be NULL) gets bit i set for each fields[i] that
+ *  was read; it is set only on success. */
+CZ_MUST_USE cuzk_err vp_jr_fields(vp_jr *r, const vp_jtable *t, void *dst, void *ctx,
+                                  unsigned *seen);
+
+/* Read functions for tables: the value at dst as the type named (vp_jr_u32, vp_jr_u64,
+ * vp_jr_node); vp_jf_null accepts null and stores nothing. ctx is not used. */
+CZ_MUST_USE cuzk_err vp_jf_u32(vp_jr *r, void *dst, void *ctx);
+CZ_MUST_USE cuzk_err vp_jf_u64(vp_jr *r, void *dst, void *ctx);
+CZ_MUST_USE cuzk_err vp_jf_node(vp_jr *r, void *dst, void *ctx);
+CZ_MUST_USE cuzk_err vp_jf_null(vp_jr *r, void *dst, void *ctx);
+
 /* ---- buf.c: growing output buffer (JSON and bincode writers) ----------------------------- */
 
 typedef struct vp_buf {

@@ -525,3 +525,96 @@ cuzk_err vp_jr_end(vp_jr *r)
     }
     return CUZK_OK;
 }
+
+/* ---- objects through a field table -------------------------------------------------------- */
+
+static const vp_jfield *jr_find_field(const vp_jtable *t, const char *key, unsigned *bit)
+{
+    for (size_t i = 0; i < t->nfields; i++) {
+        if (strcmp(key, t->fields[i].key) == 0) {
+            *bit = 1u << i;
+            return &t->fields[i];
+        }
+    }
+    return NULL;
+}
+
+cuzk_err vp_jr_fields(vp_jr *r, const vp_jtable *t, void *dst, void *ctx, unsigned *seen)
+{
+    bool first = true, end;
+    unsigned got = 0, bit = 0;
+    char key[VP_JR_KEY_MAX + 1];
+    cuzk_err err;
+
+    CZ_CHECK(t->nfields <= 32);
+    if ((err = vp_jr_object(r)) != CUZK_OK) {
+        return err;
+    }
+    for (;;) {
+        if ((err = vp_jr_key(r, &first, key, sizeof(key), &end)) != CUZK_OK) {
+            return err;
+        }
+        if (end) {
+            break;
+        }
+        const vp_jfield *f = jr_find_field(t, key, &bit);
+        if (!f && t->unknown == VP_JR_SKIP_QUIET) {
+            if ((err = vp_jr_skip(r)) != CUZK_OK) {
+                return err;
+            }
+            continue;
+        }
+        if (f && (got & bit) && !(f->flags & VP_JF_REPEAT)) {
+            return vp_jr_fail(
+                r, t->words == VP_JR_SERDE ? "duplicate field \"%s\"" : "duplicate key \"%s\"",
+                key);
+        }
+        size_t m = vp_path_push(&r->path, r->path.len ? ".%s" : "%s", key);
+        if (f) {
+            got |= bit;
+            err = f->read(r, (char *)dst + f->off, ctx);
+        } else {
+            err = vp_jr_skip(r);
+        }
+        if (err != CUZK_OK) {
+            return err;
+        }
+        vp_path_pop(&r->path, m);
+    }
+    for (size_t i = 0; i < t->nfields; i++) {
+        if ((t->fields[i].flags & VP_JF_REQUIRED) && !(got & (1u << i))) {
+            return vp_jr_fail(r,
+                              t->words == VP_JR_SERDE ? "missing field \"%s\"" : "missing \"%s\"",
+                              t->fields[i].key);
+        }
+    }
+    if (seen) {
+        *seen = got;
+    }
+    return CUZK_OK;
+}
+
+cuzk_err vp_jf_u32(vp_jr *r, void *dst, void *ctx)
+{
+    (void)ctx;
+    return vp_jr_u32(r, dst);
+}
+
+cuzk_err vp_jf_u64(vp_jr *r, void *dst, void *ctx)
+{
+    (void)ctx;
+    return vp_jr_u64(r, dst);
+}
+
+cuzk_err vp_jf_node(vp_jr *r, void *dst, void *ctx)
+{
+    (void)ctx;
+    return vp_jr_node(r, dst);
+}
+
+cuzk_err vp_jf_null(vp_jr *r, void *dst, void *ctx)
+{
+    (void)dst;
+    (void)ctx;
+    return vp_jr_null(r);
+}
