@@ -9,6 +9,7 @@
  */
 #include "proofs/internal.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,9 +40,11 @@ static bool variant_shape(const char *key, seal_shape *out)
 
 /* ---- JSON: one challenge ----------------------------------------------------------------- */
 
+/* What the VanillaSealProof variant key fixes, for the readers below (their ctx). */
 typedef struct c1_ctx {
     seal_shape shape;
     seal_tree_shape tree_d, tree_r;
+    char variant[128]; /* the key itself */
 } c1_ctx;
 
 static cuzk_err jr_nodes(vp_jr *r, seal_node *out, uint32_t want, const char *what)
@@ -76,131 +79,53 @@ static cuzk_err jr_nodes(vp_jr *r, seal_node *out, uint32_t want, const char *wh
     return CUZK_OK;
 }
 
-/* Reports the first of `names` whose bit is missing in `seen`. */
-static cuzk_err jr_missing(vp_jr *r, unsigned seen, const char *const *names, unsigned n)
+static cuzk_err jf_tree_d(vp_jr *r, void *dst, void *ctx)
 {
-    for (unsigned i = 0; i < n; i++) {
-        if (!(seen & (1u << i))) {
-            return vp_jr_fail(r, "missing field \"%s\"", names[i]);
-        }
-    }
-    return CUZK_OK;
+    return vp_jr_merkle(r, dst, &((const c1_ctx *)ctx)->tree_d);
 }
 
-static cuzk_err jr_column_proof(vp_jr *r, vp_column_proof *cp, const c1_ctx *x)
+static cuzk_err jf_tree_r(vp_jr *r, void *dst, void *ctx)
 {
-    static const char *const f[] = {"column", "inclusion_proof"};
-    static const char *const cf[] = {"index", "rows"};
-    bool first = true, end;
-    unsigned seen = 0;
-    char key[32];
-    cuzk_err err;
-
-    if ((err = vp_jr_object(r)) != CUZK_OK) {
-        return err;
-    }
-    for (;;) {
-        if ((err = vp_jr_key(r, &first, key, sizeof(key), &end)) != CUZK_OK) {
-            return err;
-        }
-        if (end) {
-            break;
-        }
-        int i = vp_jr_field(r, key, f, 2, &seen, &err);
-        if (err != CUZK_OK) {
-            return err;
-        }
-        size_t m = vp_path_push(&r->path, ".%s", key);
-        if (i == 0) {
-            bool cfirst = true, cend;
-            unsigned cseen = 0;
-            if ((err = vp_jr_object(r)) != CUZK_OK) {
-                return err;
-            }
-            for (;;) {
-                if ((err = vp_jr_key(r, &cfirst, key, sizeof(key), &cend)) != CUZK_OK) {
-                    return err;
-                }
-                if (cend) {
-                    break;
-                }
-                int ci = vp_jr_field(r, key, cf, 2, &cseen, &err);
-                if (err != CUZK_OK) {
-                    return err;
-                }
-                size_t m2 = vp_path_push(&r->path, ".%s", key);
-                if (ci == 0) {
-                    err = vp_jr_u32(r, &cp->index);
-                } else if (ci == 1) {
-                    err = jr_nodes(r, cp->rows, x->shape.layers, "rows");
-                    cp->nrows = x->shape.layers;
-                } else if (strcmp(key, "_h") == 0) {
-                    err = vp_jr_null(r); /* PhantomData */
-                } else {
-                    err = vp_jr_skip(r);
-                }
-                if (err != CUZK_OK) {
-                    return err;
-                }
-                vp_path_pop(&r->path, m2);
-            }
-            if ((err = jr_missing(r, cseen, cf, 2)) != CUZK_OK) {
-                return err;
-            }
-        } else if (i == 1) {
-            err = vp_jr_merkle(r, &cp->inclusion, &x->tree_r);
-        } else {
-            err = vp_jr_skip(r);
-        }
-        if (err != CUZK_OK) {
-            return err;
-        }
-        vp_path_pop(&r->path, m);
-    }
-    return jr_missing(r, seen, f, 2);
+    return vp_jr_merkle(r, dst, &((const c1_ctx *)ctx)->tree_r);
 }
 
-static cuzk_err jr_labeling(vp_jr *r, vp_labeling_proof *lp)
+static cuzk_err jf_rows(vp_jr *r, void *dst, void *ctx)
 {
-    static const char *const f[] = {"parents", "layer_index", "node"};
-    bool first = true, end;
-    unsigned seen = 0;
-    char key[32];
-    cuzk_err err;
+    vp_column_proof *cp = dst;
+    const c1_ctx *x = ctx;
 
-    if ((err = vp_jr_object(r)) != CUZK_OK) {
-        return err;
-    }
-    for (;;) {
-        if ((err = vp_jr_key(r, &first, key, sizeof(key), &end)) != CUZK_OK) {
-            return err;
-        }
-        if (end) {
-            break;
-        }
-        int i = vp_jr_field(r, key, f, 3, &seen, &err);
-        if (err != CUZK_OK) {
-            return err;
-        }
-        size_t m = vp_path_push(&r->path, ".%s", key);
-        if (i == 0) {
-            err = jr_nodes(r, lp->parents, SEAL_LABEL_PARENTS, "parents");
-        } else if (i == 1) {
-            err = vp_jr_u32(r, &lp->layer_index);
-        } else if (i == 2) {
-            err = vp_jr_u64(r, &lp->node);
-        } else {
-            err = vp_jr_skip(r);
-        }
-        if (err != CUZK_OK) {
-            return err;
-        }
-        vp_path_pop(&r->path, m);
-    }
-    return jr_missing(r, seen, f, 3);
+    cp->nrows = x->shape.layers;
+    return jr_nodes(r, cp->rows, x->shape.layers, "rows");
 }
 
-static cuzk_err jr_column_list(vp_jr *r, vp_column_proof *out, unsigned want, const c1_ctx *x)
+/* Column: the node's labels; "_h" is PhantomData, null each time it appears (a repeat is no
+ * error). */
+static const vp_jfield COLUMN_FIELDS[] = {
+    {"index", vp_jf_u32, offsetof(vp_column_proof, index), VP_JF_REQUIRED},
+    {"rows", jf_rows, 0, VP_JF_REQUIRED},
+    {"_h", vp_jf_null, 0, VP_JF_REPEAT},
+};
+static const vp_jtable COLUMN = {COLUMN_FIELDS, ARRAY_LEN(COLUMN_FIELDS), VP_JR_SERDE, VP_JR_SKIP};
+
+static cuzk_err jf_column(vp_jr *r, void *dst, void *ctx)
+{
+    return vp_jr_fields(r, &COLUMN, dst, ctx, NULL);
+}
+
+/* ColumnProof (dst: vp_column_proof). */
+static const vp_jfield COLUMN_PROOF_FIELDS[] = {
+    {"column", jf_column, 0, VP_JF_REQUIRED},
+    {"inclusion_proof", jf_tree_r, offsetof(vp_column_proof, inclusion), VP_JF_REQUIRED},
+};
+static const vp_jtable COLUMN_PROOF = {COLUMN_PROOF_FIELDS, ARRAY_LEN(COLUMN_PROOF_FIELDS),
+                                       VP_JR_SERDE, VP_JR_SKIP};
+
+static cuzk_err jf_column_proof(vp_jr *r, void *dst, void *ctx)
+{
+    return vp_jr_fields(r, &COLUMN_PROOF, dst, ctx, NULL);
+}
+
+static cuzk_err jr_column_list(vp_jr *r, vp_column_proof *out, unsigned want, c1_ctx *x)
 {
     bool first = true, end;
     unsigned n = 0;
@@ -220,7 +145,7 @@ static cuzk_err jr_column_list(vp_jr *r, vp_column_proof *out, unsigned want, co
             return vp_jr_fail(r, "expected %u column proofs, found more", want);
         }
         size_t m = vp_path_push(&r->path, "[%u]", n);
-        if ((err = jr_column_proof(r, &out[n], x)) != CUZK_OK) {
+        if ((err = jf_column_proof(r, &out[n], x)) != CUZK_OK) {
             return err;
         }
         vp_path_pop(&r->path, m);
@@ -232,123 +157,112 @@ static cuzk_err jr_column_list(vp_jr *r, vp_column_proof *out, unsigned want, co
     return CUZK_OK;
 }
 
-static cuzk_err jr_porep_proof(vp_jr *r, vp_porep_proof *p, const c1_ctx *x)
+static cuzk_err jf_drg_parents(vp_jr *r, void *dst, void *ctx)
 {
-    static const char *const f[] = {"comm_d_proofs", "comm_r_last_proof", "replica_column_proofs",
-                                    "labeling_proofs", "encoding_proof"};
-    static const char *const rf[] = {"c_x", "drg_parents", "exp_parents"};
+    return jr_column_list(r, dst, SEAL_DRG_DEGREE, ctx);
+}
+
+static cuzk_err jf_exp_parents(vp_jr *r, void *dst, void *ctx)
+{
+    return jr_column_list(r, dst, SEAL_EXP_DEGREE, ctx);
+}
+
+/* ReplicaColumnProof (dst: vp_porep_proof). */
+static const vp_jfield REPLICA_FIELDS[] = {
+    {"c_x", jf_column_proof, offsetof(vp_porep_proof, c_x), VP_JF_REQUIRED},
+    {"drg_parents", jf_drg_parents, offsetof(vp_porep_proof, drg_parents), VP_JF_REQUIRED},
+    {"exp_parents", jf_exp_parents, offsetof(vp_porep_proof, exp_parents), VP_JF_REQUIRED},
+};
+static const vp_jtable REPLICA = {REPLICA_FIELDS, ARRAY_LEN(REPLICA_FIELDS), VP_JR_SERDE,
+                                  VP_JR_SKIP};
+
+static cuzk_err jf_replica(vp_jr *r, void *dst, void *ctx)
+{
+    return vp_jr_fields(r, &REPLICA, dst, ctx, NULL);
+}
+
+static cuzk_err jf_parents(vp_jr *r, void *dst, void *ctx)
+{
+    (void)ctx;
+    return jr_nodes(r, dst, SEAL_LABEL_PARENTS, "parents");
+}
+
+/* LabelingProof / EncodingProof. */
+static const vp_jfield LABELING_FIELDS[] = {
+    {"parents", jf_parents, offsetof(vp_labeling_proof, parents), VP_JF_REQUIRED},
+    {"layer_index", vp_jf_u32, offsetof(vp_labeling_proof, layer_index), VP_JF_REQUIRED},
+    {"node", vp_jf_u64, offsetof(vp_labeling_proof, node), VP_JF_REQUIRED},
+};
+static const vp_jtable LABELING = {LABELING_FIELDS, ARRAY_LEN(LABELING_FIELDS), VP_JR_SERDE,
+                                   VP_JR_SKIP};
+
+static cuzk_err jf_labeling(vp_jr *r, void *dst, void *ctx)
+{
+    return vp_jr_fields(r, &LABELING, dst, ctx, NULL);
+}
+
+/* labeling_proofs: one per layer (dst: the vp_labeling_proof array). */
+static cuzk_err jf_labelings(vp_jr *r, void *dst, void *ctx)
+{
+    vp_labeling_proof *out = dst;
+    const c1_ctx *x = ctx;
     bool first = true, end;
-    unsigned seen = 0;
-    char key[32];
+    uint32_t n = 0;
     cuzk_err err;
 
-    memset(p, 0, sizeof(*p));
-    p->nlayers = x->shape.layers;
-    if ((err = vp_jr_object(r)) != CUZK_OK) {
+    if ((err = vp_jr_array(r)) != CUZK_OK) {
         return err;
     }
     for (;;) {
-        if ((err = vp_jr_key(r, &first, key, sizeof(key), &end)) != CUZK_OK) {
+        if ((err = vp_jr_next(r, &first, &end)) != CUZK_OK) {
             return err;
         }
         if (end) {
             break;
         }
-        int i = vp_jr_field(r, key, f, 5, &seen, &err);
-        if (err != CUZK_OK) {
-            return err;
+        if (n >= x->shape.layers) {
+            return vp_jr_fail(r, "expected %u labeling proofs (one per layer), found more",
+                              x->shape.layers);
         }
-        size_t m = vp_path_push(&r->path, ".%s", key);
-        switch (i) {
-        case 0:
-            err = vp_jr_merkle(r, &p->comm_d_proof, &x->tree_d);
-            break;
-        case 1:
-            err = vp_jr_merkle(r, &p->comm_r_last_proof, &x->tree_r);
-            break;
-        case 2: {
-            bool rfirst = true, rend;
-            unsigned rseen = 0;
-            if ((err = vp_jr_object(r)) != CUZK_OK) {
-                return err;
-            }
-            for (;;) {
-                if ((err = vp_jr_key(r, &rfirst, key, sizeof(key), &rend)) != CUZK_OK) {
-                    return err;
-                }
-                if (rend) {
-                    break;
-                }
-                int ri = vp_jr_field(r, key, rf, 3, &rseen, &err);
-                if (err != CUZK_OK) {
-                    return err;
-                }
-                size_t m2 = vp_path_push(&r->path, ".%s", key);
-                if (ri == 0) {
-                    err = jr_column_proof(r, &p->c_x, x);
-                } else if (ri == 1) {
-                    err = jr_column_list(r, p->drg_parents, SEAL_DRG_DEGREE, x);
-                } else if (ri == 2) {
-                    err = jr_column_list(r, p->exp_parents, SEAL_EXP_DEGREE, x);
-                } else {
-                    err = vp_jr_skip(r);
-                }
-                if (err != CUZK_OK) {
-                    return err;
-                }
-                vp_path_pop(&r->path, m2);
-            }
-            err = jr_missing(r, rseen, rf, 3);
-            break;
-        }
-        case 3: {
-            bool lfirst = true, lend;
-            uint32_t n = 0;
-            if ((err = vp_jr_array(r)) != CUZK_OK) {
-                return err;
-            }
-            for (;;) {
-                if ((err = vp_jr_next(r, &lfirst, &lend)) != CUZK_OK) {
-                    return err;
-                }
-                if (lend) {
-                    break;
-                }
-                if (n >= x->shape.layers) {
-                    return vp_jr_fail(r, "expected %u labeling proofs (one per layer), found more",
-                                      x->shape.layers);
-                }
-                size_t m2 = vp_path_push(&r->path, "[%u]", n);
-                if ((err = jr_labeling(r, &p->labeling[n])) != CUZK_OK) {
-                    return err;
-                }
-                vp_path_pop(&r->path, m2);
-                n++;
-            }
-            if (n != x->shape.layers) {
-                return vp_jr_fail(r, "expected %u labeling proofs (one per layer), found %u",
-                                  x->shape.layers, n);
-            }
-            break;
-        }
-        case 4:
-            err = jr_labeling(r, &p->encoding);
-            break;
-        default:
-            err = vp_jr_skip(r);
-        }
-        if (err != CUZK_OK) {
+        size_t m = vp_path_push(&r->path, "[%u]", n);
+        if ((err = jf_labeling(r, &out[n], ctx)) != CUZK_OK) {
             return err;
         }
         vp_path_pop(&r->path, m);
+        n++;
     }
-    return jr_missing(r, seen, f, 5);
+    if (n != x->shape.layers) {
+        return vp_jr_fail(r, "expected %u labeling proofs (one per layer), found %u",
+                          x->shape.layers, n);
+    }
+    return CUZK_OK;
+}
+
+/* stacked::Proof. */
+static const vp_jfield PROOF_FIELDS[] = {
+    {"comm_d_proofs", jf_tree_d, offsetof(vp_porep_proof, comm_d_proof), VP_JF_REQUIRED},
+    {"comm_r_last_proof", jf_tree_r, offsetof(vp_porep_proof, comm_r_last_proof), VP_JF_REQUIRED},
+    {"replica_column_proofs", jf_replica, 0, VP_JF_REQUIRED},
+    {"labeling_proofs", jf_labelings, offsetof(vp_porep_proof, labeling), VP_JF_REQUIRED},
+    {"encoding_proof", jf_labeling, offsetof(vp_porep_proof, encoding), VP_JF_REQUIRED},
+};
+static const vp_jtable PROOF = {PROOF_FIELDS, ARRAY_LEN(PROOF_FIELDS), VP_JR_SERDE, VP_JR_SKIP};
+
+static cuzk_err jr_porep_proof(vp_jr *r, vp_porep_proof *p, c1_ctx *x)
+{
+    memset(p, 0, sizeof(*p));
+    p->nlayers = x->shape.layers;
+    return vp_jr_fields(r, &PROOF, p, x, NULL);
 }
 
 /* ---- JSON: the whole output -------------------------------------------------------------- */
 
-static cuzk_err jr_vanilla_proofs(vp_jr *r, vp_c1 *out, c1_ctx *x, char *variant, size_t vcap)
+/* {"<variant>": [[proof of each challenge] of each partition]} (dst: vp_c1). The variant key
+ * fixes x's shapes. */
+static cuzk_err jf_vanilla_proofs(vp_jr *r, void *dst, void *ctx)
 {
+    vp_c1 *out = dst;
+    c1_ctx *x = ctx;
     bool first = true, end, pfirst = true, pend;
     size_t cap = 0, count = 0;
     uint32_t parts = 0, per = 0;
@@ -357,18 +271,18 @@ static cuzk_err jr_vanilla_proofs(vp_jr *r, vp_c1 *out, c1_ctx *x, char *variant
     if ((err = vp_jr_object(r)) != CUZK_OK) {
         return err;
     }
-    if ((err = vp_jr_key(r, &first, variant, vcap, &end)) != CUZK_OK) {
+    if ((err = vp_jr_key(r, &first, x->variant, sizeof(x->variant), &end)) != CUZK_OK) {
         return err;
     }
     if (end) {
         return vp_jr_fail(r, "expected a VanillaSealProof variant such as \"StackedDrg32GiBV1\"");
     }
-    if (!variant_shape(variant, &x->shape)) {
-        return vp_jr_fail(r, "unknown VanillaSealProof variant \"%s\"", variant);
+    if (!variant_shape(x->variant, &x->shape)) {
+        return vp_jr_fail(r, "unknown VanillaSealProof variant \"%s\"", x->variant);
     }
     seal_tree_shape_d(&x->tree_d, x->shape.nodes);
     seal_tree_shape_r(&x->tree_r, &x->shape);
-    size_t m0 = vp_path_push(&r->path, ".%s", variant);
+    size_t m0 = vp_path_push(&r->path, ".%s", x->variant);
     if ((err = vp_jr_array(r)) != CUZK_OK) {
         return err;
     }
@@ -436,73 +350,48 @@ static cuzk_err jr_vanilla_proofs(vp_jr *r, vp_c1 *out, c1_ctx *x, char *variant
     return CUZK_OK;
 }
 
+static cuzk_err jf_registered_proof(vp_jr *r, void *dst, void *ctx)
+{
+    char *name;
+    cuzk_err err = vp_jr_string(r, &name, NULL);
+
+    (void)ctx;
+    if (err == CUZK_OK && !seal_porep_config_for_name(dst, name)) {
+        err = vp_jr_fail(r, "unknown registered proof \"%s\"", name);
+    }
+    cz_free(name);
+    return err;
+}
+
+/* SealCommitPhase1Output (dst: vp_c1). */
+static const vp_jfield C1_FIELDS[] = {
+    {"registered_proof", jf_registered_proof, offsetof(vp_c1, cfg), VP_JF_REQUIRED},
+    {"vanilla_proofs", jf_vanilla_proofs, 0, VP_JF_REQUIRED},
+    {"comm_r", vp_jf_node, offsetof(vp_c1, comm_r), VP_JF_REQUIRED},
+    {"comm_d", vp_jf_node, offsetof(vp_c1, comm_d), VP_JF_REQUIRED},
+    {"replica_id", vp_jf_node, offsetof(vp_c1, replica_id), VP_JF_REQUIRED},
+    {"seed", vp_jf_node, offsetof(vp_c1, seed), VP_JF_REQUIRED},
+    {"ticket", vp_jf_node, offsetof(vp_c1, ticket), VP_JF_REQUIRED},
+};
+static const vp_jtable C1 = {C1_FIELDS, ARRAY_LEN(C1_FIELDS), VP_JR_SERDE, VP_JR_SKIP};
+
 cuzk_err vp_c1_from_json(vp_c1 *out, const char *json, size_t len, cz_diag *dg)
 {
-    static const char *const f[] = {"registered_proof", "vanilla_proofs", "comm_r", "comm_d",
-                                    "replica_id",       "seed",           "ticket"};
     vp_jr r;
-    bool first = true, end;
-    unsigned seen = 0;
-    char key[48], variant[128] = "";
-    char *name = NULL;
     c1_ctx x;
     cuzk_err err;
 
     memset(out, 0, sizeof(*out));
     memset(&x, 0, sizeof(x));
     vp_jr_init(&r, "C1 JSON", json, len, dg);
-    CZ_TRY(err, vp_jr_object(&r), fail);
-    for (;;) {
-        CZ_TRY(err, vp_jr_key(&r, &first, key, sizeof(key), &end), fail);
-        if (end) {
-            break;
-        }
-        int i = vp_jr_field(&r, key, f, 7, &seen, &err);
-        if (err != CUZK_OK) {
-            goto fail;
-        }
-        size_t m = vp_path_push(&r.path, "%s", key);
-        switch (i) {
-        case 0:
-            err = vp_jr_string(&r, &name, NULL);
-            if (err == CUZK_OK && !seal_porep_config_for_name(&out->cfg, name)) {
-                err = vp_jr_fail(&r, "unknown registered proof \"%s\"", name);
-            }
-            break;
-        case 1:
-            err = jr_vanilla_proofs(&r, out, &x, variant, sizeof(variant));
-            break;
-        case 2:
-            err = vp_jr_node(&r, out->comm_r);
-            break;
-        case 3:
-            err = vp_jr_node(&r, out->comm_d);
-            break;
-        case 4:
-            err = vp_jr_node(&r, out->replica_id);
-            break;
-        case 5:
-            err = vp_jr_node(&r, out->seed);
-            break;
-        case 6:
-            err = vp_jr_node(&r, out->ticket);
-            break;
-        default:
-            err = vp_jr_skip(&r);
-        }
-        if (err != CUZK_OK) {
-            goto fail;
-        }
-        vp_path_pop(&r.path, m);
-    }
-    CZ_TRY(err, jr_missing(&r, seen, f, 7), fail);
+    CZ_TRY(err, vp_jr_fields(&r, &C1, out, &x, NULL), fail);
     CZ_TRY(err, vp_jr_end(&r), fail);
     /* registered_proof against the variant and the counts */
     if (out->cfg.shape.sector_size != x.shape.sector_size) {
         err = cz_fail(dg, CUZK_E_FORMAT,
                       "C1 JSON: registered_proof %s is for %llu-byte sectors but the "
                       "vanilla_proofs variant %s is for %llu-byte sectors",
-                      out->cfg.name, (unsigned long long)out->cfg.shape.sector_size, variant,
+                      out->cfg.name, (unsigned long long)out->cfg.shape.sector_size, x.variant,
                       (unsigned long long)x.shape.sector_size);
         goto fail;
     }
@@ -515,10 +404,8 @@ cuzk_err vp_c1_from_json(vp_c1 *out, const char *json, size_t len, cz_diag *dg)
                       out->cfg.challenges_per_partition);
         goto fail;
     }
-    cz_free(name);
     return CUZK_OK;
 fail:
-    cz_free(name);
     vp_c1_clear(out);
     return err;
 }
@@ -629,17 +516,34 @@ cuzk_err vp_c1_to_json(const vp_c1 *c1, char **out, size_t *len, cz_diag *dg)
 
 /* ---- Curio's wrapper --------------------------------------------------------------------- */
 
+/* Curio's wrapper as read. */
+typedef struct curio_wrapper {
+    uint64_t num, size;
+    char *b64; /* owned */
+    size_t b64len;
+} curio_wrapper;
+
+static cuzk_err jf_phase1out(vp_jr *r, void *dst, void *ctx)
+{
+    curio_wrapper *w = dst;
+
+    (void)ctx;
+    return vp_jr_string(r, &w->b64, &w->b64len);
+}
+
+static const vp_jfield CURIO_FIELDS[] = {
+    {"SectorNum", vp_jf_u64, offsetof(curio_wrapper, num), VP_JF_REQUIRED},
+    {"Phase1Out", jf_phase1out, 0, VP_JF_REQUIRED},
+    {"SectorSize", vp_jf_u64, offsetof(curio_wrapper, size), VP_JF_REQUIRED},
+};
+static const vp_jtable CURIO = {CURIO_FIELDS, ARRAY_LEN(CURIO_FIELDS), VP_JR_SERDE, VP_JR_SKIP};
+
 cuzk_err vp_c1_from_curio_json(vp_c1 *out, uint64_t *sector_num, const char *json, size_t len,
                                cz_diag *dg)
 {
-    static const char *const f[] = {"SectorNum", "Phase1Out", "SectorSize"};
     vp_jr r;
-    bool first = true, end;
-    unsigned seen = 0;
-    char key[32], *b64 = NULL;
-    size_t b64len = 0;
+    curio_wrapper w = {0};
     cz_diag sub;
-    uint64_t num = 0, size = 0;
     uint8_t *inner = NULL;
     size_t inner_len = 0;
     cuzk_err err;
@@ -647,52 +551,27 @@ cuzk_err vp_c1_from_curio_json(vp_c1 *out, uint64_t *sector_num, const char *jso
     memset(out, 0, sizeof(*out));
     cz_diag_init(&sub);
     vp_jr_init(&r, "C1 wrapper JSON", json, len, dg);
-    CZ_TRY(err, vp_jr_object(&r), done);
-    for (;;) {
-        CZ_TRY(err, vp_jr_key(&r, &first, key, sizeof(key), &end), done);
-        if (end) {
-            break;
-        }
-        int i = vp_jr_field(&r, key, f, 3, &seen, &err);
-        if (err != CUZK_OK) {
-            goto done;
-        }
-        size_t m = vp_path_push(&r.path, "%s", key);
-        if (i == 0) {
-            err = vp_jr_u64(&r, &num);
-        } else if (i == 1) {
-            err = vp_jr_string(&r, &b64, &b64len);
-        } else if (i == 2) {
-            err = vp_jr_u64(&r, &size);
-        } else {
-            err = vp_jr_skip(&r);
-        }
-        if (err != CUZK_OK) {
-            goto done;
-        }
-        vp_path_pop(&r.path, m);
-    }
-    CZ_TRY(err, jr_missing(&r, seen, f, 3), done);
+    CZ_TRY(err, vp_jr_fields(&r, &CURIO, &w, NULL, NULL), done);
     CZ_TRY(err, vp_jr_end(&r), done);
-    err = cz_base64_decode(&inner, &inner_len, b64, b64len, NULL, &sub);
+    err = cz_base64_decode(&inner, &inner_len, w.b64, w.b64len, NULL, &sub);
     if (err != CUZK_OK) {
-        err = cz_fail(dg, err, "C1 wrapper JSON: Phase1Out: %s (of %zu)", sub.msg, b64len);
+        err = cz_fail(dg, err, "C1 wrapper JSON: Phase1Out: %s (of %zu)", sub.msg, w.b64len);
         goto done;
     }
     CZ_TRY(err, vp_c1_from_json(out, (const char *)inner, inner_len, dg), done);
-    if (out->cfg.shape.sector_size != size) {
+    if (out->cfg.shape.sector_size != w.size) {
         err = cz_fail(dg, CUZK_E_FORMAT,
                       "C1 wrapper JSON: SectorSize %llu does not match %s (%llu bytes)",
-                      (unsigned long long)size, out->cfg.name,
+                      (unsigned long long)w.size, out->cfg.name,
                       (unsigned long long)out->cfg.shape.sector_size);
         vp_c1_clear(out);
         goto done;
     }
     if (sector_num) {
-        *sector_num = num;
+        *sector_num = w.num;
     }
 done:
-    cz_free(b64);
+    cz_free(w.b64);
     cz_free(inner);
     return err;
 }

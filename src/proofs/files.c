@@ -4,6 +4,7 @@
  */
 #include "proofs/internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "common/alloc.h"
@@ -373,77 +374,67 @@ static cuzk_err jr_kind(vp_jr *r, char *out, size_t cap)
     return err;
 }
 
-/* The sidecar's request keys; every other key is skipped. */
-static const char *const SC_KEYS[] = {
-    "kind",          "sector_size",     "registered_proof", "miner_id",
-    "sector_number", "partition_index", "randomness",       "comm_r_old",
-    "comm_r_new",    "comm_d_new",
-};
-
-/* Reads the value of SC_KEYS[k] into sc. */
-static cuzk_err sc_read_value(vp_jr *r, vp_sidecar *sc, size_t k)
+static cuzk_err jf_hex32(vp_jr *r, void *dst, void *ctx)
 {
-    switch (k) {
-    case 0:
-        return jr_kind(r, sc->kind, sizeof(sc->kind));
-    case 1:
-        sc->has_sector_size = true;
-        return vp_jr_u64(r, &sc->sector_size);
-    case 2:
-        sc->has_registered_proof = true;
-        return vp_jr_u64(r, &sc->registered_proof);
-    case 3:
-        sc->has_miner_id = true;
-        return vp_jr_u64(r, &sc->miner_id);
-    case 4:
-        sc->has_sector_number = true;
-        return vp_jr_u64(r, &sc->sector_number);
-    case 5:
-        sc->has_partition_index = true;
-        return vp_jr_u32(r, &sc->partition_index);
-    case 6:
-        sc->has_randomness = true;
-        return jr_hex32(r, sc->randomness);
-    case 7:
-        sc->has_comm_r_old = true;
-        return jr_hex32(r, sc->comm_r_old);
-    case 8:
-        sc->has_comm_r_new = true;
-        return jr_hex32(r, sc->comm_r_new);
-    default:
-        sc->has_comm_d_new = true;
-        return jr_hex32(r, sc->comm_d_new);
-    }
+    (void)ctx;
+    return jr_hex32(r, dst);
 }
+
+static cuzk_err jf_kind(vp_jr *r, void *dst, void *ctx)
+{
+    (void)ctx;
+    return jr_kind(r, dst, sizeof(((vp_sidecar *)NULL)->kind));
+}
+
+/* The sidecar's request keys; every other key is skipped. */
+enum {
+    SC_KIND,
+    SC_SECTOR_SIZE,
+    SC_REGISTERED_PROOF,
+    SC_MINER_ID,
+    SC_SECTOR_NUMBER,
+    SC_PARTITION_INDEX,
+    SC_RANDOMNESS,
+    SC_COMM_R_OLD,
+    SC_COMM_R_NEW,
+    SC_COMM_D_NEW,
+};
+static const vp_jfield SC_FIELDS[] = {
+    [SC_KIND] = {"kind", jf_kind, offsetof(vp_sidecar, kind), 0},
+    [SC_SECTOR_SIZE] = {"sector_size", vp_jf_u64, offsetof(vp_sidecar, sector_size), 0},
+    [SC_REGISTERED_PROOF] = {"registered_proof", vp_jf_u64, offsetof(vp_sidecar, registered_proof),
+                             0},
+    [SC_MINER_ID] = {"miner_id", vp_jf_u64, offsetof(vp_sidecar, miner_id), 0},
+    [SC_SECTOR_NUMBER] = {"sector_number", vp_jf_u64, offsetof(vp_sidecar, sector_number), 0},
+    [SC_PARTITION_INDEX] = {"partition_index", vp_jf_u32, offsetof(vp_sidecar, partition_index), 0},
+    [SC_RANDOMNESS] = {"randomness", jf_hex32, offsetof(vp_sidecar, randomness), 0},
+    [SC_COMM_R_OLD] = {"comm_r_old", jf_hex32, offsetof(vp_sidecar, comm_r_old), 0},
+    [SC_COMM_R_NEW] = {"comm_r_new", jf_hex32, offsetof(vp_sidecar, comm_r_new), 0},
+    [SC_COMM_D_NEW] = {"comm_d_new", jf_hex32, offsetof(vp_sidecar, comm_d_new), 0},
+};
+static const vp_jtable SC = {SC_FIELDS, ARRAY_LEN(SC_FIELDS), VP_JR_SERDE, VP_JR_SKIP};
 
 cuzk_err vp_sidecar_from_json(vp_sidecar *out, const char *json, size_t len, cz_diag *dg)
 {
     vp_jr r;
-    bool first = true, end;
-    unsigned seen = 0;
-    char key[32];
+    unsigned seen;
     cuzk_err err;
 
     memset(out, 0, sizeof(*out));
     vp_jr_init(&r, "sidecar", json, len, dg);
-    CZ_TRY(err, vp_jr_object(&r), fail);
-    for (;;) {
-        CZ_TRY(err, vp_jr_key(&r, &first, key, sizeof(key), &end), fail);
-        if (end) {
-            break;
-        }
-        int k = vp_jr_field(&r, key, SC_KEYS, ARRAY_LEN(SC_KEYS), &seen, &err);
-        if (err != CUZK_OK) {
-            goto fail;
-        }
-        size_t m = vp_path_push(&r.path, "%s", key);
-        err = k < 0 ? vp_jr_skip(&r) : sc_read_value(&r, out, (size_t)k);
-        if (err != CUZK_OK) {
-            goto fail;
-        }
-        vp_path_pop(&r.path, m);
-    }
+    CZ_TRY(err, vp_jr_fields(&r, &SC, out, NULL, &seen), fail);
     CZ_TRY(err, vp_jr_end(&r), fail);
+#define SEEN(k) ((seen >> (k)) & 1u)
+    out->has_sector_size = SEEN(SC_SECTOR_SIZE);
+    out->has_registered_proof = SEEN(SC_REGISTERED_PROOF);
+    out->has_miner_id = SEEN(SC_MINER_ID);
+    out->has_sector_number = SEEN(SC_SECTOR_NUMBER);
+    out->has_partition_index = SEEN(SC_PARTITION_INDEX);
+    out->has_randomness = SEEN(SC_RANDOMNESS);
+    out->has_comm_r_old = SEEN(SC_COMM_R_OLD);
+    out->has_comm_r_new = SEEN(SC_COMM_R_NEW);
+    out->has_comm_d_new = SEEN(SC_COMM_D_NEW);
+#undef SEEN
     return CUZK_OK;
 fail:
     memset(out, 0, sizeof(*out));

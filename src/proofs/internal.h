@@ -60,10 +60,6 @@ CZ_MUST_USE cuzk_err vp_jr_string(vp_jr *r, char **out, size_t *len);
 CZ_MUST_USE cuzk_err vp_jr_skip(vp_jr *r);
 /** Only whitespace may follow. */
 CZ_MUST_USE cuzk_err vp_jr_end(vp_jr *r);
-/** The index of key among the n (at most 32) names, or -1 for another key; a name already in
- *  *seen (bit i) fails with "duplicate field" in *err. */
-int vp_jr_field(vp_jr *r, const char *key, const char *const *names, unsigned n, unsigned *seen,
-                cuzk_err *err);
 
 /* ---- json_read.c: objects read through a field table ------------------------------------ */
 

@@ -500,23 +500,6 @@ cuzk_err vp_jr_skip(vp_jr *r)
     }
 }
 
-int vp_jr_field(vp_jr *r, const char *key, const char *const *names, unsigned n, unsigned *seen,
-                cuzk_err *err)
-{
-    *err = CUZK_OK;
-    for (unsigned i = 0; i < n; i++) {
-        if (strcmp(key, names[i]) == 0) {
-            if (*seen & (1u << i)) {
-                *err = vp_jr_fail(r, "duplicate field \"%s\"", key);
-                return -1;
-            }
-            *seen |= 1u << i;
-            return (int)i;
-        }
-    }
-    return -1;
-}
-
 cuzk_err vp_jr_end(vp_jr *r)
 {
     char c = vp_jr_peek(r);
