@@ -4,6 +4,7 @@
  */
 #include "proofs/internal.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@ void vp_shape_str(char *out, size_t cap, const seal_tree_shape *s)
 
 /* One InclusionPath being read: its elements go to the proof at element offset `first`. */
 typedef struct ipath_spec {
+    const seal_tree_shape *shape;
     uint32_t first; /* first element index in the proof */
     uint32_t count; /* expected elements */
 } ipath_spec;
@@ -34,6 +36,9 @@ static void path_specs(const seal_tree_shape *s, ipath_spec spec[3])
     spec[1].count = s->kind >= SEAL_PROOF_SUB ? 1 : 0;
     spec[2].first = s->nbase + spec[1].count;
     spec[2].count = s->kind == SEAL_PROOF_TOP ? 1 : 0;
+    for (int i = 0; i < 3; i++) {
+        spec[i].shape = s;
+    }
 }
 
 /* Sibling offset of element j in a proof of this shape. */
@@ -46,262 +51,235 @@ static uint32_t sib_offset(const seal_tree_shape *s, uint32_t j)
     return off;
 }
 
-static cuzk_err jr_ipath(vp_jr *r, seal_merkle_proof *p, const seal_tree_shape *s,
-                         const ipath_spec *sp)
+/* ---- JSON reader ------------------------------------------------------------------------- */
+
+/* Each object is read through a field table, in the words "duplicate key", "missing". The
+ * tables of the proof, the path and the path element skip unknown keys without a path segment,
+ * those of the variants under one. */
+
+/* One path element being read (the dst of ELEM): element j of proof p, its siblings from
+ * p->sib[off]. */
+typedef struct ipath_elem {
+    seal_merkle_proof *p;
+    uint32_t j, off;
+    unsigned arity;
+} ipath_elem;
+
+static cuzk_err jf_hashes(vp_jr *r, void *dst, void *ctx)
 {
-    bool first = true, end, seen = false;
-    char key[16];
+    const ipath_elem *e = dst;
+    bool first = true, end;
+    unsigned h = 0;
     cuzk_err err;
 
-    if ((err = vp_jr_object(r)) != CUZK_OK) {
+    (void)ctx;
+    if ((err = vp_jr_array(r)) != CUZK_OK) {
         return err;
     }
     for (;;) {
-        if ((err = vp_jr_key(r, &first, key, sizeof(key), &end)) != CUZK_OK) {
+        if ((err = vp_jr_next(r, &first, &end)) != CUZK_OK) {
             return err;
         }
         if (end) {
             break;
         }
-        if (strcmp(key, "path") != 0) {
-            if ((err = vp_jr_skip(r)) != CUZK_OK) {
-                return err;
-            }
-            continue;
+        if (h >= e->arity - 1) {
+            return vp_jr_fail(r, "expected %u hashes, found more", e->arity - 1);
         }
-        if (seen) {
-            return vp_jr_fail(r, "duplicate key \"path\"");
-        }
-        seen = true;
-        size_t m0 = vp_path_push(&r->path, ".path");
-        bool afirst = true, aend;
-        uint32_t n = 0;
-        if ((err = vp_jr_array(r)) != CUZK_OK) {
+        size_t m = vp_path_push(&r->path, "[%u]", h);
+        if ((err = vp_jr_node(r, e->p->sib[e->off + h].b)) != CUZK_OK) {
             return err;
         }
-        for (;;) {
-            if ((err = vp_jr_next(r, &afirst, &aend)) != CUZK_OK) {
-                return err;
-            }
-            if (aend) {
-                break;
-            }
-            size_t m1 = vp_path_push(&r->path, "[%u]", n);
-            if (n >= sp->count) {
-                return vp_jr_fail(r, "expected %u path elements, found more", sp->count);
-            }
-            uint32_t j = sp->first + n;
-            unsigned arity = s->arity[j];
-            uint32_t off = sib_offset(s, j);
-            bool efirst = true, eend, have_h = false, have_i = false;
-            char ek[16];
-            if ((err = vp_jr_object(r)) != CUZK_OK) {
-                return err;
-            }
-            for (;;) {
-                if ((err = vp_jr_key(r, &efirst, ek, sizeof(ek), &eend)) != CUZK_OK) {
-                    return err;
-                }
-                if (eend) {
-                    break;
-                }
-                if (strcmp(ek, "hashes") == 0) {
-                    size_t m2 = vp_path_push(&r->path, ".hashes");
-                    bool hfirst = true, hend;
-                    unsigned h = 0;
-                    if (have_h) {
-                        vp_path_pop(&r->path, m2);
-                        return vp_jr_fail(r, "duplicate key \"hashes\"");
-                    }
-                    have_h = true;
-                    if ((err = vp_jr_array(r)) != CUZK_OK) {
-                        return err;
-                    }
-                    for (;;) {
-                        if ((err = vp_jr_next(r, &hfirst, &hend)) != CUZK_OK) {
-                            return err;
-                        }
-                        if (hend) {
-                            break;
-                        }
-                        if (h >= arity - 1) {
-                            return vp_jr_fail(r, "expected %u hashes, found more", arity - 1);
-                        }
-                        size_t m3 = vp_path_push(&r->path, "[%u]", h);
-                        if ((err = vp_jr_node(r, p->sib[off + h].b)) != CUZK_OK) {
-                            return err;
-                        }
-                        vp_path_pop(&r->path, m3);
-                        h++;
-                    }
-                    if (h != arity - 1) {
-                        return vp_jr_fail(r, "expected %u hashes, found %u", arity - 1, h);
-                    }
-                    vp_path_pop(&r->path, m2);
-                } else if (strcmp(ek, "index") == 0) {
-                    size_t m2 = vp_path_push(&r->path, ".index");
-                    if (have_i) {
-                        vp_path_pop(&r->path, m2);
-                        return vp_jr_fail(r, "duplicate key \"index\"");
-                    }
-                    have_i = true;
-                    if ((err = vp_jr_u64(r, &p->index[j])) != CUZK_OK) {
-                        return err;
-                    }
-                    if (p->index[j] >= arity) {
-                        return vp_jr_fail(r, "index %llu out of range for arity %u",
-                                          (unsigned long long)p->index[j], arity);
-                    }
-                    vp_path_pop(&r->path, m2);
-                } else if ((err = vp_jr_skip(r)) != CUZK_OK) {
-                    return err;
-                }
-            }
-            if (!have_h || !have_i) {
-                return vp_jr_fail(r, "missing \"%s\"", have_h ? "index" : "hashes");
-            }
-            p->arity[j] = (uint8_t)arity;
-            vp_path_pop(&r->path, m1);
-            n++;
-        }
-        if (n != sp->count) {
-            return vp_jr_fail(r, "expected %u path elements, found %u", sp->count, n);
-        }
-        vp_path_pop(&r->path, m0);
+        vp_path_pop(&r->path, m);
+        h++;
     }
-    if (!seen) {
-        return vp_jr_fail(r, "missing \"path\"");
+    if (h != e->arity - 1) {
+        return vp_jr_fail(r, "expected %u hashes, found %u", e->arity - 1, h);
     }
     return CUZK_OK;
 }
 
-cuzk_err vp_jr_merkle(vp_jr *r, seal_merkle_proof *out, const seal_tree_shape *shape)
+static cuzk_err jf_index(vp_jr *r, void *dst, void *ctx)
+{
+    const ipath_elem *e = dst;
+    uint64_t *index = &e->p->index[e->j];
+    cuzk_err err;
+
+    (void)ctx;
+    if ((err = vp_jr_u64(r, index)) != CUZK_OK) {
+        return err;
+    }
+    if (*index >= e->arity) {
+        return vp_jr_fail(r, "index %llu out of range for arity %u", (unsigned long long)*index,
+                          e->arity);
+    }
+    return CUZK_OK;
+}
+
+/* PathElement {"hashes", "index"}. */
+static const vp_jfield ELEM_FIELDS[] = {
+    {"hashes", jf_hashes, 0, VP_JF_REQUIRED},
+    {"index", jf_index, 0, VP_JF_REQUIRED},
+};
+static const vp_jtable ELEM = {ELEM_FIELDS, ARRAY_LEN(ELEM_FIELDS), VP_JR_KEYS, VP_JR_SKIP_QUIET};
+
+/* The elements of one InclusionPath (dst: the proof, ctx: its ipath_spec). */
+static cuzk_err jf_elements(vp_jr *r, void *dst, void *ctx)
+{
+    seal_merkle_proof *p = dst;
+    const ipath_spec *sp = ctx;
+    bool first = true, end;
+    uint32_t n = 0;
+    cuzk_err err;
+
+    if ((err = vp_jr_array(r)) != CUZK_OK) {
+        return err;
+    }
+    for (;;) {
+        if ((err = vp_jr_next(r, &first, &end)) != CUZK_OK) {
+            return err;
+        }
+        if (end) {
+            break;
+        }
+        size_t m = vp_path_push(&r->path, "[%u]", n);
+        if (n >= sp->count) {
+            return vp_jr_fail(r, "expected %u path elements, found more", sp->count);
+        }
+        ipath_elem e = {.p = p, .j = sp->first + n};
+        e.arity = sp->shape->arity[e.j];
+        e.off = sib_offset(sp->shape, e.j);
+        if ((err = vp_jr_fields(r, &ELEM, &e, NULL, NULL)) != CUZK_OK) {
+            return err;
+        }
+        p->arity[e.j] = (uint8_t)e.arity;
+        vp_path_pop(&r->path, m);
+        n++;
+    }
+    if (n != sp->count) {
+        return vp_jr_fail(r, "expected %u path elements, found %u", sp->count, n);
+    }
+    return CUZK_OK;
+}
+
+/* InclusionPath {"path"}. */
+static const vp_jfield IPATH_FIELDS[] = {
+    {"path", jf_elements, 0, VP_JF_REQUIRED},
+};
+static const vp_jtable IPATH = {IPATH_FIELDS, ARRAY_LEN(IPATH_FIELDS), VP_JR_KEYS,
+                                VP_JR_SKIP_QUIET};
+
+/* The base, sub and top paths of a variant (dst: the proof, ctx: the ipath_spec[3]). */
+static cuzk_err jf_base_path(vp_jr *r, void *dst, void *ctx)
+{
+    return vp_jr_fields(r, &IPATH, dst, &((ipath_spec *)ctx)[0], NULL);
+}
+
+static cuzk_err jf_sub_path(vp_jr *r, void *dst, void *ctx)
+{
+    return vp_jr_fields(r, &IPATH, dst, &((ipath_spec *)ctx)[1], NULL);
+}
+
+static cuzk_err jf_top_path(vp_jr *r, void *dst, void *ctx)
+{
+    return vp_jr_fields(r, &IPATH, dst, &((ipath_spec *)ctx)[2], NULL);
+}
+
+/* The variants' structs; a missing key is reported root, leaf, then the paths. */
+static const vp_jfield SINGLE_FIELDS[] = {
+    {"root", vp_jf_node, offsetof(seal_merkle_proof, root), VP_JF_REQUIRED},
+    {"leaf", vp_jf_node, offsetof(seal_merkle_proof, leaf), VP_JF_REQUIRED},
+    {"path", jf_base_path, 0, VP_JF_REQUIRED},
+};
+static const vp_jfield SUB_FIELDS[] = {
+    {"root", vp_jf_node, offsetof(seal_merkle_proof, root), VP_JF_REQUIRED},
+    {"leaf", vp_jf_node, offsetof(seal_merkle_proof, leaf), VP_JF_REQUIRED},
+    {"base_proof", jf_base_path, 0, VP_JF_REQUIRED},
+    {"sub_proof", jf_sub_path, 0, VP_JF_REQUIRED},
+};
+static const vp_jfield TOP_FIELDS[] = {
+    {"root", vp_jf_node, offsetof(seal_merkle_proof, root), VP_JF_REQUIRED},
+    {"leaf", vp_jf_node, offsetof(seal_merkle_proof, leaf), VP_JF_REQUIRED},
+    {"base_proof", jf_base_path, 0, VP_JF_REQUIRED},
+    {"sub_proof", jf_sub_path, 0, VP_JF_REQUIRED},
+    {"top_proof", jf_top_path, 0, VP_JF_REQUIRED},
+};
+static const vp_jtable VARIANTS[3] = {
+    [SEAL_PROOF_SINGLE] = {SINGLE_FIELDS, ARRAY_LEN(SINGLE_FIELDS), VP_JR_KEYS, VP_JR_SKIP},
+    [SEAL_PROOF_SUB] = {SUB_FIELDS, ARRAY_LEN(SUB_FIELDS), VP_JR_KEYS, VP_JR_SKIP},
+    [SEAL_PROOF_TOP] = {TOP_FIELDS, ARRAY_LEN(TOP_FIELDS), VP_JR_KEYS, VP_JR_SKIP},
+};
+
+/* ProofData: {"<variant>": {...}} with the shape's variant as its one key (dst: the proof,
+ * ctx: the ipath_spec[3]). */
+static cuzk_err jf_data(vp_jr *r, void *dst, void *ctx)
 {
     static const char *const variants[3] = {"Single", "Sub", "Top"};
-    static const char *const pnames[3] = {"base_proof", "sub_proof", "top_proof"};
-    bool first = true, end, have_data = false;
+    const seal_tree_shape *shape = ((const ipath_spec *)ctx)->shape;
+    bool first = true, end;
     char key[32], sh[96];
+    cuzk_err err;
+
+    if ((err = vp_jr_object(r)) != CUZK_OK) {
+        return err;
+    }
+    if ((err = vp_jr_key(r, &first, key, sizeof(key), &end)) != CUZK_OK) {
+        return err;
+    }
+    if (end) {
+        return vp_jr_fail(r, "expected one of Single, Sub, Top");
+    }
+    int v = -1;
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(key, variants[i]) == 0) {
+            v = i;
+        }
+    }
+    vp_shape_str(sh, sizeof(sh), shape);
+    if (v < 0) {
+        return vp_jr_fail(r, "unknown variant \"%s\" (expected %s)", key, variants[shape->kind]);
+    }
+    if (v != (int)shape->kind) {
+        return vp_jr_fail(r, "variant %s does not fit this sector (expected %s)", key, sh);
+    }
+    size_t m = vp_path_push(&r->path, ".%s", key);
+    if ((err = vp_jr_fields(r, &VARIANTS[v], dst, ctx, NULL)) != CUZK_OK) {
+        return err;
+    }
+    vp_path_pop(&r->path, m);
+    if ((err = vp_jr_key(r, &first, key, sizeof(key), &end)) != CUZK_OK) {
+        return err;
+    }
+    if (!end) {
+        return vp_jr_fail(r, "more than one variant");
+    }
+    return CUZK_OK;
+}
+
+/* MerkleProof {"data"}. */
+static const vp_jfield PROOF_FIELDS[] = {
+    {"data", jf_data, 0, VP_JF_REQUIRED},
+};
+static const vp_jtable PROOF = {PROOF_FIELDS, ARRAY_LEN(PROOF_FIELDS), VP_JR_KEYS,
+                                VP_JR_SKIP_QUIET};
+
+cuzk_err vp_jr_merkle(vp_jr *r, seal_merkle_proof *out, const seal_tree_shape *shape)
+{
     ipath_spec spec[3];
     cuzk_err err;
 
     memset(out, 0, sizeof(*out));
     path_specs(shape, spec);
-    if ((err = vp_jr_object(r)) != CUZK_OK) {
+    if ((err = vp_jr_fields(r, &PROOF, out, spec, NULL)) != CUZK_OK) {
         return err;
-    }
-    for (;;) {
-        if ((err = vp_jr_key(r, &first, key, sizeof(key), &end)) != CUZK_OK) {
-            return err;
-        }
-        if (end) {
-            break;
-        }
-        if (strcmp(key, "data") != 0) {
-            if ((err = vp_jr_skip(r)) != CUZK_OK) {
-                return err;
-            }
-            continue;
-        }
-        if (have_data) {
-            return vp_jr_fail(r, "duplicate key \"data\"");
-        }
-        have_data = true;
-        size_t m0 = vp_path_push(&r->path, ".data");
-        bool vfirst = true, vend;
-        if ((err = vp_jr_object(r)) != CUZK_OK) {
-            return err;
-        }
-        if ((err = vp_jr_key(r, &vfirst, key, sizeof(key), &vend)) != CUZK_OK) {
-            return err;
-        }
-        if (vend) {
-            return vp_jr_fail(r, "expected one of Single, Sub, Top");
-        }
-        int v = -1;
-        for (int i = 0; i < 3; i++) {
-            if (strcmp(key, variants[i]) == 0) {
-                v = i;
-            }
-        }
-        vp_shape_str(sh, sizeof(sh), shape);
-        if (v < 0) {
-            return vp_jr_fail(r, "unknown variant \"%s\" (expected %s)", key,
-                              variants[shape->kind]);
-        }
-        if (v != (int)shape->kind) {
-            return vp_jr_fail(r, "variant %s does not fit this sector (expected %s)", key, sh);
-        }
-        size_t m1 = vp_path_push(&r->path, ".%s", key);
-        /* the variant's struct */
-        bool sfirst = true, send, have_root = false, have_leaf = false, have_p[3] = {0};
-        if ((err = vp_jr_object(r)) != CUZK_OK) {
-            return err;
-        }
-        for (;;) {
-            if ((err = vp_jr_key(r, &sfirst, key, sizeof(key), &send)) != CUZK_OK) {
-                return err;
-            }
-            if (send) {
-                break;
-            }
-            size_t m2 = vp_path_push(&r->path, ".%s", key);
-            int pi = -1;
-            if (v == 0 && strcmp(key, "path") == 0) {
-                pi = 0;
-            }
-            for (int i = 0; v > 0 && i <= v; i++) {
-                if (strcmp(key, pnames[i]) == 0) {
-                    pi = i;
-                }
-            }
-            if (strcmp(key, "root") == 0 || strcmp(key, "leaf") == 0) {
-                bool *have = key[0] == 'r' ? &have_root : &have_leaf;
-                if (*have) {
-                    vp_path_pop(&r->path, m2);
-                    return vp_jr_fail(r, "duplicate key \"%s\"", key);
-                }
-                *have = true;
-                err = vp_jr_node(r, key[0] == 'r' ? out->root.b : out->leaf.b);
-            } else if (pi >= 0) {
-                if (have_p[pi]) {
-                    vp_path_pop(&r->path, m2);
-                    return vp_jr_fail(r, "duplicate key \"%s\"", key);
-                }
-                have_p[pi] = true;
-                err = jr_ipath(r, out, shape, &spec[pi]);
-            } else {
-                err = vp_jr_skip(r);
-            }
-            if (err != CUZK_OK) {
-                return err;
-            }
-            vp_path_pop(&r->path, m2);
-        }
-        if (!have_root || !have_leaf) {
-            return vp_jr_fail(r, "missing \"%s\"", have_root ? "leaf" : "root");
-        }
-        for (int i = 0; i <= v; i++) {
-            if (!have_p[i]) {
-                return vp_jr_fail(r, "missing \"%s\"", v == 0 ? "path" : pnames[i]);
-            }
-        }
-        vp_path_pop(&r->path, m1);
-        if ((err = vp_jr_key(r, &vfirst, key, sizeof(key), &vend)) != CUZK_OK) {
-            return err;
-        }
-        if (!vend) {
-            return vp_jr_fail(r, "more than one variant");
-        }
-        vp_path_pop(&r->path, m0);
-    }
-    if (!have_data) {
-        return vp_jr_fail(r, "missing \"data\"");
     }
     out->kind = shape->kind;
     out->nelems = shape->nlevels;
     out->nbase = shape->nbase;
     return CUZK_OK;
 }
+
+/* ---- JSON writer, bincode reader and writer ---------------------------------------------- */
 
 static void jw_ipath(vp_buf *b, const seal_merkle_proof *p, uint32_t first, uint32_t count)
 {
