@@ -1,6 +1,7 @@
 /* internal.h - proofs/'s private building blocks, one section per file:
  *   path.c          the location path readers carry for their messages;
- *   json_read.c     a streaming JSON reader that tracks where it is;
+ *   json_read.c     a streaming JSON reader that tracks where it is, and objects read through
+ *                   a table of {key, read function};
  *   buf.c           a growing output buffer for the JSON and bincode writers;
  *   bincode.c       a bincode reader;
  *   files.c         JSON lists of base64 strings;

@@ -1,8 +1,9 @@
 /* json_read.c - proofs/'s streaming JSON reader (RFC 8259; integers only where the formats have
- * integers).
+ * integers), and vp_jr_fields, which reads an object through a table of its keys.
  *
- * The reader builds no document: callers walk objects key by key, so a 50 MB C1 output costs
- * its parsed structures and nothing more. Nesting is limited to 64 levels.
+ * The reader builds no document: callers walk objects key by key (through a field table where
+ * the object is a struct), so a 50 MB C1 output costs its parsed structures and nothing more.
+ * Nesting is limited to 64 levels.
  */
 #include "proofs/internal.h"
 
