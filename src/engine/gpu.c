@@ -324,6 +324,12 @@ cuzk_err eng_gpu_open_all(eng_t *eng, cz_diag *dg)
             gpu_dev_set_h2d_rate(dev, cfg->gpu_h2d_rate);
             err = gpu_dev_get_info(dev, &info, &odg);
         }
+        if (err == CUZK_OK && info.free_mem < info.total_mem) {
+            /* What others hold (this process's context, a desktop, another program) is not the
+             * engine's to plan with: the cap becomes what is free now, if that is less. */
+            gpu_dev_set_mem_cap(dev, info.free_mem);
+            err = gpu_dev_get_info(dev, &info, &odg);
+        }
         if (err != CUZK_OK) {
             CZ_LOG(CZ_LOG_WARN, "gpu=%u event=skipped reason=\"%s\" action=not_used", want[i],
                    cz_diag_str(&odg, buf, sizeof(buf)));
@@ -343,8 +349,7 @@ cuzk_err eng_gpu_open_all(eng_t *eng, cz_diag *dg)
                "limit_bytes=%llu cap_bytes=%llu streaming=%s h2d_rate=%llu",
                g->ordinal, g->name, info.cc_major, info.cc_minor, info.sm_count,
                (unsigned long long)g->total_bytes, (unsigned long long)g->free_bytes,
-               (unsigned long long)cfg->gpu_mem_limit_bytes,
-               (unsigned long long)cfg->gpu_device_memory_bytes,
+               (unsigned long long)cfg->gpu_mem_limit_bytes, (unsigned long long)info.mem_cap,
                eng_gpu_stream_name(cfg->gpu_streaming), (unsigned long long)cfg->gpu_h2d_rate);
     }
     if (!eng->n_gpus) {

@@ -340,9 +340,11 @@ static void acc_plain_sum(const acc_t *A, size_t b0, size_t nb, xyzz_t *R)
     }
 }
 
-/* acc_running_sum over [b0, b0 + nb), nb a power of two: with the vector kernels, as eight
- * segments of L = nb / 8 buckets at once, each giving T_l (weights 1 .. L from its own start)
- * and R_l; then T = sum_l T_l + [L] sum_l l R_l, the last sum by a running sum over l. */
+/* acc_running_sum over [b0, b0 + nb): with the vector kernels, the first 8 L buckets
+ * (L = nb / 8) as eight segments of L at once, each giving T_l (weights 1 .. L from its own
+ * start) and R_l, so that T = sum_l T_l + [L] sum_l l R_l, the last sum by a running sum over l;
+ * the nb - 8 L buckets after them (a bucket range of a split window has any length) by the
+ * running sum, their weights shifted by 8 L. */
 static void acc_reduce(const acc_t *A, size_t b0, size_t nb, xyzz_t *T, xyzz_t *R)
 {
     if (!A->vec || nb < 8 * MSM_VEC_MIN_SEGMENT) {
@@ -351,7 +353,16 @@ static void acc_reduce(const acc_t *A, size_t b0, size_t nb, xyzz_t *T, xyzz_t *
     }
     size_t L = nb / 8, s0[8], len[8];
     xyzz_t Ts[8], Rs[8], S, U;
-    CZ_CHECK(L * 8 == nb);
+    if (L * 8 != nb) {
+        xyzz_t Tt, Rt;
+        acc_reduce(A, b0, L * 8, T, R);
+        acc_running_sum(A, b0 + L * 8, nb - L * 8, &Tt, &Rt);
+        xyzz_add(T, &Tt);
+        xyzz_add(R, &Rt);
+        xyzz_mul_small(&Rt, L * 8);
+        xyzz_add(T, &Rt); /* the tail's weights start at 8 L + 1 */
+        return;
+    }
     for (unsigned l = 0; l < 8; l++) {
         s0[l] = b0 + l * L;
         len[l] = L;

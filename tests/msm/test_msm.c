@@ -535,6 +535,9 @@ TEST(msm_g1_large_pool_invariance)
         {12, MSM_ACCUM_BATCH_AFFINE, false, false},
         {11, MSM_ACCUM_XYZZ, true, false},
         {10, MSM_ACCUM_BATCH_AFFINE, false, true},
+        /* wide windows split into bucket ranges whose lengths are not multiples of 8 */
+        {15, MSM_ACCUM_BATCH_AFFINE, false, false},
+        {16, MSM_ACCUM_XYZZ, false, false},
     };
     run_g1(&got, pts, sc, N, NULL, NULL);
     CHECK(g1_eq(&got, &expect));
