@@ -13,8 +13,8 @@
 #include "common/alloc.h"
 #include "common/log.h"
 #include "engine/engine.h"
-#include "engine/offline.h"
 #include "groth16/groth16.h"
+#include "kinds/kinds.h"
 #include "server/config.h"
 
 #ifndef CUZK_VERSION_STRING

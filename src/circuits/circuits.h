@@ -48,7 +48,8 @@
 #define CIRC_PARAMS_VERSION               28 /* parameter_cache.rs VERSION */
 /* The constraint systems the gadgets and circuits here emit: bump it with any change to a row,
  * column or coefficient they produce. It is part of the identity of a recorded shape file
- * (engine/shape.c), so that a file recorded by a build that synthesized otherwise is refused. */
+ * (the handlers' synth_version, kinds/; engine/shape.c), so that a file recorded by a build
+ * that synthesized otherwise is refused. */
 #define CIRC_SYNTH_VERSION                1
 
 /** One supported sector size and its constants: an entry of seal/'s sector table (seal.h

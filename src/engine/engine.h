@@ -169,6 +169,10 @@ typedef struct eng_plan {
  *                 parameter cache, of circuit_id ("v28-stacked-proof-of-replication-...
  *                 .params"); false when this kind does not know circuit_id.
  *  batchable      Same-circuit jobs of this kind may be dispatched together (PoRep, SnapDeals).
+ *  synth_version  The version of synthesize's circuits, bumped with any change to their
+ *                 constraints or the order of their variables: it is part of the key recorded
+ *                 shapes are saved under (shape.c), so that a shape of another version is
+ *                 refused and recorded again.
  */
 typedef struct eng_kind_ops {
     cuzk_err (*parse)(void *ctx, const eng_request_t *req, eng_plan_t *plan, cz_diag *dg);
@@ -178,6 +182,7 @@ typedef struct eng_kind_ops {
     void (*plan_free)(void *ctx, eng_plan_t *plan);
     bool (*srs_file)(void *ctx, const char *circuit_id, char *name, size_t cap);
     bool batchable;
+    unsigned synth_version;
 } eng_kind_ops;
 
 /** Installs the handler of `kind` (retains ops and ctx until eng_free). Only before eng_start.
@@ -185,9 +190,6 @@ typedef struct eng_kind_ops {
  *  synthesize or srs_file). */
 CZ_MUST_USE cuzk_err eng_register_kind(eng_t *eng, eng_kind kind, const eng_kind_ops *ops,
                                        void *ctx, cz_diag *dg);
-
-/** Registers the handlers compiled into this build (engine/kinds.c): one line per kind. */
-CZ_MUST_USE cuzk_err eng_register_builtin_kinds(eng_t *eng, cz_diag *dg);
 
 /* ---------------------------------------------------------------------------------------------
  * Engine lifecycle

@@ -1,12 +1,11 @@
-/* kinds.c - proof-kind names, default priorities, the protocol checks of a request, and the
- * list of handlers compiled into this build (the Filecoin kinds: kind_filecoin.h). */
+/* kinds.c - proof-kind names, default priorities and the protocol checks of a request. The
+ * handlers of the kinds are registered from outside (kinds/kinds.h: the Filecoin kinds). */
 #include "engine/engine.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "common/bytes.h"
-#include "engine/kind_filecoin.h"
 #include "hash/sha256.h"
 
 const char *eng_kind_name(eng_kind kind)
@@ -210,18 +209,4 @@ cuzk_err eng_request_check(const eng_request_t *req, cz_diag *dg)
         break;
     }
     return CUZK_OK;
-}
-
-cuzk_err eng_register_builtin_kinds(eng_t *eng, cz_diag *dg)
-{
-    cuzk_err err = CUZK_OK;
-
-    /* One line per handler compiled into this build (kind_porep.c, kind_post.c, kind_snap.c). */
-    CZ_TRY(err, eng_register_kind(eng, ENG_KIND_POREP, &eng_porep_ops, NULL, dg), done);
-    CZ_TRY(err, eng_register_kind(eng, ENG_KIND_SNAP, &eng_snap_ops, NULL, dg), done);
-    CZ_TRY(err, eng_register_kind(eng, ENG_KIND_WINDOW_POST, &eng_window_post_ops, NULL, dg), done);
-    CZ_TRY(err, eng_register_kind(eng, ENG_KIND_WINNING_POST, &eng_winning_post_ops, NULL, dg),
-           done);
-done:
-    return err;
 }

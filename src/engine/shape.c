@@ -15,11 +15,12 @@
  *           parameters if needed, as a partition reservation does); a shape that does not fit
  *           is not kept and its circuit is synthesized with the prover backend.
  *  files:   <shape_cache>/<circuit id>.shape, keyed by the circuit's identity (shape_key: its
- *           id, CIRC_SYNTH_VERSION and a digest of its parameters' verifying key and lengths)
- *           and the file format's version (docs/formats.md): a file of another identity, or
- *           truncated or corrupt, is refused by cs_shape_load and recorded again, never used.
+ *           id, its handler's synth_version and a digest of its parameters' verifying key and
+ *           lengths) and the file format's version (docs/formats.md): a file of another
+ *           identity, or truncated or corrupt, is refused by cs_shape_load and recorded again,
+ *           never used.
  *  stale:   a file that passes every check yet holds other coefficients (kept across an upgrade
- *           that did not bump CIRC_SYNTH_VERSION, or tampered with) makes proofs unsatisfiable.
+ *           that did not bump synth_version, or tampered with) makes proofs unsatisfiable.
  *           A partition that fails so with a LOADED shape (eng_shape_stale_locked) retires the
  *           entry (kept, off the list, until its last user lets go: users counts the partitions
  *           holding it), leaves a RERECORD entry in its place, and is synthesized again once;
@@ -34,7 +35,6 @@
 #include "common/alloc.h"
 #include "common/bytes.h"
 #include "common/log.h"
-#include "circuits/circuits.h"
 #include "engine/timing.h"
 #include "hash/sha256.h"
 
@@ -86,9 +86,9 @@ done:
 }
 
 /* The key a shape file of the job's circuit is saved under: "cuzk-shape/<circuit id>
- * synth=<CIRC_SYNTH_VERSION> params=<digest>", the digest being the first 8 bytes of SHA-256
- * over the parameters' verifying key (.vk encoding) and their h, l, a and b lengths. The
- * parameters fit one circuit, so new parameters (an upgrade that changed the circuit) or a
+ * synth=<its handler's synth_version> params=<digest>", the digest being the first 8 bytes of
+ * SHA-256 over the parameters' verifying key (.vk encoding) and their h, l, a and b lengths.
+ * The parameters fit one circuit, so new parameters (an upgrade that changed the circuit) or a
  * build that synthesizes otherwise name another identity, and the old file is refused. */
 static int shape_key(char *key, size_t cap, const eng_job *job, const g16_params_t *params)
 {
@@ -107,8 +107,8 @@ static int shape_key(char *key, size_t cap, const eng_job *job, const g16_params
             cz_free(buf);
         }
     }
-    return snprintf(key, cap, "cuzk-shape/%s synth=%d params=%016llx", job->plan.circuit_id,
-                    CIRC_SYNTH_VERSION, (unsigned long long)cz_load_le64(digest));
+    return snprintf(key, cap, "cuzk-shape/%s synth=%u params=%016llx", job->plan.circuit_id,
+                    job->slot->ops.synth_version, (unsigned long long)cz_load_le64(digest));
 }
 
 /* Loads the shape from the cache directory (unless `rerecord`: the file was found stale), or

@@ -38,6 +38,7 @@
 
 #include "common/alloc.h"
 #include "common/log.h"
+#include "kinds/kinds.h"
 #include "server/internal.h"
 
 #ifndef CUZK_VERSION_STRING

@@ -1,4 +1,4 @@
-/* test_kinds.c - the engine's Filecoin proof-kind handlers (src/engine/kind_*.c) without the
+/* test_kinds.c - the engine's Filecoin proof-kind handlers (src/kinds/) without the
  * daemon and without parameters: 2 KiB sectors are sealed in-process with the seal library,
  * their vanilla proofs are wrapped in requests exactly as Curio sends them (vanilla-proofs.md
  * 4.4), and each handler must
@@ -19,10 +19,11 @@
 
 #include "common/alloc.h"
 #include "common/pool.h"
-#include "engine/kind_filecoin.h"
 #include "hash/hash.h"
 #include "proofs/proofs.h"
 #include "seal/seal.h"
+#include "circuits/circuits.h"
+#include "kinds/kinds.h"
 
 #define MINER_ID 1000
 

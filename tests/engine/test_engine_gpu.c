@@ -29,13 +29,13 @@
 #include "engine/engine.h"
 #include "engine/engine_util.h"
 #include "engine/internal.h"
-#include "engine/kind_filecoin.h"
 #include "engine/test_kind.h"
 #include "gpu/gpu.h"
 #include "gpu/internal.h"
 #include "groth16/groth16.h"
 #include "proofs/proofs.h"
 #include "seal/seal.h"
+#include "kinds/kinds.h"
 
 #if defined(CUZK_GPU_TEST_EMU)
 #    define EMU_BUILD 1

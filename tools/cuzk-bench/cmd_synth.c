@@ -1,6 +1,6 @@
 /* cmd_synth.c - cuzk-bench synth: synthesis alone, measured partition by partition.
  *
- * The request is parsed by the same handler cuzkd uses (engine/offline.h: vanilla proofs
+ * The request is parsed by the same handler cuzkd uses (kinds/kinds.h: vanilla proofs
  * decoded and verified natively, the plan made); each partition is then synthesized into a
  * fresh constraint system of the chosen backend, --repeat times:
  *   prover  the daemon's backend: witness and the a, b, c evaluations of every constraint,
@@ -28,8 +28,8 @@
 
 #include "cli.h"
 #include "common/alloc.h"
-#include "engine/offline.h"
 #include "groth16/groth16.h"
+#include "kinds/kinds.h"
 #include "perf.h"
 #include "progress.h"
 #include "synth_gpu.h"

@@ -1,6 +1,12 @@
-/* offline.h - a proof kind's handler driven directly, outside the pipeline: the request is
- * parsed into a plan by the same handler cuzkd would use (eng_register_builtin_kinds), and
- * each partition can then be synthesized into any constraint system the caller makes (prover,
+/* kinds.h - the Filecoin proof kinds: their handlers for the engine (eng_kind_ops: PoRep C2,
+ * WinningPoSt, WindowPoSt, SnapDeals; spec vanilla-proofs.md 1-5), and a handler driven
+ * directly, outside the pipeline.
+ *
+ * Registration: eng_register_builtin_kinds installs every handler of this build in an engine
+ * (cuzkd, the library, tests); the engine itself knows no kind.
+ *
+ * Offline: the request is parsed into a plan by the same handler cuzkd would use, and each
+ * partition can then be synthesized into any constraint system the caller makes (prover,
  * counter, checker backends). `cuzk-bench synth` measures synthesis this way, with exactly
  * the daemon's parsing and circuits but no parameters, scheduling or proving.
  *
@@ -8,10 +14,28 @@
  * is borrowed during eng_offline_new only. Threads: one eng_offline_t per thread; the
  * handlers themselves are reentrant.
  */
-#ifndef CUZK_ENGINE_OFFLINE_H
-#define CUZK_ENGINE_OFFLINE_H
+#ifndef CUZK_KINDS_KINDS_H
+#define CUZK_KINDS_KINDS_H
 
 #include "engine/engine.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * The handlers
+ * ------------------------------------------------------------------------------------------- */
+
+/** Registers the handlers of this build (kinds.c): one line per kind. Errors: those of
+ *  eng_register_kind. */
+CZ_MUST_USE cuzk_err eng_register_builtin_kinds(eng_t *eng, cz_diag *dg);
+
+/** The handlers themselves, for tests that drive them without an engine (ctx NULL). */
+extern const eng_kind_ops eng_porep_ops;
+extern const eng_kind_ops eng_winning_post_ops;
+extern const eng_kind_ops eng_window_post_ops;
+extern const eng_kind_ops eng_snap_ops;
+
+/* ---------------------------------------------------------------------------------------------
+ * Offline
+ * ------------------------------------------------------------------------------------------- */
 
 typedef struct eng_offline eng_offline_t;
 
@@ -43,7 +67,7 @@ CZ_MUST_USE cuzk_err eng_offline_public_inputs(eng_offline_t *o, size_t k, fr_t 
  *  parameter cache (".params"); false when the handler does not know it or it does not fit. */
 bool eng_offline_srs_file(const eng_offline_t *o, char *name, size_t cap);
 
-/** Releases the plan and the handler table; NULL does nothing. */
+/** Releases the plan; NULL does nothing. */
 void eng_offline_free(eng_offline_t *o);
 
-#endif /* CUZK_ENGINE_OFFLINE_H */
+#endif /* CUZK_KINDS_KINDS_H */

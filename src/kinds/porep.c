@@ -1,4 +1,4 @@
-/* kind_porep.c - the POREP_SEAL_COMMIT handler (PoRep C2; spec vanilla-proofs.md 1, 4.4, 5).
+/* porep.c - the POREP_SEAL_COMMIT handler (PoRep C2; spec vanilla-proofs.md 1, 4.4, 5).
  *
  * Input: vanilla_proof = the C1 output, either the bare `SealCommitPhase1Output` JSON of
  * filecoin-ffi or Curio's wrapper {"SectorNum", "Phase1Out": base64, "SectorSize"}. As in the
@@ -18,7 +18,7 @@
  * its mutex guards only while looking up and inserting; two threads may count the same size
  * once each.
  */
-#include "engine/kind_filecoin.h"
+#include "kinds/internal.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -207,4 +207,5 @@ const eng_kind_ops eng_porep_ops = {
     .plan_free = porep_plan_free,
     .srs_file = porep_srs_file,
     .batchable = true,
+    .synth_version = CIRC_SYNTH_VERSION,
 };

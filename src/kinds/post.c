@@ -1,4 +1,4 @@
-/* kind_post.c - the WINNING_POST and WINDOW_POST_PARTITION handlers (fallback PoSt; spec
+/* post.c - the WINNING_POST and WINDOW_POST_PARTITION handlers (fallback PoSt; spec
  * vanilla-proofs.md 2, 4.4, 5).
  *
  * Input: vanilla_proofs = bincode FallbackPoStSectorProof, one per sector (WinningPoSt: exactly
@@ -12,7 +12,7 @@
  * Parse verifies every sector proof natively (vp_post_verify: comm_r = H(comm_c, comm_r_last),
  * every path against comm_r_last at the leaf challenge derived from the randomness).
  */
-#include "engine/kind_filecoin.h"
+#include "kinds/internal.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -190,6 +190,7 @@ const eng_kind_ops eng_winning_post_ops = {
     .plan_free = post_plan_free,
     .srs_file = winning_srs_file,
     .batchable = false,
+    .synth_version = CIRC_SYNTH_VERSION,
 };
 
 const eng_kind_ops eng_window_post_ops = {
@@ -199,4 +200,5 @@ const eng_kind_ops eng_window_post_ops = {
     .plan_free = post_plan_free,
     .srs_file = window_srs_file,
     .batchable = false,
+    .synth_version = CIRC_SYNTH_VERSION,
 };

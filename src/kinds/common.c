@@ -1,4 +1,4 @@
-/* kind_common.c - what the Filecoin handlers share: circuit ids, parameter file names, the
+/* common.c - what the Filecoin handlers share: circuit ids, parameter file names, the
  * counts of each production circuit (remembered per process) and the memory estimate.
  *
  * DESIGN
@@ -8,7 +8,7 @@
  *  same circuit once each, and the second insert is then a no-op. The lock is held only to look
  *  up and insert.
  */
-#include "engine/kind_filecoin.h"
+#include "kinds/internal.h"
 
 #include <inttypes.h>
 #include <pthread.h>

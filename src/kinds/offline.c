@@ -1,16 +1,15 @@
-/* offline.c - handlers outside the pipeline (offline.h). An engine that is never started holds
- * the handler table: no thread runs, and eng_free releases it. */
-#include "engine/offline.h"
+/* offline.c - a handler outside the pipeline (kinds.h "Offline"): the built-in handler of the
+ * request's kind (kinds.c), called directly with ctx NULL, as eng_register_builtin_kinds
+ * registers it. No engine and no thread. */
+#include "kinds/internal.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "common/alloc.h"
-#include "engine/internal.h"
 
 struct eng_offline {
-    eng_t *eng;
-    const eng_kind_slot *slot;
+    const eng_kind_ops *ops;
     eng_plan_t plan;
     bool planned;
     atomic_bool cancelled; /* never set: offline runs are not cancelled */
@@ -19,7 +18,6 @@ struct eng_offline {
 
 cuzk_err eng_offline_new(eng_offline_t **out, const eng_request_t *req, cz_pool *pool, cz_diag *dg)
 {
-    eng_config_t cfg;
     cuzk_err err = CUZK_OK;
     eng_offline_t *o = cz_calloc(1, sizeof(*o));
 
@@ -30,12 +28,9 @@ cuzk_err eng_offline_new(eng_offline_t **out, const eng_request_t *req, cz_pool 
     atomic_init(&o->cancelled, false);
     snprintf(o->job_id, sizeof(o->job_id), "%s",
              req->request_id && req->request_id[0] ? req->request_id : "offline");
-    eng_config_default(&cfg);
     CZ_TRY(err, eng_request_check(req, dg), done);
-    CZ_TRY(err, eng_new(&o->eng, &cfg, dg), done);
-    CZ_TRY(err, eng_register_builtin_kinds(o->eng, dg), done);
-    o->slot = &o->eng->kinds[req->kind];
-    if (!o->slot->present) {
+    o->ops = eng_builtin_kind_ops(req->kind);
+    if (!o->ops) {
         err = cz_fail(dg, CUZK_E_INVAL, "proof kind %s is not available in this build",
                       eng_kind_name(req->kind));
         goto done;
@@ -44,7 +39,7 @@ cuzk_err eng_offline_new(eng_offline_t **out, const eng_request_t *req, cz_pool 
     o->plan.job_id = o->job_id;
     o->plan.cancelled = &o->cancelled;
     o->plan.pool = pool;
-    CZ_TRY(err, o->slot->ops.parse(o->slot->ctx, req, &o->plan, dg), done);
+    CZ_TRY(err, o->ops->parse(NULL, req, &o->plan, dg), done);
     o->planned = true;
     if (o->plan.num_partitions < 1) {
         err = cz_fail(dg, CUZK_E_INVAL, "handler of %s planned no partition",
@@ -66,23 +61,23 @@ const eng_plan_t *eng_offline_plan(const eng_offline_t *o)
 cuzk_err eng_offline_synthesize(eng_offline_t *o, size_t k, cs_t *cs, cz_diag *dg)
 {
     CZ_CHECK(o->planned && k < o->plan.num_partitions);
-    return o->slot->ops.synthesize(o->slot->ctx, &o->plan, k, cs, dg);
+    return o->ops->synthesize(NULL, &o->plan, k, cs, dg);
 }
 
 cuzk_err eng_offline_public_inputs(eng_offline_t *o, size_t k, fr_t *out, size_t n, cz_diag *dg)
 {
     CZ_CHECK(o->planned && k < o->plan.num_partitions);
-    if (!o->slot->ops.public_inputs) {
+    if (!o->ops->public_inputs) {
         return cz_fail(dg, CUZK_E_INVAL, "the %s handler computes no public inputs",
                        o->plan.circuit_id);
     }
-    return o->slot->ops.public_inputs(o->slot->ctx, &o->plan, k, out, n, dg);
+    return o->ops->public_inputs(NULL, &o->plan, k, out, n, dg);
 }
 
 bool eng_offline_srs_file(const eng_offline_t *o, char *name, size_t cap)
 {
     CZ_CHECK(o->planned);
-    return o->slot->ops.srs_file(o->slot->ctx, o->plan.circuit_id, name, cap);
+    return o->ops->srs_file(NULL, o->plan.circuit_id, name, cap);
 }
 
 void eng_offline_free(eng_offline_t *o)
@@ -90,9 +85,8 @@ void eng_offline_free(eng_offline_t *o)
     if (!o) {
         return;
     }
-    if (o->planned && o->slot->ops.plan_free) {
-        o->slot->ops.plan_free(o->slot->ctx, &o->plan);
+    if (o->planned && o->ops->plan_free) {
+        o->ops->plan_free(NULL, &o->plan);
     }
-    eng_free(o->eng);
     cz_free(o);
 }

@@ -1,4 +1,4 @@
-/* kind_snap.c - the SNAP_DEALS_UPDATE handler (EmptySectorUpdate, SHA-256 TreeD variant; spec
+/* snap.c - the SNAP_DEALS_UPDATE handler (EmptySectorUpdate, SHA-256 TreeD variant; spec
  * vanilla-proofs.md 3, 4.4, 5).
  *
  * Input: vanilla_proofs = bincode PartitionProof, one per partition in partition order (exactly
@@ -9,7 +9,7 @@
  * Parse verifies every partition natively (vp_snap_verify: challenges from comm_r_new, the
  * three paths per challenge, the encoding new = old + data * rho, the apex leaves).
  */
-#include "engine/kind_filecoin.h"
+#include "kinds/internal.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -169,4 +169,5 @@ const eng_kind_ops eng_snap_ops = {
     .plan_free = snap_plan_free,
     .srs_file = snap_srs_file,
     .batchable = true,
+    .synth_version = CIRC_SYNTH_VERSION,
 };

@@ -1,5 +1,5 @@
-/* kind_filecoin.h - the Filecoin proof-kind handlers of the engine (kind_porep.c, kind_post.c,
- * kind_snap.c) and what they share (kind_common.c). Private to src/engine/.
+/* internal.h - what the Filecoin proof-kind handlers (porep.c, post.c, snap.c) share
+ * (common.c). Private to src/kinds/.
  *
  * Each handler turns a cuzk.v1 request (spec vanilla-proofs.md 1-5) into a plan:
  *   parse          decodes the vanilla proofs (proofs/), checks them against the request
@@ -20,17 +20,15 @@
  * parse). Threads: every function is reentrant; the counts memo below is process-wide, guarded
  * by its own mutex and never held across synthesis.
  */
-#ifndef CUZK_ENGINE_KIND_FILECOIN_H
-#define CUZK_ENGINE_KIND_FILECOIN_H
+#ifndef CUZK_KINDS_INTERNAL_H
+#define CUZK_KINDS_INTERNAL_H
 
-#include "engine/engine.h"
+#include "kinds/kinds.h"
 
 #include "circuits/circuits.h"
 
-extern const eng_kind_ops eng_porep_ops;
-extern const eng_kind_ops eng_winning_post_ops;
-extern const eng_kind_ops eng_window_post_ops;
-extern const eng_kind_ops eng_snap_ops;
+/** The handler of `kind` in this build (kinds.c), or NULL. */
+const eng_kind_ops *eng_builtin_kind_ops(eng_kind kind);
 
 /** "porep", "winning", "wpost", "snap" (NULL for the Poseidon SnapDeals variant, which the API
  *  never proves). */
@@ -60,4 +58,4 @@ void eng_fil_copy32(uint8_t out[32], const eng_bytes_t *b);
 /** "2KiB", "32GiB" for messages. */
 const char *eng_fil_size_name(uint64_t sector_bytes);
 
-#endif /* CUZK_ENGINE_KIND_FILECOIN_H */
+#endif /* CUZK_KINDS_INTERNAL_H */
