@@ -1,5 +1,5 @@
-/* cuzk.c - the public C API (include/cuzk/cuzk.h): a thin layer over the engine (engine.h)
- * and the daemon's configuration (server/config.h). It translates the public structs to the
+/* cuzk.c - the public C API (include/cuzk/cuzk.h): a thin layer over the engine (engine.h),
+ * the Filecoin kinds (kinds/kinds.h) and the configuration cuzkd reads (config/config.h). It translates the public structs to the
  * engine's, checks every pointer a caller could get wrong (the engine CZ_CHECKs its callers,
  * which are our own modules; a program linking the library gets CUZK_E_INVAL instead), and
  * copies results into caller storage. No state beyond the engine: no globals except the log
@@ -12,10 +12,10 @@
 
 #include "common/alloc.h"
 #include "common/log.h"
-#include "engine/engine.h"
 #include "groth16/groth16.h"
+#include "engine/engine.h"
+#include "config/config.h"
 #include "kinds/kinds.h"
-#include "server/config.h"
 
 #ifndef CUZK_VERSION_STRING
 #    define CUZK_VERSION_STRING "unknown"

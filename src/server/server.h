@@ -1,4 +1,4 @@
-/* server.h - the cuzkd daemon: configuration (server/config.h), the cuzk.v1.ProvingEngine
+/* server.h - the cuzkd daemon: configuration (config/config.h), the cuzk.v1.ProvingEngine
  * service (protobuf-c messages over the gRPC shim in server/rpc/), and the process lifecycle.
  *
  * srv_main runs the whole daemon: parse flags and the config file, block SIGINT, SIGTERM,
@@ -18,7 +18,7 @@
 
 #include "common/common.h"
 #include "engine/engine.h"
-#include "server/config.h"
+#include "config/config.h"
 
 /** Registers proof-kind handlers before the engine starts, INSTEAD of the built-in Filecoin
  *  handlers (tests use it for their test handler). Returning an error aborts start-up with exit

@@ -19,7 +19,7 @@
 
 #include "common/alloc.h"
 #include "common/log.h"
-#include "server/config.h"
+#include "config/config.h"
 
 #define MAX_ARGS 64
 

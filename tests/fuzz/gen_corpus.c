@@ -31,9 +31,11 @@
 #if FUZZ_GEN_PROOFS
 #    include "proofs/proofs.h"
 #endif
+#if FUZZ_GEN_CONFIG
+#    include "config/config.h"
+#endif
 #if FUZZ_GEN_SERVER
 #    include "cuzk/v1/proving.pb-c.h"
-#    include "server/config.h"
 #endif
 
 typedef struct out {
@@ -643,9 +645,9 @@ static void gen_proofs(out *o)
 }
 #endif
 
-/* ---- server ---------------------------------------------------------------------------------- */
+/* ---- config ---------------------------------------------------------------------------------- */
 
-#if FUZZ_GEN_SERVER
+#if FUZZ_GEN_CONFIG
 static void gen_config(out *o)
 {
     srv_config cfg;
@@ -708,6 +710,11 @@ static void gen_config(out *o)
     emit_str(o, "config", "bad-unknown-key.toml", "[daemon]\nno_such_key = 1\n");
     emit_str(o, "config", "bad-wrong-type.toml", "[scheduler]\nmax_batch_size = \"four\"\n");
 }
+#endif
+
+/* ---- server ---------------------------------------------------------------------------------- */
+
+#if FUZZ_GEN_SERVER
 
 /* Appends one call record [method][u16 LE length][packed request] to buf. */
 static size_t rpc_record(uint8_t *buf, size_t pos, size_t cap, unsigned method,
@@ -828,8 +835,10 @@ int main(int argc, char **argv)
 #if FUZZ_GEN_PROOFS
     gen_proofs(&o);
 #endif
-#if FUZZ_GEN_SERVER
+#if FUZZ_GEN_CONFIG
     gen_config(&o);
+#endif
+#if FUZZ_GEN_SERVER
     gen_rpc(&o);
 #endif
     printf("%s: %u seeds, %u problems\n", o.check ? "check" : "write", o.count, o.bad);

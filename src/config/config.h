@@ -1,5 +1,6 @@
-/* config.h - the daemon's configuration: one table (config.c) of keys with type, default,
- * bounds and help drives the config file, the command-line flags and --help.
+/* config.h - the configuration of cuzkd and of the library (src/api): one table (config.c) of
+ * keys with type, default, bounds and help drives the config file, the command-line flags and
+ * --help.
  *
  * File format: a TOML subset read with libinih plus a small value parser: [section] headers,
  * `key = value` lines, # comments, values that are basic "strings" (escapes \" \\ \n \t \r
@@ -9,8 +10,8 @@
  * Precedence: built-in defaults < $FIL_PROOFS_PARAMETER_CACHE and $CUZK_TIMING < the --config
  * file < flags.
  */
-#ifndef CUZK_SERVER_CONFIG_H
-#define CUZK_SERVER_CONFIG_H
+#ifndef CUZK_CONFIG_CONFIG_H
+#define CUZK_CONFIG_CONFIG_H
 
 #include <stdio.h>
 
@@ -100,4 +101,4 @@ bool srv_parse_size(const char *s, uint64_t *out);
 /** Parses "500ms", "30s", "5m", "1h", "60" (seconds) into milliseconds; false when malformed. */
 bool srv_parse_duration_ms(const char *s, uint64_t *out);
 
-#endif /* CUZK_SERVER_CONFIG_H */
+#endif /* CUZK_CONFIG_CONFIG_H */

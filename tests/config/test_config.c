@@ -1,4 +1,4 @@
-/* test_config.c - the daemon's configuration: defaults, the TOML subset, flags, --help and
+/* test_config.c - the configuration (src/config): defaults, the TOML subset, flags, --help and
  * --print-config. Expected values are written out by hand below (sizes in bytes computed by
  * hand, e.g. 5 GiB = 5368709120), not derived from the code under test. */
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include "harness/test.h"
 
 #include "common/log.h"
-#include "server/config.h"
+#include "config/config.h"
 
 static void quiet(cz_log_level level, const char *line, void *ctx)
 {

@@ -9,7 +9,7 @@
  * characters; " ;" starts a comment) therefore apply to section headers and keys only, never
  * to values. A map keeps the original line numbers for messages.
  */
-#include "server/config.h"
+#include "config/config.h"
 
 #include <ctype.h>
 #include <errno.h>
