@@ -1,6 +1,6 @@
 /* config.h - the configuration of cuzkd and of the library (src/api): one table (config.c) of
- * keys with type, default, bounds and help drives the config file, the command-line flags and
- * --help.
+ * keys with type, default, bounds and help drives the config file (toml.c), the command-line
+ * flags and --help (cli.c).
  *
  * File format: a TOML subset read with libinih plus a small value parser: [section] headers,
  * `key = value` lines, # comments, values that are basic "strings" (escapes \" \\ \n \t \r
