@@ -134,6 +134,12 @@ CZ_MUST_USE cuzk_err vp_c1_verify(const vp_c1 *c1, const seal_ids *ids, cz_diag 
  *  the failure reported is the first in (partition, challenge) order, as sequentially. */
 CZ_MUST_USE cuzk_err vp_c1_verify_pool(const vp_c1 *c1, const seal_ids *ids, cz_pool *pool,
                                        cz_diag *dg);
+/** vp_c1_verify_pool of partitions [k0, k1) only (k0 <= k1 <= c1->partitions, CZ_CHECKed): the
+ *  checks of the whole output (counts, commitments, seed, `ids`), then each of those
+ *  partitions' comm_r and challenges; the failure reported is the first in (partition,
+ *  challenge) order. */
+CZ_MUST_USE cuzk_err vp_c1_verify_partitions(const vp_c1 *c1, const seal_ids *ids, uint32_t k0,
+                                             uint32_t k1, cz_pool *pool, cz_diag *dg);
 
 /** Number of PoRep public inputs per partition (without ONE): 3 + 18 * challenges. */
 size_t vp_porep_num_inputs(const seal_porep_config *cfg);

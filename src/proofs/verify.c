@@ -65,10 +65,11 @@ static const char *check_column(const vp_column_proof *cp, uint64_t node, uint32
 /* What every challenge of a C1 shares, for verify_challenge. */
 typedef struct c1_check {
     const vp_c1 *c1;
+    uint32_t k0; /* the first partition verified */
     seal_tree_shape td, tr;
     seal_graph_t g;
     uint64_t ch[VP_C1_MAX_PARTITIONS][18]; /* challenges of each partition */
-    cz_diag *diag;                         /* one per challenge (k * challenges + i) */
+    cz_diag *diag; /* one per challenge verified ((k - k0) * challenges + i) */
     cuzk_err *err;
 } c1_check;
 
@@ -179,7 +180,8 @@ static void verify_task(void *ctx, size_t begin, size_t end, unsigned worker)
     const c1_check *x = ctx;
     (void)worker;
     for (size_t n = begin; n < end; n++) {
-        uint32_t k = (uint32_t)(n / x->c1->challenges), i = (uint32_t)(n % x->c1->challenges);
+        uint32_t k = x->k0 + (uint32_t)(n / x->c1->challenges);
+        uint32_t i = (uint32_t)(n % x->c1->challenges);
         cz_diag_init(&x->diag[n]);
         x->err[n] = verify_challenge(x, k, i, &x->diag[n]);
     }
@@ -191,6 +193,12 @@ cuzk_err vp_c1_verify(const vp_c1 *c1, const seal_ids *ids, cz_diag *dg)
 }
 
 cuzk_err vp_c1_verify_pool(const vp_c1 *c1, const seal_ids *ids, cz_pool *pool, cz_diag *dg)
+{
+    return vp_c1_verify_partitions(c1, ids, 0, c1->partitions, pool, dg);
+}
+
+cuzk_err vp_c1_verify_partitions(const vp_c1 *c1, const seal_ids *ids, uint32_t k0, uint32_t k1,
+                                 cz_pool *pool, cz_diag *dg)
 {
     const seal_porep_config *cfg = &c1->cfg;
     c1_check *x = NULL;
@@ -218,7 +226,8 @@ cuzk_err vp_c1_verify_pool(const vp_c1 *c1, const seal_ids *ids, cz_pool *pool, 
                            (unsigned long long)ids->sector_id);
         }
     }
-    size_t n = (size_t)c1->partitions * c1->challenges;
+    CZ_CHECK(k0 <= k1 && k1 <= c1->partitions);
+    size_t n = (size_t)(k1 - k0) * c1->challenges;
     x = cz_calloc(1, sizeof(*x));
     if (x) {
         x->diag = cz_calloc(n ? n : 1, sizeof(*x->diag));
@@ -229,10 +238,11 @@ cuzk_err vp_c1_verify_pool(const vp_c1 *c1, const seal_ids *ids, cz_pool *pool, 
         goto done;
     }
     x->c1 = c1;
+    x->k0 = k0;
     seal_tree_shape_d(&x->td, cfg->shape.nodes);
     seal_tree_shape_r(&x->tr, &cfg->shape);
     seal_graph_init(&x->g, cfg->shape.nodes, cfg->porep_id, cfg->api);
-    for (uint32_t k = 0; k < c1->partitions; k++) {
+    for (uint32_t k = k0; k < k1; k++) {
         const vp_porep_proof *p0 = vp_c1_proof(c1, k, 0);
         const uint8_t *comm_c = p0->c_x.inclusion.root.b;
         const uint8_t *comm_r_last = p0->comm_r_last_proof.root.b;

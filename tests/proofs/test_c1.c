@@ -208,6 +208,23 @@ TEST(c1_verify_names_the_failure)
     CHECK_ERR(vp_c1_verify_pool(&c1, NULL, pool, &pdg), CUZK_E_FORMAT);
     CHECK_MSG(strstr(dg.msg, "partition 2 challenge 1") != NULL, "%s", dg.msg);
     CHECK_STR_EQ(pdg.msg, dg.msg);
+    /* a range of partitions: only its own are verified */
+    CHECK_OK(vp_c1_verify_partitions(&c1, NULL, 0, 2, pool, NULL));
+    CHECK_OK(vp_c1_verify_partitions(&c1, NULL, 11, 13, NULL, NULL));
+    CHECK_OK(vp_c1_verify_partitions(&c1, NULL, 4, 4, pool, NULL));
+    cz_diag_init(&dg);
+    CHECK_ERR(vp_c1_verify_partitions(&c1, NULL, 2, 3, NULL, &dg), CUZK_E_FORMAT);
+    CHECK_MSG(strstr(dg.msg, "partition 2 challenge 1") != NULL, "%s", dg.msg);
+    cz_diag_init(&dg);
+    CHECK_ERR(vp_c1_verify_partitions(&c1, NULL, 3, 13, pool, &dg), CUZK_E_FORMAT);
+    CHECK_MSG(strstr(dg.msg, "partition 10 challenge 0") != NULL, "%s", dg.msg);
+    /* the checks of the whole output apply to any range, those of a partition to its own */
+    c1.comm_r[0] ^= 1;
+    CHECK_ERR(vp_c1_verify_partitions(&c1, NULL, 11, 13, NULL, NULL), CUZK_E_FORMAT);
+    CHECK_OK(vp_c1_verify_partitions(&c1, NULL, 4, 4, NULL, NULL));
+    c1.comm_r[0] ^= 1;
+    memset(c1.comm_d, 0, 32);
+    CHECK_ERR(vp_c1_verify_partitions(&c1, NULL, 4, 4, NULL, NULL), CUZK_E_FORMAT);
     vp_c1_clear(&c1);
     seal_sector_free(s);
     cz_pool_free(pool);
