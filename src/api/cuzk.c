@@ -482,7 +482,7 @@ cuzk_err cuzk_verify(cuzk_engine *engine, const cuzk_request *req, const uint8_t
     }
     cz_diag_init(&dg);
     CZ_TRY(err, to_eng_request(&r, &vps, req, &dg), done);
-    CZ_TRY(err, eng_offline_new(&o, &r, NULL, &dg), done);
+    CZ_TRY(err, eng_offline_new(&o, NULL, &r, NULL, true, &dg), done);
     size_t parts = eng_offline_plan(o)->num_partitions;
     if (proof_len != parts * G16_PROOF_NBYTES) {
         err = cz_fail(&dg, CUZK_E_INVAL,

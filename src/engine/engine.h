@@ -143,6 +143,9 @@ typedef struct eng_plan {
                                             of its synthesis until its proof is verified */
     cs_counts_t shape;                   /* capacity hint for the prover cs (zero = none) */
     void *state;                         /* handler-owned; released by plan_free */
+    size_t fault_entry; /* set by parse or verify_vanilla when it fails because of one vanilla
+                           proof: 1 + its index among the request's vanilla proofs
+                           (vanilla_proof first when present, then vanilla_proofs); else 0 */
     /* Set by the engine, read-only for the handler: */
     const char *job_id;
     const atomic_bool *cancelled; /* poll in long loops; stop with CUZK_E_CANCELLED */
@@ -153,8 +156,16 @@ typedef struct eng_plan {
 /** A proof kind's handler. Every function may run on any engine thread, several at once for
  *  different plans or partitions; ctx is the pointer given to eng_register_kind.
  *  parse          Validates the request and fills plan (circuit_id, num_partitions >= 1,
- *                 partition_mem_bytes, optionally shape and state). req and its buffers are
- *                 borrowed during the call only: copy what later stages need into state.
+ *                 partition_mem_bytes, optionally shape and state): decodes the vanilla
+ *                 proofs and checks them against the request, leaving their verification to
+ *                 verify_vanilla. req and its buffers are borrowed during the call only: copy
+ *                 what later stages need into state.
+ *                 Errors: CUZK_E_FORMAT / CUZK_E_INVAL with a message (the job fails with it).
+ *  verify_vanilla Verifies natively, outside the circuit, the vanilla proofs of partitions
+ *                 [k0, k1) (0 <= k0 <= k1 <= num_partitions): the engine calls it on every
+ *                 partition right after parse, so that a proof that cannot satisfy its circuit
+ *                 fails with a message naming what is wrong before any synthesis. It may set
+ *                 plan->fault_entry and nothing else of plan. May be NULL (nothing to verify).
  *                 Errors: CUZK_E_FORMAT / CUZK_E_INVAL with a message (the job fails with it).
  *  synthesize     Synthesizes partition k (0 <= k < num_partitions) into cs, a fresh prover
  *                 constraint system (the engine finishes it and takes the assignment). Errors
@@ -176,6 +187,7 @@ typedef struct eng_plan {
  */
 typedef struct eng_kind_ops {
     cuzk_err (*parse)(void *ctx, const eng_request_t *req, eng_plan_t *plan, cz_diag *dg);
+    cuzk_err (*verify_vanilla)(void *ctx, eng_plan_t *plan, size_t k0, size_t k1, cz_diag *dg);
     cuzk_err (*synthesize)(void *ctx, const eng_plan_t *plan, size_t k, cs_t *cs, cz_diag *dg);
     cuzk_err (*public_inputs)(void *ctx, const eng_plan_t *plan, size_t k, fr_t *out, size_t n,
                               cz_diag *dg);

@@ -90,17 +90,23 @@ static void run_prepare(eng_t *eng, eng_job *job, eng_defer *d)
     plan.cancelled = &job->cancel;
     plan.pool = eng->synth_pool;
     cz_diag_init(&dg);
+    msg[0] = '\0';
     uint64_t t0 = eng_now_ns();
     cuzk_err err = slot->ops.parse(slot->ctx, &job->req, &plan, &dg);
     parsed = err == CUZK_OK;
-    if (err != CUZK_OK) {
-        snprintf(msg, sizeof(msg), "invalid %s request: %s", eng_kind_name(job->kind),
-                 dg.msg[0] ? dg.msg : cuzk_strerror(err));
-    } else if (plan.num_partitions < 1 || plan.num_partitions > ENG_MAX_PARTITIONS ||
-               !memchr(plan.circuit_id, 0, sizeof(plan.circuit_id)) || !plan.circuit_id[0]) {
+    if (parsed && (plan.num_partitions < 1 || plan.num_partitions > ENG_MAX_PARTITIONS ||
+                   !memchr(plan.circuit_id, 0, sizeof(plan.circuit_id)) || !plan.circuit_id[0])) {
         err = CUZK_E_INVAL;
         snprintf(msg, sizeof(msg), "handler of %s returned a bad plan (partitions %zu)",
                  eng_kind_name(job->kind), plan.num_partitions);
+    } else if (parsed && slot->ops.verify_vanilla) {
+        err = slot->ops.verify_vanilla(slot->ctx, &plan, 0, plan.num_partitions, &dg);
+    }
+    if (err != CUZK_OK) {
+        if (!msg[0]) {
+            snprintf(msg, sizeof(msg), "invalid %s request: %s", eng_kind_name(job->kind),
+                     dg.msg[0] ? dg.msg : cuzk_strerror(err));
+        }
     } else if (!slot->ops.srs_file(slot->ctx, plan.circuit_id, name, sizeof(name))) {
         err = CUZK_E_INVAL;
         snprintf(msg, sizeof(msg), "no parameter file is known for circuit %s", plan.circuit_id);

@@ -2,10 +2,11 @@
  * (common.c). Private to src/kinds/.
  *
  * Each handler turns a cuzk.v1 request (spec vanilla-proofs.md 1-5) into a plan:
- *   parse          decodes the vanilla proofs (proofs/), checks them against the request
- *                  (sizes, registered proof, counts) and verifies them natively, so that a
- *                  proof that cannot satisfy its circuit fails with a message that names the
- *                  partition, challenge and field, before any synthesis;
+ *   parse          decodes the vanilla proofs (proofs/) and checks them against the request
+ *                  (sizes, registered proof, counts);
+ *   verify_vanilla verifies them natively, so that a proof that cannot satisfy its circuit
+ *                  fails with a message that names the partition, challenge and field, before
+ *                  any synthesis;
  *   synthesize     converts partition k into a circuit witness (circuits/ vanilla adapters) and
  *                  synthesizes the production circuit into the engine's prover cs;
  *   public_inputs  partition k's inputs as the chain's verifier derives them (challenges from

@@ -39,19 +39,53 @@ extern const eng_kind_ops eng_snap_ops;
 
 typedef struct eng_offline eng_offline_t;
 
-/** Checks the request (eng_request_check) and runs its kind's parse.
- *  Out: out  returns owned (eng_offline_free); NULL on error.
- *  In:  req  the request (borrowed during the call).
- *       pool the pool parsing (vanilla-proof verification) and each partition's synthesis
- *            spread over, as the daemon's workers do (plan->pool; retained until
- *            eng_offline_free), or NULL: the calling thread alone.
+/** Checks the request (eng_request_check) and runs its kind's parse, then, when `verify`, its
+ *  verify_vanilla on every partition, as the daemon does before any synthesis.
+ *  Out: out          returns owned (eng_offline_free); NULL on error.
+ *       fault_entry  (may be NULL) on an error caused by one vanilla proof, 1 + its index
+ *                    among the request's vanilla proofs (eng_plan_t.fault_entry); else 0.
+ *  In:  req          the request (borrowed during the call).
+ *       pool         the pool verification and each partition's synthesis spread over, as the
+ *                    daemon's workers do (plan->pool; retained until eng_offline_free), or
+ *                    NULL: the calling thread alone.
  *  Errors: CUZK_E_INVAL (protocol, or no handler for the kind in this build), the handler's
  *  CUZK_E_FORMAT / CUZK_E_INVAL with its message, CUZK_E_NOMEM. */
-CZ_MUST_USE cuzk_err eng_offline_new(eng_offline_t **out, const eng_request_t *req, cz_pool *pool,
+CZ_MUST_USE cuzk_err eng_offline_new(eng_offline_t **out, size_t *fault_entry,
+                                     const eng_request_t *req, cz_pool *pool, bool verify,
                                      cz_diag *dg);
 
 /** The plan the handler made: circuit id, partitions, memory estimate, shape hint. */
 const eng_plan_t *eng_offline_plan(const eng_offline_t *o);
+
+/** The handler's native verification of the vanilla proofs of partitions [k0, k1)
+ *  (k0 <= k1 <= num_partitions, CZ_CHECKed); CUZK_OK when the kind verifies none. Out:
+ *  fault_entry (may be NULL) as for eng_offline_new. Errors: the handler's. */
+CZ_MUST_USE cuzk_err eng_offline_verify_vanilla(eng_offline_t *o, size_t *fault_entry, size_t k0,
+                                                size_t k1, cz_diag *dg);
+
+/** What eng_offline_check found in a partition. */
+typedef enum eng_check_status {
+    ENG_CHECK_OK = 0,       /* every constraint holds; every public input is the verifier's */
+    ENG_CHECK_UNSAT,        /* a constraint does not hold */
+    ENG_CHECK_INPUT_DIFFERS /* the circuit allocates another public input than the verifier's */
+} eng_check_status;
+
+typedef struct eng_check {
+    eng_check_status status;
+    cs_counts_t counts;     /* of the partition's circuit (num_inputs counts ONE) */
+    size_t constraint;      /* UNSAT: the first unsatisfied constraint's index */
+    char path[1024];        /* UNSAT: its label path ("ns1/ns2/label"; "" when unnamed) */
+    size_t input;           /* INPUT_DIFFERS: the first differing input (ONE excluded) */
+    fr_t circuit, verifier; /* INPUT_DIFFERS: its value in the circuit, the verifier's */
+} eng_check_t;
+
+/** Synthesizes partition k (< num_partitions, CZ_CHECKed) with the checker backend from the
+ *  witness the handler builds, and compares the public inputs the circuit allocates with
+ *  those the handler's public_inputs derives as the chain's verifier does.
+ *  Out: out  the finding (status OK, UNSAT or INPUT_DIFFERS) and the circuit's counts.
+ *  Errors (a finding is not an error): the handler's synthesis errors with "synthesis: "
+ *  before their message, public_inputs' with "public inputs: ", CUZK_E_NOMEM. */
+CZ_MUST_USE cuzk_err eng_offline_check(eng_offline_t *o, eng_check_t *out, size_t k, cz_diag *dg);
 
 /** Synthesizes partition k (< num_partitions, CZ_CHECKed) into cs, a fresh constraint system
  *  of any backend; the caller finishes and frees it. Errors: the handler's. */

@@ -6,10 +6,11 @@
  * challenge derivation; the request's sector_size, when given, must agree with it. Output: one
  * Groth16 proof per partition, concatenated in partition order.
  *
- * Parse verifies the C1 output natively (vp_c1_verify: challenges from replica_id / seed,
- * parents from the graph, every path, label and column hash), so a C1 that cannot satisfy the
- * circuit fails with the partition, challenge and field at fault. Non-interactive PoRep is
- * refused: its output is a SnarkPack aggregate, not concatenated partition proofs.
+ * verify_vanilla verifies the C1 output natively (vp_c1_verify_partitions: challenges from
+ * replica_id / seed, parents from the graph, every path, label and column hash), so a C1 that
+ * cannot satisfy the circuit fails with the partition, challenge and field at fault.
+ * Non-interactive PoRep is refused: its output is a SnarkPack aggregate, not concatenated
+ * partition proofs.
  *
  * Synthesis spreads a partition's challenges over plan->pool (circ_porep_synth_pool; the
  * result is identical to sequential synthesis). The pool needs what one challenge adds to the
@@ -44,6 +45,7 @@ static cuzk_err porep_parse(void *ctx, const eng_request_t *req, eng_plan_t *pla
     }
     err = vp_c1_parse(&st->c1, (const char *)req->vanilla_proof.ptr, req->vanilla_proof.len, dg);
     if (err != CUZK_OK) {
+        plan->fault_entry = 1; /* the vanilla_proof */
         goto fail;
     }
     const seal_porep_config *cfg = &st->c1.cfg;
@@ -67,10 +69,6 @@ static cuzk_err porep_parse(void *ctx, const eng_request_t *req, eng_plan_t *pla
                       cfg->name, st->c1.partitions, st->c1.challenges);
         goto fail;
     }
-    err = vp_c1_verify_pool(&st->c1, NULL, plan->pool, dg);
-    if (err != CUZK_OK) {
-        goto fail;
-    }
     err = eng_fil_plan_circuit(plan, CIRC_POREP, cfg->shape.sector_size, dg);
     if (err != CUZK_OK) {
         goto fail;
@@ -81,6 +79,19 @@ static cuzk_err porep_parse(void *ctx, const eng_request_t *req, eng_plan_t *pla
 fail:
     vp_c1_clear(&st->c1);
     cz_free(st);
+    return err;
+}
+
+static cuzk_err porep_verify_vanilla(void *ctx, eng_plan_t *plan, size_t k0, size_t k1, cz_diag *dg)
+{
+    const porep_state *st = plan->state;
+
+    (void)ctx;
+    cuzk_err err =
+        vp_c1_verify_partitions(&st->c1, NULL, (uint32_t)k0, (uint32_t)k1, plan->pool, dg);
+    if (err != CUZK_OK) {
+        plan->fault_entry = 1;
+    }
     return err;
 }
 
@@ -202,6 +213,7 @@ static bool porep_srs_file(void *ctx, const char *circuit_id, char *name, size_t
 
 const eng_kind_ops eng_porep_ops = {
     .parse = porep_parse,
+    .verify_vanilla = porep_verify_vanilla,
     .synthesize = porep_synthesize,
     .public_inputs = porep_public_inputs,
     .plan_free = porep_plan_free,

@@ -9,8 +9,9 @@
  * WindowPoSt, partition_index (the challenge indices of API V1_0 depend on it). Output: one
  * 192-byte proof.
  *
- * Parse verifies every sector proof natively (vp_post_verify: comm_r = H(comm_c, comm_r_last),
- * every path against comm_r_last at the leaf challenge derived from the randomness).
+ * verify_vanilla verifies every sector proof natively (vp_post_verify: comm_r = H(comm_c,
+ * comm_r_last), every path against comm_r_last at the leaf challenge derived from the
+ * randomness).
  */
 #include "kinds/internal.h"
 
@@ -92,13 +93,10 @@ static cuzk_err post_parse(seal_post_type type, const eng_request_t *req, eng_pl
         cz_diag sub;
         cz_diag_init(&sub);
         err = vp_post_from_bincode(&st->proofs[i], size, b->ptr, b->len, &sub);
-        if (err == CUZK_OK) {
-            uint64_t sector_index = (uint64_t)st->partition * pc->sector_count + i;
-            err = vp_post_verify(&st->proofs[i], pc, st->randomness, sector_index, &sub);
-        }
         if (err != CUZK_OK) {
             err = cz_fail(dg, err, "vanilla_proofs[%zu]: %s", i,
                           sub.msg[0] ? sub.msg : cuzk_strerror(err));
+            plan->fault_entry = i + 1;
             goto fail;
         }
     }
@@ -113,6 +111,27 @@ static cuzk_err post_parse(seal_post_type type, const eng_request_t *req, eng_pl
 fail:
     post_state_free(st);
     return err;
+}
+
+/* The one partition: every sector proof at its position in the partition. */
+static cuzk_err post_verify_vanilla(void *ctx, eng_plan_t *plan, size_t k0, size_t k1, cz_diag *dg)
+{
+    const post_state *st = plan->state;
+
+    (void)ctx;
+    CZ_CHECK(k0 <= k1 && k1 <= 1);
+    for (size_t i = 0; k0 < k1 && i < st->n; i++) {
+        uint64_t sector_index = (uint64_t)st->partition * st->pc.sector_count + i;
+        cz_diag sub;
+        cz_diag_init(&sub);
+        cuzk_err err = vp_post_verify(&st->proofs[i], &st->pc, st->randomness, sector_index, &sub);
+        if (err != CUZK_OK) {
+            plan->fault_entry = i + 1;
+            return cz_fail(dg, err, "vanilla_proofs[%zu]: %s", i,
+                           sub.msg[0] ? sub.msg : cuzk_strerror(err));
+        }
+    }
+    return CUZK_OK;
 }
 
 static cuzk_err winning_parse(void *ctx, const eng_request_t *req, eng_plan_t *plan, cz_diag *dg)
@@ -185,6 +204,7 @@ static bool window_srs_file(void *ctx, const char *circuit_id, char *name, size_
 
 const eng_kind_ops eng_winning_post_ops = {
     .parse = winning_parse,
+    .verify_vanilla = post_verify_vanilla,
     .synthesize = post_synthesize,
     .public_inputs = post_public_inputs,
     .plan_free = post_plan_free,
@@ -195,6 +215,7 @@ const eng_kind_ops eng_winning_post_ops = {
 
 const eng_kind_ops eng_window_post_ops = {
     .parse = window_parse,
+    .verify_vanilla = post_verify_vanilla,
     .synthesize = post_synthesize,
     .public_inputs = post_public_inputs,
     .plan_free = post_plan_free,

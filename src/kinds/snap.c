@@ -6,7 +6,7 @@
  * field elements), registered_proof (abi RegisteredUpdateProof 0..4; ProofShare leaves
  * sector_size 0, so the size comes from it). Output: P x 192 bytes in partition order.
  *
- * Parse verifies every partition natively (vp_snap_verify: challenges from comm_r_new, the
+ * verify_vanilla verifies partitions natively (vp_snap_verify: challenges from comm_r_new, the
  * three paths per challenge, the encoding new = old + data * rho, the apex leaves).
  */
 #include "kinds/internal.h"
@@ -87,13 +87,10 @@ static cuzk_err snap_parse(void *ctx, const eng_request_t *req, eng_plan_t *plan
         cz_diag sub;
         cz_diag_init(&sub);
         err = vp_snap_from_bincode(&st->parts[k], size, b->ptr, b->len, &sub);
-        if (err == CUZK_OK) {
-            err = vp_snap_verify(&st->parts[k], uc, (uint32_t)k, st->comm_r_old, st->comm_d_new,
-                                 st->comm_r_new, &sub);
-        }
         if (err != CUZK_OK) {
             err = cz_fail(dg, err, "vanilla_proofs[%zu] (partition %zu): %s", k, k,
                           sub.msg[0] ? sub.msg : cuzk_strerror(err));
+            plan->fault_entry = k + 1;
             goto fail;
         }
     }
@@ -107,6 +104,26 @@ static cuzk_err snap_parse(void *ctx, const eng_request_t *req, eng_plan_t *plan
 fail:
     snap_state_free(st);
     return err;
+}
+
+static cuzk_err snap_verify_vanilla(void *ctx, eng_plan_t *plan, size_t k0, size_t k1, cz_diag *dg)
+{
+    const snap_state *st = plan->state;
+
+    (void)ctx;
+    CZ_CHECK(k0 <= k1 && k1 <= st->n);
+    for (size_t k = k0; k < k1; k++) {
+        cz_diag sub;
+        cz_diag_init(&sub);
+        cuzk_err err = vp_snap_verify(&st->parts[k], &st->uc, (uint32_t)k, st->comm_r_old,
+                                      st->comm_d_new, st->comm_r_new, &sub);
+        if (err != CUZK_OK) {
+            plan->fault_entry = k + 1;
+            return cz_fail(dg, err, "vanilla_proofs[%zu] (partition %zu): %s", k, k,
+                           sub.msg[0] ? sub.msg : cuzk_strerror(err));
+        }
+    }
+    return CUZK_OK;
 }
 
 static cuzk_err snap_synthesize(void *ctx, const eng_plan_t *plan, size_t k, cs_t *cs, cz_diag *dg)
@@ -164,6 +181,7 @@ static bool snap_srs_file(void *ctx, const char *circuit_id, char *name, size_t 
 
 const eng_kind_ops eng_snap_ops = {
     .parse = snap_parse,
+    .verify_vanilla = snap_verify_vanilla,
     .synthesize = snap_synthesize,
     .public_inputs = snap_public_inputs,
     .plan_free = snap_plan_free,

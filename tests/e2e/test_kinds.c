@@ -171,6 +171,8 @@ static eng_request_t snap_req(const eng_bytes_t *vps, size_t n, const inputs *in
     return r;
 }
 
+/* What the engine does before any synthesis: parse, then verify_vanilla on every partition
+ * (the plan is released when verification fails). */
 static cuzk_err parse(const eng_kind_ops *ops, const eng_request_t *r, eng_plan_t *plan,
                       cz_diag *dg)
 {
@@ -179,11 +181,21 @@ static cuzk_err parse(const eng_kind_ops *ops, const eng_request_t *r, eng_plan_
     plan->cancelled = &g_cancel;
     cz_diag_init(dg);
     CHECK_OK(eng_request_check(r, NULL));
-    return ops->parse(NULL, r, plan, dg);
+    cuzk_err err = ops->parse(NULL, r, plan, dg);
+    if (err != CUZK_OK) {
+        return err;
+    }
+    CHECK(ops->verify_vanilla != NULL);
+    err = ops->verify_vanilla(NULL, plan, 0, plan->num_partitions, dg);
+    if (err != CUZK_OK) {
+        ops->plan_free(NULL, plan);
+    }
+    return err;
 }
 
-/* Parse must fail, with `want` in the message. */
-static void expect_fail(const eng_kind_ops *ops, const eng_request_t *r, const char *want)
+/* Parse must fail, with `want` in the message. Returns the plan's fault_entry: 1 + the index
+ * of the vanilla proof at fault, 0 when no single proof is. */
+static size_t expect_fail(const eng_kind_ops *ops, const eng_request_t *r, const char *want)
 {
     eng_plan_t plan;
     cz_diag dg;
@@ -193,6 +205,7 @@ static void expect_fail(const eng_kind_ops *ops, const eng_request_t *r, const c
     }
     CHECK_MSG(err != CUZK_OK, "parse accepted a bad request (expected \"%s\")", want);
     CHECK_MSG(strstr(dg.msg, want) != NULL, "message \"%s\" lacks \"%s\"", dg.msg, want);
+    return plan.fault_entry;
 }
 
 /* ---- the full check of one good request ------------------------------------------------- */
@@ -551,14 +564,14 @@ TEST(porep_bad_requests)
     eng_request_t r;
 
     r = porep_req("{", 1);
-    expect_fail(&eng_porep_ops, &r, "C1 JSON");
+    CHECK_EQ_U64(expect_fail(&eng_porep_ops, &r, "C1 JSON"), 1); /* the vanilla_proof */
     r = porep_req("not json at all", 15);
     expect_fail(&eng_porep_ops, &r, "C1 JSON");
     r = porep_req(j, in->c1_len / 2); /* truncated */
     expect_fail(&eng_porep_ops, &r, "C1 JSON");
     r = porep_req(j, in->c1_len);
     r.sector_size = 8 << 20;
-    expect_fail(&eng_porep_ops, &r, "does not match the C1 output");
+    CHECK_EQ_U64(expect_fail(&eng_porep_ops, &r, "does not match the C1 output"), 0);
 
     /* The seed changed: the challenges no longer match the proofs. */
     char *seed = strstr(j, "\"seed\":[");
@@ -568,7 +581,7 @@ TEST(porep_bad_requests)
     char old = seed[0];
     seed[0] = seed[0] == '0' ? '1' : (char)(seed[0] - 1);
     r = porep_req(j, in->c1_len);
-    expect_fail(&eng_porep_ops, &r, "challenge");
+    CHECK_EQ_U64(expect_fail(&eng_porep_ops, &r, "challenge"), 1);
     seed[0] = old;
 
     /* One label byte of a parent changed: the labeling proof no longer verifies. */
@@ -632,10 +645,10 @@ TEST(post_bad_requests)
 
     memset(rnd, 0xff, 32);
     r.randomness = bytes(rnd, 32);
-    expect_fail(&eng_winning_post_ops, &r, "randomness is not a field element");
+    CHECK_EQ_U64(expect_fail(&eng_winning_post_ops, &r, "randomness is not a field element"), 0);
     memcpy(rnd, in->win_rnd, 32);
     rnd[0] ^= 1; /* another valid randomness: other leaf challenges */
-    expect_fail(&eng_winning_post_ops, &r, "vanilla_proofs[0]");
+    CHECK_EQ_U64(expect_fail(&eng_winning_post_ops, &r, "vanilla_proofs[0]"), 1);
     r.randomness = bytes(in->win_rnd, 32);
 
     r.registered_proof = 10; /* a WindowPoSt proof id */
@@ -648,7 +661,7 @@ TEST(post_bad_requests)
     r.sector_size = 2048;
 
     vp.len = in->winning_len - 1; /* truncated */
-    expect_fail(&eng_winning_post_ops, &r, "vanilla_proofs[0]");
+    CHECK_EQ_U64(expect_fail(&eng_winning_post_ops, &r, "vanilla_proofs[0]"), 1);
     vp.len = in->winning_len;
     w[8 + 32 + 8 + 8 + 4 + 64 + 8 + 8 + 5] ^= 0x10; /* a sibling hash of the first path */
     expect_fail(&eng_winning_post_ops, &r, "vanilla_proofs[0]");
@@ -661,13 +674,13 @@ TEST(post_bad_requests)
                           bytes(in->window[1], in->window_len[1]),
                           bytes(in->window[0], in->window_len[0])};
     r = post_req(ENG_KIND_WINDOW_POST, vps, 3, in->wdp_rnd);
-    expect_fail(&eng_window_post_ops, &r, "holds 1 to 2 sectors");
+    CHECK_EQ_U64(expect_fail(&eng_window_post_ops, &r, "holds 1 to 2 sectors"), 0);
     r.n_vanilla_proofs = 2;
     r.registered_proof = 0; /* winning id */
     expect_fail(&eng_window_post_ops, &r, "is not a window-post proof");
     r.registered_proof = 10;
     vps[1] = bytes(in->winning, in->winning_len); /* 66 challenges, not 10 */
-    expect_fail(&eng_window_post_ops, &r, "vanilla_proofs[1]");
+    CHECK_EQ_U64(expect_fail(&eng_window_post_ops, &r, "vanilla_proofs[1]"), 2);
     cz_free(w);
 }
 
@@ -689,14 +702,89 @@ TEST(snap_bad_requests)
     memcpy(c, in->comm_r_new, 32);
     c[3] ^= 1;
     r.comm_r_new = bytes(c, 32);
-    expect_fail(&eng_snap_ops, &r, "vanilla_proofs[0] (partition 0)");
+    CHECK_EQ_U64(expect_fail(&eng_snap_ops, &r, "vanilla_proofs[0] (partition 0)"), 1);
     memset(c, 0xff, 32);
     r.comm_d_new = bytes(c, 32);
-    expect_fail(&eng_snap_ops, &r, "must be field elements");
+    CHECK_EQ_U64(expect_fail(&eng_snap_ops, &r, "must be field elements"), 0);
     r = snap_req(vps, 1, in);
     vps[0].len = in->snap_len - 7;
     expect_fail(&eng_snap_ops, &r, "vanilla_proofs[0]");
     vps[0].len = in->snap_len;
     corrupt_many(&eng_snap_ops, &r, s, in->snap_len, 40);
     cz_free(s);
+}
+
+/* ---- offline: the handlers outside the pipeline (kinds.h) -------------------------------- */
+
+/* Plans the one-partition request r offline with native verification (which must end in
+ * want_verify, naming entry want_entry) and without, then checks its partition with the
+ * circuit (eng_offline_check). */
+static eng_check_t offline_check(const eng_request_t *r, cuzk_err want_verify, size_t want_entry)
+{
+    eng_offline_t *o = NULL;
+    eng_check_t c;
+    size_t entry = 99;
+    cz_diag dg;
+
+    cz_diag_init(&dg);
+    CHECK_ERR(eng_offline_new(&o, &entry, r, NULL, true, &dg), want_verify);
+    CHECK_EQ_U64(entry, want_entry);
+    if (want_verify == CUZK_OK) {
+        eng_offline_free(o);
+    } else {
+        CHECK(o == NULL && strstr(dg.msg, "vanilla_proofs[0]") != NULL);
+    }
+    /* without verification, the same request is planned and checked by the circuit */
+    CHECK_OK(eng_offline_new(&o, &entry, r, NULL, false, NULL));
+    CHECK_EQ_U64(entry, 0);
+    CHECK_EQ_U64(eng_offline_plan(o)->num_partitions, 1);
+    CHECK_ERR(eng_offline_verify_vanilla(o, &entry, 0, 1, NULL), want_verify);
+    CHECK_EQ_U64(entry, want_entry);
+    CHECK_OK(eng_offline_verify_vanilla(o, &entry, 0, 0, NULL)); /* no partition */
+    CHECK_OK(eng_offline_check(o, &c, 0, NULL));
+    eng_offline_free(o);
+    return c;
+}
+
+TEST(offline_check_names_what_is_wrong)
+{
+    const inputs *in = get_inputs();
+    uint8_t *w = cz_malloc(in->winning_len);
+    CHECK(w);
+    memcpy(w, in->winning, in->winning_len);
+    eng_bytes_t vp = bytes(w, in->winning_len);
+    eng_request_t r = post_req(ENG_KIND_WINNING_POST, &vp, 1, in->win_rnd);
+    cs_counts_t want;
+
+    /* a good proof: satisfied, the verifier's inputs, the production circuit's counts */
+    eng_check_t c = offline_check(&r, CUZK_OK, 0);
+    CHECK_EQ_U64(c.status, ENG_CHECK_OK);
+    expected_counts(CIRC_WINNING_POST, &want);
+    CHECK_EQ_U64(c.counts.num_inputs, want.num_inputs);
+    CHECK_EQ_U64(c.counts.num_aux, want.num_aux);
+    CHECK_EQ_U64(c.counts.num_constraints, want.num_constraints);
+
+    /* a sibling hash of the first path: the path no longer opens comm_r_last */
+    size_t sib = 8 + 32 + 8 + 8 + 4 + 64 + 8 + 8 + 5;
+    w[sib] ^= 0x10;
+    c = offline_check(&r, CUZK_E_FORMAT, 1);
+    CHECK_EQ_U64(c.status, ENG_CHECK_UNSAT);
+    CHECK_MSG(strncmp(c.path, "sector_0/", 9) == 0, "path %s", c.path);
+    w[sib] ^= 0x10;
+
+    /* the sector id: the leaf challenges the verifier derives change, the circuit holds */
+    w[0] ^= 1;
+    c = offline_check(&r, CUZK_E_FORMAT, 1);
+    CHECK_EQ_U64(c.status, ENG_CHECK_INPUT_DIFFERS);
+    CHECK(c.input < want.num_inputs - 1);
+    CHECK(!fr_eq(&c.circuit, &c.verifier));
+    w[0] ^= 1;
+
+    /* a request the handler refuses before planning names no entry */
+    eng_offline_t *o = NULL;
+    size_t entry = 99;
+    r.registered_proof = 10;
+    CHECK_ERR(eng_offline_new(&o, &entry, &r, NULL, false, NULL), CUZK_E_INVAL);
+    CHECK(o == NULL && entry == 0);
+    cz_free(w);
 }

@@ -353,8 +353,10 @@ TEST(failing_jobs_do_not_disturb_others)
     eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
     tk_req g1 = etu_req(0, 2, 1), g2 = etu_req(0, 3, 100), bs = etu_req(TK_BAD_SYNTH, 2, 3);
     tk_req bi = etu_req(TK_BAD_INPUT, 2, 4), bp = etu_req(TK_PARSE_FAIL, 1, 5);
+    tk_req bv = etu_req(TK_BAD_VANILLA, 2, 6);
 
     etu_submit(eng, ENG_KIND_POREP, 0, "g1", &g1, NULL);
+    etu_submit(eng, ENG_KIND_POREP, 0, "bad-vanilla", &bv, NULL);
     etu_submit(eng, ENG_KIND_POREP, 0, "bad-synth", &bs, NULL);
     etu_submit(eng, ENG_KIND_WINNING_POST, 0, "bad-input", &bi, NULL);
     etu_submit(eng, ENG_KIND_SNAP, 0, "bad-parse", &bp, NULL);
@@ -374,6 +376,15 @@ TEST(failing_jobs_do_not_disturb_others)
     CHECK_EQ_U64(res.r.status, ENG_STATUS_FAILED);
     CHECK_MSG(strstr(res.r.error, "invalid snap-update request") != NULL, "%s", res.r.error);
     eng_result_copy_clear(&res);
+    /* verify_vanilla runs right after parse, before any synthesis of the job */
+    etu_wait(eng, "bad-vanilla", &res, 30);
+    CHECK_EQ_U64(res.r.status, ENG_STATUS_FAILED);
+    CHECK_MSG(strstr(res.r.error, "invalid porep-c2 request: test kind told to reject the "
+                                  "vanilla proof of partition 1") != NULL,
+              "%s", res.r.error);
+    eng_result_copy_clear(&res);
+    CHECK(ev_index("verify", "bad-vanilla", -1) >= 0);
+    CHECK(ev_index("synth", "bad-vanilla", 0) < 0 && ev_index("synth", "bad-vanilla", 1) < 0);
     etu_wait(eng, "g1", &res, 30);
     etu_check_proofs(&res, &g1);
     eng_result_copy_clear(&res);
@@ -385,7 +396,7 @@ TEST(failing_jobs_do_not_disturb_others)
     eng_status_info_t st;
     CHECK_OK(eng_get_status(eng, &st, NULL));
     CHECK_EQ_U64(st.completed, 2);
-    CHECK_EQ_U64(st.failed, 3);
+    CHECK_EQ_U64(st.failed, 4);
     CHECK_EQ_U64(st.mem_used_bytes, etu_file_size(tk_params_path(etu_tk(), false)));
     eng_status_clear(&st);
     char *text = NULL;

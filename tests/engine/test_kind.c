@@ -351,6 +351,23 @@ static cuzk_err tk_parse(void *ctx, const eng_request_t *req, eng_plan_t *plan, 
     return CUZK_OK;
 }
 
+static cuzk_err tk_verify_vanilla(void *ctx, eng_plan_t *plan, size_t k0, size_t k1, cz_diag *dg)
+{
+    tk_ctx *tk = ctx;
+    const tk_plan *st = plan->state;
+
+    CZ_CHECK(k0 <= k1 && k1 <= plan->num_partitions);
+    if ((st->req.flags & TK_BAD_VANILLA) && k1 == plan->num_partitions && k0 < k1) {
+        tk_log(tk, "verify %s", plan->job_id);
+        plan->fault_entry = 1;
+        return cz_fail(dg, CUZK_E_FORMAT,
+                       "test kind told to reject the vanilla proof of "
+                       "partition %zu",
+                       k1 - 1);
+    }
+    return CUZK_OK;
+}
+
 static cuzk_err tk_synthesize(void *ctx, const eng_plan_t *plan, size_t k, cs_t *cs, cz_diag *dg)
 {
     tk_ctx *tk = ctx;
@@ -449,6 +466,7 @@ static bool tk_srs_file(void *ctx, const char *circuit_id, char *name, size_t ca
 
 const eng_kind_ops tk_ops = {
     .parse = tk_parse,
+    .verify_vanilla = tk_verify_vanilla,
     .synthesize = tk_synthesize,
     .public_inputs = tk_public_inputs,
     .plan_free = tk_plan_free,
@@ -458,6 +476,7 @@ const eng_kind_ops tk_ops = {
 
 const eng_kind_ops tk_ops_batchable = {
     .parse = tk_parse,
+    .verify_vanilla = tk_verify_vanilla,
     .synthesize = tk_synthesize,
     .public_inputs = tk_public_inputs,
     .plan_free = tk_plan_free,

@@ -8,7 +8,8 @@
  * tk_new with g16_setup (seeded) and written to `param_dir` in the .params format.
  *
  * Request encoding (vanilla_proof for PoRep, else vanilla_proofs[0]); see tk_encode.
- * Events are appended to a log ("parse J", "synth J k", "pi J k", "free J") that tests read
+ * Events are appended to a log ("parse J", "synth J k", "pi J k", "free J"; "verify J" with
+ * TK_BAD_VANILLA) that tests read
  * with tk_events / tk_wait_event.
  */
 #ifndef CUZK_TESTS_ENGINE_TEST_KIND_H
@@ -17,13 +18,14 @@
 #include "engine/engine.h"
 #include "groth16/groth16.h"
 
-#define TK_GATE       1u  /* partition 0 synthesis waits until tk_open_gate */
-#define TK_BAD_SYNTH  2u  /* the last partition's synthesis fails */
-#define TK_BAD_INPUT  4u  /* public_inputs returns y + 1 for partition 0 (proof never verifies) */
-#define TK_PARSE_FAIL 8u  /* parse rejects the request */
-#define TK_BIG        16u /* use circuit "test-cubic-big" */
-#define TK_STAGGER    32u /* partition k sleeps (k + 1) x sleep_ms: they finish one by one */
-#define TK_SLOW_PI    64u /* public_inputs sleeps 2 x sleep_ms: the prover is busy verifying */
+#define TK_GATE        1u   /* partition 0 synthesis waits until tk_open_gate */
+#define TK_BAD_SYNTH   2u   /* the last partition's synthesis fails */
+#define TK_BAD_INPUT   4u   /* public_inputs returns y + 1 for partition 0 (proof never verifies) */
+#define TK_PARSE_FAIL  8u   /* parse rejects the request */
+#define TK_BIG         16u  /* use circuit "test-cubic-big" */
+#define TK_STAGGER     32u  /* partition k sleeps (k + 1) x sleep_ms: they finish one by one */
+#define TK_SLOW_PI     64u  /* public_inputs sleeps 2 x sleep_ms: the prover is busy verifying */
+#define TK_BAD_VANILLA 128u /* verify_vanilla rejects the last partition (logs "verify J") */
 
 #define TK_MAX_PARTS 16
 

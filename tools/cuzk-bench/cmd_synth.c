@@ -356,7 +356,7 @@ static bool synth_plan(synth_state *st, const synth_opts *o, const cli_vreq_flag
     to_request(&st->r, &req, st->vps);
     cz_diag_init(&dg);
     double t0 = cli_now_ms();
-    cuzk_err err = eng_offline_new(&st->off, &req, st->pool, &dg);
+    cuzk_err err = eng_offline_new(&st->off, NULL, &req, st->pool, true, &dg);
     double parse_ms = cli_now_ms() - t0;
     if (err != CUZK_OK) {
         cli_error_diag(SYNTH_CMD, err, &dg);
