@@ -87,7 +87,7 @@ int cmd_circuit_info(int argc, char **argv);
  * names; with --r1cs it hands over to cmd_setup. */
 int cmd_setup_any(int argc, char **argv);
 
-/* ---- vanilla proofs and the daemon client (cmd_vanilla.c, cmd_client.c) ---------------- */
+/* ---- vanilla proofs and the daemon client (vreq.c, cmd_vanilla.c, cmd_client.c) -------- */
 
 /** Proof kinds, numbered as cuzk.v1.ProofKind. */
 typedef enum cli_proof_kind {
@@ -115,6 +115,12 @@ void cli_blobs_clear(cli_blobs *b);
 /** Reads a whole file (at most 1 GiB) into a cz_malloc'ed buffer; reports through cli_error. */
 bool cli_read_file(const char *cmd, const char *path, uint8_t **out, size_t *len);
 bool cli_write_file(const char *cmd, const char *path, const void *buf, size_t len);
+/** True when path names a regular file. */
+bool cli_file_exists(const char *path);
+/** "2KiB", "32GiB" ... or a byte count into *out; false after an error line. */
+bool cli_parse_sector_size(const char *cmd, const char *text, uint64_t *out);
+/** The sidecar's path beside a vanilla file: "FILE.json" (cz_malloc'ed; NULL: out of memory). */
+char *cli_sidecar_path(const char *vanilla_path);
 
 /** A proof request as the daemon client and check-vanilla take it: the kind, the vanilla
  *  proofs (porep: the C1 file as one blob; PoSt: one per sector; snap: one per partition) and
