@@ -13,6 +13,7 @@
 
 #include "common/common.h"
 #include "common/pool.h"
+#include "engine/engine.h"
 
 /* Exit codes of every command. */
 #define CLI_EXIT_OK      0 /* success; for verify: the proof is valid */
@@ -167,9 +168,15 @@ size_t cli_vreq_opts(cli_opt_t *opts, cli_vreq_flags *f);
 bool cli_vreq_load(const char *cmd, const cli_vreq_flags *f, bool to_send, cli_vreq *out);
 void cli_vreq_clear(cli_vreq *r);
 
+/** The engine's form of r (request_id borrowed), over r's buffers and vps, room for
+ *  r->vanilla.n slices (at least one): porep's C1 as vanilla_proof, else the proofs as
+ *  vanilla_proofs; the fields r has. */
+void cli_vreq_request(const cli_vreq *r, const char *request_id, eng_request_t *req,
+                      eng_bytes_t *vps);
+
 /** Checks a proof (`len` bytes: one 192-byte Groth16 proof per partition, in partition order)
  *  against the verifying key at vk_path with the public inputs the chain verifier derives from
- *  the request's vanilla proofs. Prints one line per partition; returns CLI_EXIT_OK when all
+ *  the request's vanilla proofs (the handler of its kind, kinds.h). Prints one line per partition; returns CLI_EXIT_OK when all
  *  verify, CLI_EXIT_INVALID when one does not, CLI_EXIT_ERROR on bad input. */
 int cli_vreq_verify(const char *cmd, const cli_vreq *r, const char *vk_path, const uint8_t *proof,
                     size_t len);

@@ -189,38 +189,6 @@ static bool get_shape(const char *cmd, eng_offline_t *off, size_t k, const char 
     return true;
 }
 
-static void to_request(const cli_vreq *r, eng_request_t *req, eng_bytes_t *vps)
-{
-    memset(req, 0, sizeof(*req));
-    req->request_id = "synth";
-    req->kind = (eng_kind)r->kind;
-    req->sector_size = r->sector_size;
-    req->registered_proof = r->registered_proof;
-    req->sector_number = r->sector_number;
-    req->miner_id = r->miner_id;
-    req->partition_index = (uint32_t)r->partition_index;
-    if (r->kind == CLI_PROOF_POREP) {
-        req->vanilla_proof.ptr = r->vanilla.data[0];
-        req->vanilla_proof.len = r->vanilla.len[0];
-    } else {
-        for (size_t i = 0; i < r->vanilla.n; i++) {
-            vps[i].ptr = r->vanilla.data[i];
-            vps[i].len = r->vanilla.len[i];
-        }
-        req->vanilla_proofs = vps;
-        req->n_vanilla_proofs = r->vanilla.n;
-    }
-    if (r->has_randomness) {
-        req->randomness.ptr = r->randomness;
-        req->randomness.len = 32;
-    }
-    if (r->kind == CLI_PROOF_SNAP) {
-        req->comm_r_old = (eng_bytes_t){r->comm_r_old, 32};
-        req->comm_r_new = (eng_bytes_t){r->comm_r_new, 32};
-        req->comm_d_new = (eng_bytes_t){r->comm_d_new, 32};
-    }
-}
-
 static const char SYNTH_CMD[] = "synth";
 
 static const char SYNTH_ABOUT[] =
@@ -353,7 +321,7 @@ static bool synth_plan(synth_state *st, const synth_opts *o, const cli_vreq_flag
         cli_error(SYNTH_CMD, "out of memory");
         return false;
     }
-    to_request(&st->r, &req, st->vps);
+    cli_vreq_request(&st->r, "synth", &req, st->vps);
     cz_diag_init(&dg);
     double t0 = cli_now_ms();
     cuzk_err err = eng_offline_new(&st->off, NULL, &req, st->pool, true, &dg);

@@ -1,17 +1,18 @@
-/* cmd_vanilla.c - cuzk-bench gen-vanilla and check-vanilla (the proof files: vreq.c).
+/* cmd_vanilla.c - cuzk-bench gen-vanilla and check-vanilla, and the verification of a proof
+ * against its request (cli_vreq_verify); the proof files: vreq.c.
  *
- * check-vanilla synthesizes every partition with the checker backend from the witness the
- * circuit adapters build (circuits.h circ_*_from_*) and compares the public inputs the circuit
- * allocated with those the chain verifier derives (proofs.h vp_*_public_inputs): exit 0 iff
- * every constraint holds and every input matches. Exit 1: the vanilla proof is malformed or
- * invalid (the first problem is named); exit 2: bad usage or unreadable files.
+ * check-vanilla and cli_vreq_verify drive the daemon's own handler of the request's kind
+ * offline (kinds.h: eng_offline): its parse decodes the vanilla proofs, its checker entry
+ * synthesizes each partition with the checker backend from the witness the handler builds and
+ * compares the public inputs the circuit allocates with those the handler derives as the chain
+ * verifier does (challenges from the seed or randomness, parents from the graph). check-vanilla
+ * exits 0 iff every constraint holds and every input matches. Exit 1: the vanilla proof is
+ * malformed or invalid (the first problem is named); exit 2: bad usage or unreadable files.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "progress.h"
@@ -20,11 +21,10 @@
 #include "common/rand.h"
 #include "field/fr.h"
 #include "hash/sha256.h"
-#include "r1cs/r1cs.h"
 #include "seal/seal.h"
 #include "proofs/proofs.h"
-#include "circuits/circuits.h"
 #include "groth16/groth16.h"
+#include "kinds/kinds.h"
 
 /* ---- small helpers ------------------------------------------------------------------------- */
 
@@ -50,159 +50,57 @@ static bool sidecar_write(const char *cmd, const char *path, const vp_sidecar *s
     return ok;
 }
 
-/* ---- parsed vanilla proofs and their public inputs ------------------------------------------ */
+/* ---- the request through its kind's handler (kinds.h) -------------------------------------- */
 
-typedef struct vparsed {
-    cli_proof_kind kind;
-    uint32_t partitions;
-    size_t ninputs; /* per partition, ONE excluded */
-    vp_c1 c1;
-    seal_post_config pc;
-    vp_post_proof *post;
-    seal_update_config uc;
-    vp_snap_proof *snap;
-    size_t n; /* post or snap proofs */
-} vparsed;
-
-static void vparsed_clear(vparsed *p)
+/* Reports a failed eng_offline call as "[WHERE: ][WHAT: ]MESSAGE", WHERE naming the file (or
+ * list entry) of the vanilla proof at fault when the handler named one (fault_entry, 1 + its
+ * index). Returns CLI_EXIT_INVALID when the vanilla proofs are at fault (one is named, or they
+ * are malformed), else CLI_EXIT_ERROR (the request or its fields, out of memory). */
+static int offline_error(const char *cmd, const cli_vreq *r, size_t fault_entry, const char *what,
+                         cuzk_err err, const cz_diag *dg)
 {
-    vp_c1_clear(&p->c1);
-    for (size_t i = 0; p->post && i < p->n; i++) {
-        vp_post_clear(&p->post[i]);
-    }
-    for (size_t i = 0; p->snap && i < p->n; i++) {
-        vp_snap_clear(&p->snap[i]);
-    }
-    cz_free(p->post);
-    cz_free(p->snap);
-    memset(p, 0, sizeof(*p));
+    const char *where =
+        fault_entry >= 1 && fault_entry <= r->vanilla.n ? r->vanilla.name[fault_entry - 1] : NULL;
+    const char *msg = dg->msg[0] ? dg->msg : cuzk_strerror(err);
+
+    cli_error(cmd, "%s%s%s%s%s", where ? where : "", where ? ": " : "", what ? what : "",
+              what ? ": " : "", msg);
+    return err != CUZK_E_NOMEM && (where || err == CUZK_E_FORMAT) ? CLI_EXIT_INVALID
+                                                                  : CLI_EXIT_ERROR;
 }
 
-/* Decodes the request's proofs. CLI_EXIT_OK, CLI_EXIT_INVALID (malformed proof, named) or
- * CLI_EXIT_ERROR (a configuration the request cannot have, out of memory). */
-static int vparse(const char *cmd, const cli_vreq *r, vparsed *p)
+/* The request of r planned by its handler, without native verification. *vps: the request's
+ * view of r's proofs (owned, cz_free). */
+static int offline_plan(const char *cmd, const cli_vreq *r, cz_pool *pool, eng_offline_t **out,
+                        eng_bytes_t **vps)
 {
+    eng_request_t req;
+    size_t fault = 0;
     cz_diag dg;
 
-    memset(p, 0, sizeof(*p));
+    *out = NULL;
+    *vps = cz_calloc(r->vanilla.n ? r->vanilla.n : 1, sizeof(**vps));
+    if (!*vps) {
+        return cli_error(cmd, "out of memory");
+    }
+    cli_vreq_request(r, cmd, &req, *vps);
     cz_diag_init(&dg);
-    p->kind = r->kind;
-    switch (r->kind) {
-    case CLI_PROOF_POREP:
-        if (vp_c1_parse(&p->c1, (const char *)r->vanilla.data[0], r->vanilla.len[0], &dg) !=
-            CUZK_OK) {
-            cli_error(cmd, "%s: %s", r->vanilla.name[0], dg.msg);
-            return CLI_EXIT_INVALID;
-        }
-        if (r->has_registered_proof && r->registered_proof != p->c1.cfg.registered_proof) {
-            fprintf(stderr,
-                    "cuzk-bench %s: note: the C1 output is %s (%u); the request says registered "
-                    "proof %" PRIu64 "\n",
-                    cmd, p->c1.cfg.name, p->c1.cfg.registered_proof, r->registered_proof);
-        }
-        p->partitions = p->c1.partitions;
-        p->ninputs = vp_porep_num_inputs(&p->c1.cfg);
-        return CLI_EXIT_OK;
-    case CLI_PROOF_WINNING_POST:
-    case CLI_PROOF_WINDOW_POST: {
-        seal_post_type want =
-            r->kind == CLI_PROOF_WINNING_POST ? SEAL_POST_WINNING : SEAL_POST_WINDOW;
-        if (r->registered_proof > UINT32_MAX ||
-            !seal_post_config_for_id(&p->pc, (uint32_t)r->registered_proof) || p->pc.type != want) {
-            cli_error(cmd, "registered PoSt proof %" PRIu64 " is not a %s proof",
-                      r->registered_proof, cli_proof_name(r->kind));
-            return CLI_EXIT_ERROR;
-        }
-        if (r->has_sector_size && r->sector_size != p->pc.shape.sector_size) {
-            cli_error(cmd, "%s is for %" PRIu64 "-byte sectors, not %" PRIu64, p->pc.name,
-                      p->pc.shape.sector_size, r->sector_size);
-            return CLI_EXIT_ERROR;
-        }
-        if (r->vanilla.n > p->pc.sector_count) {
-            cli_error(cmd, "%zu sector proofs, but a %s partition holds at most %u", r->vanilla.n,
-                      p->pc.name, p->pc.sector_count);
-            return CLI_EXIT_INVALID;
-        }
-        p->post = cz_calloc(r->vanilla.n, sizeof(*p->post));
-        if (!p->post) {
-            cli_error(cmd, "out of memory");
-            return CLI_EXIT_ERROR;
-        }
-        for (; p->n < r->vanilla.n; p->n++) {
-            if (vp_post_from_bincode(&p->post[p->n], p->pc.shape.sector_size, r->vanilla.data[p->n],
-                                     r->vanilla.len[p->n], &dg) != CUZK_OK) {
-                cli_error(cmd, "%s: %s", r->vanilla.name[p->n], dg.msg);
-                return CLI_EXIT_INVALID;
-            }
-        }
-        p->partitions = 1;
-        p->ninputs = vp_post_num_inputs(&p->pc);
-        return CLI_EXIT_OK;
-    }
-    case CLI_PROOF_SNAP:
-        if (r->registered_proof > UINT32_MAX ||
-            !seal_update_config_for_id(&p->uc, (uint32_t)r->registered_proof)) {
-            cli_error(cmd, "unknown registered update proof %" PRIu64, r->registered_proof);
-            return CLI_EXIT_ERROR;
-        }
-        if (r->has_sector_size && r->sector_size != p->uc.shape.sector_size) {
-            cli_error(cmd, "%s is for %" PRIu64 "-byte sectors, not %" PRIu64, p->uc.name,
-                      p->uc.shape.sector_size, r->sector_size);
-            return CLI_EXIT_ERROR;
-        }
-        if (r->vanilla.n != p->uc.partitions) {
-            cli_error(cmd, "%zu partition proofs, but %s has %u partitions", r->vanilla.n,
-                      p->uc.name, p->uc.partitions);
-            return CLI_EXIT_INVALID;
-        }
-        p->snap = cz_calloc(r->vanilla.n, sizeof(*p->snap));
-        if (!p->snap) {
-            cli_error(cmd, "out of memory");
-            return CLI_EXIT_ERROR;
-        }
-        for (; p->n < r->vanilla.n; p->n++) {
-            if (vp_snap_from_bincode(&p->snap[p->n], p->uc.shape.sector_size, r->vanilla.data[p->n],
-                                     r->vanilla.len[p->n], &dg) != CUZK_OK) {
-                cli_error(cmd, "%s: %s", r->vanilla.name[p->n], dg.msg);
-                return CLI_EXIT_INVALID;
-            }
-        }
-        p->partitions = p->uc.partitions;
-        p->ninputs = VP_SNAP_NUM_INPUTS;
-        return CLI_EXIT_OK;
-    default:
-        return cli_error(cmd, "no proof kind");
-    }
+    cuzk_err err = eng_offline_new(out, &fault, &req, pool, false, &dg);
+    return err == CUZK_OK ? CLI_EXIT_OK : offline_error(cmd, r, fault, NULL, err, &dg);
 }
 
-/* The chain verifier's public inputs of partition k (p->ninputs of them). */
-static int vinputs(const char *cmd, const cli_vreq *r, const vparsed *p, uint32_t k, fr_t *out)
+/* Verifies partition k's proof (192 bytes) with the public inputs the handler derives; *valid
+ * tells the outcome. CLI_EXIT_OK, or CLI_EXIT_ERROR after an error line. */
+static int verify_partition(const char *cmd, eng_offline_t *o, const g16_pvk_t *pvk, size_t k,
+                            const g16_proof_t *proof, fr_t *x, bool *valid)
 {
+    size_t n = pvk->ic_len - 1;
     cz_diag dg;
-    cuzk_err err = CUZK_E_INVAL;
 
     cz_diag_init(&dg);
-    switch (p->kind) {
-    case CLI_PROOF_POREP:
-        err = vp_porep_public_inputs(out, &p->c1.cfg, p->c1.replica_id, p->c1.comm_d, p->c1.comm_r,
-                                     p->c1.seed, k, &dg);
-        break;
-    case CLI_PROOF_WINNING_POST:
-    case CLI_PROOF_WINDOW_POST:
-        err = vp_post_public_inputs_of(out, &p->pc, r->randomness, p->post, p->n,
-                                       (uint32_t)r->partition_index, &dg);
-        break;
-    case CLI_PROOF_SNAP:
-        err =
-            vp_snap_public_inputs(out, &p->uc, k, r->comm_r_old, r->comm_d_new, r->comm_r_new, &dg);
-        break;
-    default:
-        break;
-    }
-    if (err != CUZK_OK) {
-        cli_error(cmd, "partition %u: cannot derive the public inputs: %s", k,
-                  dg.msg[0] ? dg.msg : cuzk_strerror(err));
-        return err == CUZK_E_NOMEM ? CLI_EXIT_ERROR : CLI_EXIT_INVALID;
+    if (eng_offline_public_inputs(o, k, x, n, &dg) != CUZK_OK ||
+        g16_verify(pvk, valid, proof, x, n, &dg) != CUZK_OK) {
+        return cli_error(cmd, "partition %zu: %s", k, dg.msg);
     }
     return CLI_EXIT_OK;
 }
@@ -210,19 +108,20 @@ static int vinputs(const char *cmd, const cli_vreq *r, const vparsed *p, uint32_
 int cli_vreq_verify(const char *cmd, const cli_vreq *r, const char *vk_path, const uint8_t *proof,
                     size_t len)
 {
-    vparsed p;
+    eng_offline_t *o = NULL;
+    eng_bytes_t *vps = NULL;
     g16_vk_t *vk = NULL;
     g16_pvk_t pvk;
     g16_proof_t *proofs = NULL;
     fr_t *x = NULL;
-    size_t n = 0;
+    size_t n = 0, parts;
     cz_diag dg;
-    int rc;
+    int rc = offline_plan(cmd, r, NULL, &o, &vps);
 
     cz_diag_init(&dg);
-    rc = vparse(cmd, r, &p);
     if (rc != CLI_EXIT_OK) {
-        return rc == CLI_EXIT_INVALID ? CLI_EXIT_ERROR : rc;
+        rc = CLI_EXIT_ERROR; /* the request, not the proof */
+        goto done;
     }
     rc = CLI_EXIT_ERROR;
     if (g16_vk_load(&vk, vk_path, &dg) != CUZK_OK) {
@@ -230,42 +129,32 @@ int cli_vreq_verify(const char *cmd, const cli_vreq *r, const char *vk_path, con
         goto done;
     }
     g16_pvk_init(&pvk, vk);
-    if (pvk.ic_len != p.ninputs + 1) {
-        cli_error(cmd, "%s takes %zu public inputs; the %s circuit has %zu", vk_path,
-                  pvk.ic_len - 1, cli_proof_name(r->kind), p.ninputs);
-        goto done;
-    }
-    proofs = cz_calloc(p.partitions, sizeof(*proofs));
-    x = cz_malloc(p.ninputs * sizeof(fr_t));
+    parts = eng_offline_plan(o)->num_partitions;
+    proofs = cz_calloc(parts, sizeof(*proofs));
+    x = cz_calloc(pvk.ic_len, sizeof(fr_t));
     if (!proofs || !x) {
         cli_error(cmd, "out of memory");
         goto done;
     }
-    if (len != (size_t)p.partitions * G16_PROOF_NBYTES) {
-        cli_error(cmd, "the proof is %zu bytes; %u partitions make %zu", len, p.partitions,
-                  (size_t)p.partitions * G16_PROOF_NBYTES);
+    if (len != parts * G16_PROOF_NBYTES) {
+        cli_error(cmd, "the proof is %zu bytes; %zu partitions make %zu", len, parts,
+                  parts * G16_PROOF_NBYTES);
         rc = CLI_EXIT_INVALID;
         goto done;
     }
-    if (g16_proofs_from_bytes(proofs, p.partitions, &n, proof, len, &dg) != CUZK_OK) {
+    if (g16_proofs_from_bytes(proofs, parts, &n, proof, len, &dg) != CUZK_OK) {
         cli_error(cmd, "the proof does not decode: %s", dg.msg);
         rc = CLI_EXIT_INVALID;
         goto done;
     }
     rc = CLI_EXIT_OK;
-    for (uint32_t k = 0; k < p.partitions; k++) {
+    for (size_t k = 0; k < parts; k++) {
         bool valid = false;
-        int r2 = vinputs(cmd, r, &p, k, x);
-        if (r2 != CLI_EXIT_OK) {
+        if (verify_partition(cmd, o, &pvk, k, &proofs[k], x, &valid) != CLI_EXIT_OK) {
             rc = CLI_EXIT_ERROR;
             goto done;
         }
-        if (g16_verify(&pvk, &valid, &proofs[k], x, p.ninputs, &dg) != CUZK_OK) {
-            cli_error(cmd, "partition %u: %s", k, dg.msg);
-            rc = CLI_EXIT_ERROR;
-            goto done;
-        }
-        printf("verify partition=%u %s\n", k, valid ? "valid" : "INVALID");
+        printf("verify partition=%zu %s\n", k, valid ? "valid" : "INVALID");
         if (!valid) {
             rc = CLI_EXIT_INVALID;
         }
@@ -274,303 +163,196 @@ done:
     cz_free(x);
     cz_free(proofs);
     g16_vk_free(vk);
-    vparsed_clear(&p);
+    eng_offline_free(o);
+    cz_free(vps);
     return rc;
 }
 
 /* ---- check-vanilla --------------------------------------------------------------------------- */
 
-typedef struct synth_ctx {
-    const vparsed *p;
-    circ_porep_vanilla_t porep;
-    circ_post_vanilla_t post;
-    circ_update_vanilla_t update;
-    cz_pool *pool;
-} synth_ctx;
-
-/* Builds the witness of partition k (the adapters' format checks run here). */
-static int witness_of(const char *cmd, const cli_vreq *r, synth_ctx *c, uint32_t k)
+/* Reports what eng_offline_check found in partition k (not OK); returns CLI_EXIT_INVALID. */
+static int check_finding(const char *cmd, const eng_check_t *c, size_t k)
 {
-    const vparsed *p = c->p;
-    cz_diag dg;
-    cuzk_err err = CUZK_E_INVAL;
+    char a[65], b[65];
+    uint8_t ba[32], bb[32];
 
-    cz_diag_init(&dg);
-    switch (p->kind) {
-    case CLI_PROOF_POREP:
-        err = circ_porep_from_c1(&c->porep, &p->c1, k, &dg);
-        break;
-    case CLI_PROOF_WINNING_POST:
-    case CLI_PROOF_WINDOW_POST:
-        err = circ_post_from_vanilla(&c->post, &p->pc, p->post, p->n, &dg);
-        break;
-    case CLI_PROOF_SNAP:
-        err = circ_update_from_vanilla(&c->update, &p->uc, &p->snap[k], k, r->comm_r_old,
-                                       r->comm_d_new, r->comm_r_new, &dg);
-        break;
-    default:
-        break;
+    if (c->status == ENG_CHECK_UNSAT) {
+        cli_error(cmd, "partition %zu: constraint %zu is not satisfied: %s", k, c->constraint,
+                  c->path[0] ? c->path : "(unnamed)");
+        return CLI_EXIT_INVALID;
     }
-    if (err != CUZK_OK) {
-        cli_error(cmd, "partition %u: %s", k, dg.msg[0] ? dg.msg : cuzk_strerror(err));
-        return err == CUZK_E_NOMEM ? CLI_EXIT_ERROR : CLI_EXIT_INVALID;
-    }
-    return CLI_EXIT_OK;
+    fr_to_bytes(ba, &c->circuit);
+    fr_to_bytes(bb, &c->verifier);
+    hex32(a, ba);
+    hex32(b, bb);
+    cli_error(cmd,
+              "partition %zu: public input %zu differs from the verifier's: circuit %s, "
+              "verifier %s (little-endian hex)",
+              k, c->input, a, b);
+    return CLI_EXIT_INVALID;
 }
 
-static void witness_clear(synth_ctx *c)
+/* Partition k: the native verification (with `native`), then the circuit with the checker,
+ * whose counts go to *c. CLI_EXIT_OK when both find nothing wrong. */
+static int check_one(const char *cmd, eng_offline_t *o, const cli_vreq *r, size_t k, bool native,
+                     eng_check_t *c)
 {
-    switch (c->p->kind) {
-    case CLI_PROOF_POREP:
-        circ_porep_vanilla_clear(&c->porep);
-        break;
-    case CLI_PROOF_WINNING_POST:
-    case CLI_PROOF_WINDOW_POST:
-        circ_post_vanilla_clear(&c->post);
-        break;
-    case CLI_PROOF_SNAP:
-        circ_update_vanilla_clear(&c->update);
-        break;
-    default:
-        break;
-    }
-}
-
-static void synth(cs_t *cs, synth_ctx *c)
-{
-    switch (c->p->kind) {
-    case CLI_PROOF_POREP:
-        circ_porep_synth(cs, &c->porep.cfg, &c->porep.w);
-        break;
-    case CLI_PROOF_WINNING_POST:
-    case CLI_PROOF_WINDOW_POST:
-        circ_post_synth(cs, &c->post.cfg, c->post.sectors, c->pool);
-        break;
-    case CLI_PROOF_SNAP:
-        circ_update_synth(cs, &c->update.cfg, &c->update.w);
-        break;
-    default:
-        break;
-    }
-}
-
-/* The native (non-circuit) vanilla verification of partition k. */
-static int native_check(const char *cmd, const cli_vreq *r, const vparsed *p, uint32_t k)
-{
-    cz_diag dg;
-    cuzk_err err = CUZK_OK;
-
-    cz_diag_init(&dg);
-    switch (p->kind) {
-    case CLI_PROOF_POREP:
-        if (k == 0) {
-            err = vp_c1_verify(&p->c1, NULL, &dg);
-        }
-        break;
-    case CLI_PROOF_WINNING_POST:
-    case CLI_PROOF_WINDOW_POST: {
-        size_t bad = 0;
-        if (vp_post_verify_partition(p->post, p->n, &p->pc, r->randomness,
-                                     (uint32_t)r->partition_index, &bad, &dg) != CUZK_OK) {
-            cli_error(cmd, "%s: native verification: %s", r->vanilla.name[bad], dg.msg);
-            return CLI_EXIT_INVALID;
-        }
-        break;
-    }
-    case CLI_PROOF_SNAP:
-        err = vp_snap_verify(&p->snap[k], &p->uc, k, r->comm_r_old, r->comm_d_new, r->comm_r_new,
-                             &dg);
-        break;
-    default:
-        break;
-    }
-    if (err != CUZK_OK) {
-        cli_error(cmd, "partition %u: native verification: %s", k,
-                  dg.msg[0] ? dg.msg : cuzk_strerror(err));
-        return err == CUZK_E_NOMEM ? CLI_EXIT_ERROR : CLI_EXIT_INVALID;
-    }
-    return CLI_EXIT_OK;
-}
-
-/* Partition k through the checker; compares its public inputs with `expect`. */
-static int check_partition(const char *cmd, synth_ctx *c, uint32_t k, const fr_t *expect, size_t n,
-                           cs_counts_t *counts)
-{
-    cs_t *cs = NULL;
+    size_t fault = 0;
+    char what[64];
     cz_diag dg;
     cuzk_err err;
-    int rc = CLI_EXIT_INVALID;
 
     cz_diag_init(&dg);
-    if (cs_new_checker(&cs, &dg) != CUZK_OK) {
-        return cli_error_diag(cmd, CUZK_E_NOMEM, &dg);
+    if (native && (err = eng_offline_verify_vanilla(o, &fault, k, k + 1, &dg)) != CUZK_OK) {
+        snprintf(what, sizeof(what), "partition %zu: native verification", k);
+        return offline_error(cmd, r, fault, what, err, &dg);
     }
-    synth(cs, c);
-    cs_get_counts(cs, counts);
-    err = cs_finish(cs, &dg);
-    if (err == CUZK_E_UNSAT) {
-        size_t idx = 0;
-        const char *path = cs_unsat_path(cs, &idx);
-        cli_error(cmd, "partition %u: constraint %zu is not satisfied: %s", k, idx,
-                  path ? path : dg.msg);
-        goto done;
-    }
+    err = eng_offline_check(o, c, k, &dg);
     if (err != CUZK_OK) {
-        cli_error(cmd, "partition %u: synthesis failed: %s", k,
-                  dg.msg[0] ? dg.msg : cuzk_strerror(err));
-        rc = err == CUZK_E_NOMEM ? CLI_EXIT_ERROR : CLI_EXIT_INVALID;
-        goto done;
+        cli_error(cmd, "partition %zu: %s", k, dg.msg[0] ? dg.msg : cuzk_strerror(err));
+        return err == CUZK_E_NOMEM ? CLI_EXIT_ERROR : CLI_EXIT_INVALID;
     }
-    if (counts->num_inputs != n + 1) {
-        cli_error(cmd, "partition %u: the circuit has %zu public inputs, the verifier derives %zu",
-                  k, counts->num_inputs - 1, n);
-        goto done;
+    return c->status == ENG_CHECK_OK ? CLI_EXIT_OK : check_finding(cmd, c, k);
+}
+
+/* --partition K of a plan of n partitions into [*k0, *k1) (all without it). */
+static bool check_range(const char *cmd, const char *partition, size_t n, size_t *k0, size_t *k1)
+{
+    char *end;
+    unsigned long v;
+
+    *k0 = 0;
+    *k1 = n;
+    if (!partition) {
+        return true;
     }
-    for (size_t i = 0; i < n; i++) {
-        fr_t got;
-        if (!cs_value(cs, &got, cs_var_input(i + 1))) {
-            rc = cli_error(cmd, "partition %u: the checker kept no input values", k);
-            goto done;
+    v = strtoul(partition, &end, 10);
+    if (*end != '\0' || partition[0] < '0' || partition[0] > '9' || v >= n) {
+        cli_error(cmd, "--partition %s: the proof has partitions 0..%zu", partition, n - 1);
+        return false;
+    }
+    *k0 = (size_t)v;
+    *k1 = *k0 + 1;
+    return true;
+}
+
+static const char CHECK_ABOUT[] =
+    "Runs the circuit of each partition on the vanilla proof with the checker backend\n"
+    "and compares the public inputs the circuit allocates with those the chain verifier\n"
+    "derives (challenges from the seed or randomness, parents from the graph). Exit 0 iff\n"
+    "every constraint holds and every input matches; 1 names the first problem (a parse\n"
+    "error with its field, or the first unsatisfied constraint's path); 2 on bad usage.\n"
+    "Request fields come from FILE.json beside the first file (gen-vanilla writes it)\n"
+    "unless given as flags.";
+
+/* What check-vanilla was asked to do. */
+typedef struct check_opts {
+    const char *partition;
+    uint64_t threads;
+    bool native, quiet;
+} check_opts;
+
+/* The options; -1 when parsing succeeded, else the exit code. */
+static int check_parse(check_opts *o, cli_vreq_flags *f)
+{
+    cli_opt_t opts[CLI_VREQ_NOPTS + 4];
+    size_t n = cli_vreq_opts(opts, f);
+
+    memset(o, 0, sizeof(*o));
+    opts[n++] = (cli_opt_t)CLI_OPT("partition", CLI_STR, &o->partition, "K",
+                                   "check only partition K (default: all)", false);
+    opts[n++] = (cli_opt_t)CLI_OPT(
+        "native", CLI_FLAG, &o->native, NULL,
+        "also run the native vanilla verifier (Merkle roots, labels, challenges)", false);
+    opts[n++] = (cli_opt_t)CLI_OPT("threads", CLI_U64, &o->threads, "N",
+                                   "cores for verification and synthesis (default: all)", false);
+    opts[n++] =
+        (cli_opt_t)CLI_OPT("quiet", CLI_FLAG, &o->quiet, NULL, "no progress on stderr", false);
+    return cli_parse("check-vanilla", CHECK_ABOUT, opts, n, f->argc, f->argv);
+}
+
+/* One check-vanilla under way. */
+typedef struct check_state {
+    cli_vreq r;
+    cz_pool *pool;
+    eng_offline_t *o;
+    eng_bytes_t *vps;
+    cli_progress pg;
+} check_state;
+
+/* The "parse" stage: the files read, the request planned by its handler. */
+static int check_prepare(check_state *st, const check_opts *o, const cli_vreq_flags *f)
+{
+    static const char CMD[] = "check-vanilla";
+
+    cli_progress_begin(&st->pg, "parse", 0);
+    if (!cli_vreq_load(CMD, f, false, &st->r) || !cli_pool(CMD, o->threads, &st->pool)) {
+        return CLI_EXIT_ERROR;
+    }
+    return offline_plan(CMD, &st->r, st->pool, &st->o, &st->vps);
+}
+
+static int check_run(check_state *st, const check_opts *o, const cli_vreq_flags *f)
+{
+    static const char CMD[] = "check-vanilla";
+    double t0 = cli_now_ms();
+    size_t k0, k1;
+    int rc = check_prepare(st, o, f);
+
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    size_t parts = eng_offline_plan(st->o)->num_partitions;
+    if (!check_range(CMD, o->partition, parts, &k0, &k1)) {
+        return CLI_EXIT_ERROR;
+    }
+    cli_progress_begin(&st->pg, "partitions", k1 - k0);
+    for (size_t k = k0; k < k1; k++) {
+        eng_check_t c;
+        double tk = cli_now_ms();
+        rc = check_one(CMD, st->o, &st->r, k, o->native, &c);
+        if (rc != CLI_EXIT_OK) {
+            return rc;
         }
-        if (!fr_eq(&got, &expect[i])) {
-            uint8_t a[32], b[32];
-            char ha[65], hb[65];
-            fr_to_bytes(a, &got);
-            fr_to_bytes(b, &expect[i]);
-            hex32(ha, a);
-            hex32(hb, b);
-            cli_error(cmd,
-                      "partition %u: public input %zu differs from the verifier's: circuit %s, "
-                      "verifier %s (little-endian hex)",
-                      k, i, ha, hb);
-            goto done;
-        }
+        cli_progress_hide(&st->pg); /* the result line goes to the same terminal */
+        printf("partition=%zu constraints=%zu inputs=%zu aux=%zu satisfied inputs_match "
+               "ms=%.1f\n",
+               k, c.counts.num_constraints, c.counts.num_inputs - 1, c.counts.num_aux,
+               cli_now_ms() - tk);
+        fflush(stdout);
+        cli_progress_update(&st->pg, k + 1 - k0);
     }
-    rc = CLI_EXIT_OK;
-done:
-    cs_free(cs);
-    return rc;
+    cli_progress_end(&st->pg);
+    printf("ok kind=%s partitions=%zu checked=%zu%s ms=%.1f\n", cli_proof_name(st->r.kind), parts,
+           k1 - k0, o->native ? " native=ok" : "", cli_now_ms() - t0);
+    return CLI_EXIT_OK;
 }
 
 int cmd_check_vanilla(int argc, char **argv)
 {
-    static const char CMD[] = "check-vanilla";
-    static const char about[] =
-        "Runs the circuit of each partition on the vanilla proof with the checker backend\n"
-        "and compares the public inputs the circuit allocates with those the chain verifier\n"
-        "derives (challenges from the seed or randomness, parents from the graph). Exit 0 iff\n"
-        "every constraint holds and every input matches; 1 names the first problem (a parse\n"
-        "error with its field, or the first unsatisfied constraint's path); 2 on bad usage.\n"
-        "Request fields come from FILE.json beside the first file (gen-vanilla writes it)\n"
-        "unless given as flags.";
     cli_vreq_flags f;
-    cli_opt_t opts[CLI_VREQ_NOPTS + 4];
-    uint64_t threads = 0;
-    bool native = false, quiet = false;
-    cli_progress pg;
-    const char *partition = NULL;
-    cli_vreq r;
-    vparsed p;
-    synth_ctx c;
-    fr_t *expect = NULL;
-    size_t nopts;
-    uint32_t k0 = 0, k1;
-    double t0 = cli_now_ms();
-    int rc = cli_vreq_flags_init(&f, CMD, argc, argv);
+    check_opts o;
+    check_state st;
+    int rc = cli_vreq_flags_init(&f, "check-vanilla", argc, argv);
 
     if (rc >= 0) {
         return rc;
     }
-    nopts = cli_vreq_opts(opts, &f);
-    opts[nopts++] = (cli_opt_t)CLI_OPT("partition", CLI_STR, &partition, "K",
-                                       "check only partition K (default: all)", false);
-    opts[nopts++] = (cli_opt_t)CLI_OPT(
-        "native", CLI_FLAG, &native, NULL,
-        "also run the native vanilla verifier (Merkle roots, labels, challenges)", false);
-    opts[nopts++] = (cli_opt_t)CLI_OPT("threads", CLI_U64, &threads, "N",
-                                       "cores for PoSt synthesis (default: all)", false);
-    opts[nopts++] =
-        (cli_opt_t)CLI_OPT("quiet", CLI_FLAG, &quiet, NULL, "no progress on stderr", false);
-    rc = cli_parse(CMD, about, opts, nopts, f.argc, f.argv);
+    rc = check_parse(&o, &f);
     if (rc >= 0) {
         cli_vreq_flags_clear(&f);
         return rc;
     }
-    memset(&c, 0, sizeof(c));
+    memset(&st, 0, sizeof(st));
     /* two stages: parse (the vanilla proofs decoded), then the partitions one by one */
-    cli_progress_init(&pg, CMD, 2, cli_progress_default_mode(quiet));
-    cli_progress_begin(&pg, "parse", 0);
-    if (!cli_vreq_load(CMD, &f, false, &r)) {
-        cli_progress_hide(&pg);
-        cli_vreq_flags_clear(&f);
-        return CLI_EXIT_ERROR;
-    }
+    cli_progress_init(&st.pg, "check-vanilla", 2, cli_progress_default_mode(o.quiet));
+    rc = check_run(&st, &o, &f);
+    cli_progress_hide(&st.pg);
+    eng_offline_free(st.o);
+    cz_free(st.vps);
+    cz_pool_free(st.pool);
+    cli_vreq_clear(&st.r);
     cli_vreq_flags_clear(&f);
-    rc = vparse(CMD, &r, &p);
-    if (rc != CLI_EXIT_OK) {
-        cli_progress_hide(&pg);
-        cli_vreq_clear(&r);
-        vparsed_clear(&p);
-        return rc;
-    }
-    c.p = &p;
-    k1 = p.partitions;
-    if (partition) {
-        char *end;
-        unsigned long v = strtoul(partition, &end, 10);
-        if (*end != '\0' || partition[0] < '0' || partition[0] > '9' || v >= p.partitions) {
-            rc = cli_error(CMD, "--partition %s: the proof has partitions 0..%u", partition,
-                           p.partitions - 1);
-            goto done;
-        }
-        k0 = (uint32_t)v;
-        k1 = k0 + 1;
-    }
-    if ((p.kind == CLI_PROOF_WINDOW_POST || p.kind == CLI_PROOF_WINNING_POST) &&
-        !cli_pool(CMD, threads, &c.pool)) {
-        rc = CLI_EXIT_ERROR;
-        goto done;
-    }
-    expect = cz_malloc(p.ninputs * sizeof(fr_t));
-    if (!expect) {
-        rc = cli_error(CMD, "out of memory");
-        goto done;
-    }
-    cli_progress_begin(&pg, "partitions", k1 - k0);
-    for (uint32_t k = k0; k < k1; k++) {
-        cs_counts_t counts;
-        double tk = cli_now_ms();
-
-        if (native && (rc = native_check(CMD, &r, &p, k)) != CLI_EXIT_OK) {
-            goto done;
-        }
-        if ((rc = vinputs(CMD, &r, &p, k, expect)) != CLI_EXIT_OK) {
-            goto done;
-        }
-        if ((rc = witness_of(CMD, &r, &c, k)) != CLI_EXIT_OK) {
-            goto done;
-        }
-        rc = check_partition(CMD, &c, k, expect, p.ninputs, &counts);
-        witness_clear(&c);
-        if (rc != CLI_EXIT_OK) {
-            goto done;
-        }
-        cli_progress_hide(&pg); /* the result line goes to the same terminal */
-        printf("partition=%u constraints=%zu inputs=%zu aux=%zu satisfied inputs_match ms=%.1f\n",
-               k, counts.num_constraints, counts.num_inputs - 1, counts.num_aux, cli_now_ms() - tk);
-        fflush(stdout);
-        cli_progress_update(&pg, k + 1 - k0);
-    }
-    cli_progress_end(&pg);
-    printf("ok kind=%s partitions=%u checked=%u%s ms=%.1f\n", cli_proof_name(p.kind), p.partitions,
-           k1 - k0, native ? " native=ok" : "", cli_now_ms() - t0);
-    rc = CLI_EXIT_OK;
-done:
-    cli_progress_hide(&pg);
-    cz_free(expect);
-    cz_pool_free(c.pool);
-    vparsed_clear(&p);
-    cli_vreq_clear(&r);
     return rc;
 }
 

@@ -608,3 +608,39 @@ bool cli_vreq_load(const char *cmd, const cli_vreq_flags *f, bool to_send, cli_v
     }
     return ok;
 }
+
+void cli_vreq_request(const cli_vreq *r, const char *request_id, eng_request_t *req,
+                      eng_bytes_t *vps)
+{
+    memset(req, 0, sizeof(*req));
+    req->request_id = request_id;
+    req->kind = (eng_kind)r->kind;
+    req->sector_size = r->sector_size;
+    req->registered_proof = r->registered_proof;
+    req->sector_number = r->sector_number;
+    req->miner_id = r->miner_id;
+    req->partition_index = (uint32_t)r->partition_index;
+    if (r->kind == CLI_PROOF_POREP) {
+        req->vanilla_proof.ptr = r->vanilla.data[0];
+        req->vanilla_proof.len = r->vanilla.len[0];
+    } else {
+        for (size_t i = 0; i < r->vanilla.n; i++) {
+            vps[i].ptr = r->vanilla.data[i];
+            vps[i].len = r->vanilla.len[i];
+        }
+        req->vanilla_proofs = vps;
+        req->n_vanilla_proofs = r->vanilla.n;
+    }
+    if (r->has_randomness) {
+        req->randomness = (eng_bytes_t){r->randomness, 32};
+    }
+    if (r->has_comm_r_old) {
+        req->comm_r_old = (eng_bytes_t){r->comm_r_old, 32};
+    }
+    if (r->has_comm_r_new) {
+        req->comm_r_new = (eng_bytes_t){r->comm_r_new, 32};
+    }
+    if (r->has_comm_d_new) {
+        req->comm_d_new = (eng_bytes_t){r->comm_d_new, 32};
+    }
+}
