@@ -5,10 +5,12 @@
  * Registration: eng_register_builtin_kinds installs every handler of this build in an engine
  * (cuzkd, the library, tests); the engine itself knows no kind.
  *
- * Offline: the request is parsed into a plan by the same handler cuzkd would use, and each
- * partition can then be synthesized into any constraint system the caller makes (prover,
- * counter, checker backends). `cuzk-bench synth` measures synthesis this way, with exactly
- * the daemon's parsing and circuits but no parameters, scheduling or proving.
+ * Offline: the request is parsed into a plan by the same handler cuzkd would use; its vanilla
+ * proofs can be verified natively, each partition synthesized into any constraint system the
+ * caller makes (prover, counter, checker backends) or checked with the circuit, and its public
+ * inputs derived. `cuzk-bench synth` measures synthesis this way, with exactly the daemon's
+ * parsing and circuits but no parameters, scheduling or proving; `cuzk-bench check-vanilla`
+ * checks vanilla proofs, and `cuzk_verify` and `cuzk-bench single --vk` verify proofs.
  *
  * Memory: the plan's state (decoded vanilla proofs) lives until eng_offline_free; the request
  * is borrowed during eng_offline_new only. Threads: one eng_offline_t per thread; the
