@@ -188,18 +188,14 @@ static bool parse_priority(const char *cmd, const char *text, int *out)
     return false;
 }
 
-/* Curio's priority for each kind (spec 4.4). */
-static int default_priority(cli_proof_kind kind)
-{
-    switch (kind) {
-    case CLI_PROOF_WINNING_POST:
-        return CUZK__V1__PRIORITY__CRITICAL;
-    case CLI_PROOF_WINDOW_POST:
-        return CUZK__V1__PRIORITY__HIGH;
-    default:
-        return CUZK__V1__PRIORITY__NORMAL;
-    }
-}
+/* The engine's numbering of kinds and priorities is cuzk.v1's. */
+_Static_assert((int)CLI_PROOF_POREP == (int)ENG_KIND_POREP, "kind");
+_Static_assert((int)CLI_PROOF_SNAP == (int)ENG_KIND_SNAP, "kind");
+_Static_assert((int)CLI_PROOF_WINDOW_POST == (int)ENG_KIND_WINDOW_POST, "kind");
+_Static_assert((int)CLI_PROOF_WINNING_POST == (int)ENG_KIND_WINNING_POST, "kind");
+_Static_assert((int)CUZK__V1__PRIORITY__NORMAL == (int)ENG_PRIO_NORMAL, "priority");
+_Static_assert((int)CUZK__V1__PRIORITY__HIGH == (int)ENG_PRIO_HIGH, "priority");
+_Static_assert((int)CUZK__V1__PRIORITY__CRITICAL == (int)ENG_PRIO_CRITICAL, "priority");
 
 /* A request id after Curio's pattern, unique to this process and `seq`. */
 static void make_request_id(char *out, size_t cap, const char *given, const cli_vreq *r, size_t seq,
@@ -264,7 +260,9 @@ static bool template_init(const char *cmd, req_template *t, const cli_vreq *r, i
     m->proof_kind = (Cuzk__V1__ProofKind)r->kind;
     m->sector_size = r->sector_size;
     m->registered_proof = r->registered_proof;
-    m->priority = (Cuzk__V1__Priority)(priority >= 0 ? priority : default_priority(r->kind));
+    /* unless given, Curio's priority of the kind (spec 4.4), as the daemon's default */
+    m->priority =
+        (Cuzk__V1__Priority)(priority >= 0 ? priority : (int)eng_default_prio((eng_kind)r->kind));
     m->miner_id = r->miner_id;
     switch (r->kind) {
     case CLI_PROOF_POREP: {
