@@ -125,8 +125,10 @@ static uint64_t scratch_estimate(const g16_params_t *p)
 /* The fixed part of a chunk MSM's scratch on a small device (buckets and tables, about 1.1 MiB
  * for a chunk of a few points). */
 #define SCRATCH_FIXED_MIN (UINT64_C(2) << 20)
-/* Automatic chunk buffers: a fifth of what the work buffers leave, at most CHUNK_MAX. */
+/* Automatic chunk buffers: a fifth of what the work buffers leave, at most CHUNK_MAX, at least
+ * CHUNK_MIN where the chunk's MSM scratch does not leave room for more. */
 #define CHUNK_MAX         (UINT64_C(1) << 30)
+#define CHUNK_MIN         (UINT64_C(32) << 20)
 
 bool eng_gpu_stream_parse(eng_gpu_stream *out, const char *s)
 {
@@ -174,8 +176,23 @@ static uint64_t share_bytes(unsigned share, uint64_t chunk)
     return share > 1 ? 2 * share * (chunk / sizeof(g1_aff_t) * sizeof(fr_t)) : 0;
 }
 
+/* The device scratch of one chunk's MSM: the per-term estimate with its fixed part (buckets
+ * and tables), or, when more, what the device's MSM lays out for the chunk's points (chunk_msm:
+ * Montgomery or host scalars, copied into the scratch), G1 or G2 whichever asks more: a G2
+ * chunk of 1.25M points asks 1.9 GB. */
+static uint64_t chunk_scratch(uint64_t chunk, uint64_t margin)
+{
+    uint64_t msm = max_u64(gpu_msm_scratch_bytes(chunk / sizeof(g1_aff_t), 1, true),
+                           gpu_msm_scratch_bytes(chunk / sizeof(g2_aff_t), 2, true));
+    uint64_t est = SCRATCH_PER_TERM * (chunk / sizeof(g1_aff_t) + 1) +
+                   (margin < SCRATCH_FIXED ? max_u64(margin, SCRATCH_FIXED_MIN) : SCRATCH_FIXED);
+
+    return max_u64(msm, est);
+}
+
 /* The plan for work buffers of `work` bytes and twiddles of `tw` on a device of `avail`
- * bytes (plan_streamed). */
+ * bytes (plan_streamed). An automatic chunk shrinks (by quarters, down to CHUNK_MIN) before
+ * the partitions sharing a pass do. */
 static bool plan_with(const eng_config_t *cfg, const g16_params_t *p, uint64_t avail, uint64_t work,
                       uint64_t tw, bool all, eng_stream_plan *sp)
 {
@@ -195,8 +212,12 @@ static bool plan_with(const eng_config_t *cfg, const g16_params_t *p, uint64_t a
         chunk = (c > CHUNK_MAX ? CHUNK_MAX : c) & ~UINT64_C(255);
     }
     chunk = max_u64(chunk, sizeof(g2_aff_t));
-    scratch = SCRATCH_PER_TERM * (chunk / sizeof(g1_aff_t) + 1) +
-              (margin < SCRATCH_FIXED ? max_u64(margin, SCRATCH_FIXED_MIN) : SCRATCH_FIXED);
+    scratch = chunk_scratch(chunk, margin);
+    while (!cfg->gpu_stream_bytes && chunk > CHUNK_MIN &&
+           2 * chunk + share_bytes(sp->share, chunk) + scratch > left) {
+        chunk = max_u64(chunk / 4 * 3, CHUNK_MIN) & ~UINT64_C(255);
+        scratch = chunk_scratch(chunk, margin);
+    }
     while (sp->share > 1 && 2 * chunk + share_bytes(sp->share, chunk) + scratch > left) {
         sp->share--;
     }

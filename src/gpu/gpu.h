@@ -251,6 +251,12 @@ CZ_MUST_USE cuzk_err gpu_msm_g2_buf(gpu_dev *dev, struct g2 *out, const gpu_msm_
 
 /** Window the automatic choice takes for a tail of m terms (for benchmarks and tests). */
 unsigned gpu_msm_auto_window_bits(size_t m);
+/** The device scratch an MSM of n terms asks for (gpu_msm_g1/_g2 and their _buf forms, the
+ *  automatic window; group 1 = G1, 2 = G2), with its scalars copied into the scratch
+ *  (`scalars_in_scratch`: host scalars, or Montgomery device scalars) or read in place; for
+ *  planning a capped device (gpu_dev_set_mem_cap). Not included: a G2 MSM's affine-round area
+ *  (from 2^24 scalars other than 0 and 1). 0 for n = 0, and without a GPU backend. */
+size_t gpu_msm_scratch_bytes(size_t n, int group, bool scalars_in_scratch);
 
 /* ---- density compaction of Fr vectors (spec groth16.md 4.6: MSM scalars by density) ---- */
 

@@ -64,6 +64,11 @@ size_t gpu_ntt_twiddle_bytes(const gpu_dev *dev, unsigned lg)
     return 0;
 }
 
+size_t gpu_msm_scratch_bytes(size_t n, int group, bool scalars_in_scratch)
+{
+    return 0;
+}
+
 cuzk_err gpu_debug_ntt_twiddles(gpu_dev *dev, int mode, cz_diag *dg)
 {
     return no_gpu(dg);

@@ -948,6 +948,57 @@ static void g1_from_logs(g1_t *out, const fr_t *dlog, const fr_repr_t *s, size_t
     g1_mul(out, &gen, &k);
 }
 
+/* gpu_msm_scratch_bytes is what an MSM asks: on a trimmed device capped at what it holds plus
+ * that figure the MSM runs (and is right); one byte less and it fails as out of memory. */
+TEST(gpu_msm_scratch_bytes_is_what_the_msm_asks)
+{
+    gpu_dev *dev = gtu_need_dev();
+    enum { N = 3000 };
+    g1_aff_t *p = malloc(N * sizeof(*p));
+    g2_aff_t *q = malloc(N * sizeof(*q));
+    fr_repr_t *s = malloc(N * sizeof(*s));
+    static const size_t ns[] = {1, 40, N};
+
+    CHECK(p && q && s);
+    g1_random_points(p, NULL, N);
+    g2_random_points(q, NULL, N);
+    fill_scalars(s, N, SC_EDGE);
+    for (size_t i = 0; i < ARRAY_LEN(ns); i++) {
+        for (int group = 1; group <= 2; group++) {
+            gpu_msm_bases *b = NULL;
+            gpu_dev_info info;
+            g1_t got1, want1;
+            g2_t got2;
+            size_t need = gpu_msm_scratch_bytes(ns[i], group, true);
+            GPU_OK(group == 1 ? gpu_msm_bases_new_g1(&b, dev, ns[i], DG)
+                              : gpu_msm_bases_new_g2(&b, dev, ns[i], DG));
+            GPU_OK(group == 1 ? gpu_msm_bases_upload_g1(b, 0, p, ns[i], DG)
+                              : gpu_msm_bases_upload_g2(b, 0, q, ns[i], DG));
+            GPU_OK(gpu_dev_trim(dev, DG));
+            GPU_OK(gpu_dev_get_info(dev, &info, DG));
+            CHECK(need > 0);
+            gpu_dev_set_mem_cap(dev, info.used_mem + need - 1);
+            cuzk_err err = group == 1 ? gpu_msm_g1(dev, &got1, b, 0, s, ns[i], NULL, NULL)
+                                      : gpu_msm_g2(dev, &got2, b, 0, s, ns[i], NULL, NULL);
+            CHECK_MSG(err == CUZK_E_NOMEM, "n %zu G%d: one byte short ran (%d)", ns[i], group,
+                      (int)err);
+            gpu_dev_set_mem_cap(dev, info.used_mem + need);
+            if (group == 1) {
+                GPU_OK(gpu_msm_g1(dev, &got1, b, 0, s, ns[i], NULL, DG));
+                g1_naive(&want1, p, s, ns[i]);
+                CHECK_MSG(g1_eq(&got1, &want1), "n %zu", ns[i]);
+            } else {
+                GPU_OK(gpu_msm_g2(dev, &got2, b, 0, s, ns[i], NULL, DG));
+            }
+            gpu_dev_set_mem_cap(dev, 0);
+            gpu_msm_bases_free(b);
+        }
+    }
+    free(p);
+    free(q);
+    free(s);
+}
+
 TEST(gpu_msm_g1_small_n)
 {
     gpu_dev *dev = gtu_need_dev();

@@ -1074,6 +1074,14 @@ done:
     return err;
 }
 
+/** The scratch bytes of an MSM of n terms with windows of at most c_max bits: the scalars'
+ *  copy when they are placed in scratch (host or Montgomery scalars), then the layout. */
+template <class F> static size_t msm_scratch_total(size_t n, unsigned c_max, bool sc_in_scratch)
+{
+    const size_t sc_bytes = sc_in_scratch ? n * 32 : 0;
+    return ((sc_bytes + 255) & ~(size_t)255) + msm_layout<F>(NULL, n, c_max, NULL);
+}
+
 /** Common front end: argument checks, scratch, scalar placement, run, host combination. */
 template <class F>
 static cuzk_err msm_call(gpu_dev *dev, void *out, const gpu_msm_bases *bases, size_t first,
@@ -1112,7 +1120,7 @@ static cuzk_err msm_call(gpu_dev *dev, void *out, const gpu_msm_bases *bases, si
     }
     c_max = opts && opts->window_bits ? opts->window_bits : gpu_msm_auto_window_bits(n);
     sc_bytes = host_sc || mont ? n * 32 : 0;
-    total = ((sc_bytes + 255) & ~(size_t)255) + msm_layout<F>(NULL, n, c_max, NULL);
+    total = msm_scratch_total<F>(n, c_max, sc_bytes > 0);
     win = (uint64_t *)cz_malloc(258 * sizeof(X));
     if (!win) {
         return cz_fail(dg, CUZK_E_NOMEM, "MSM window sums");

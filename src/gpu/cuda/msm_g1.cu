@@ -135,4 +135,14 @@ cuzk_err gpu_msm_g1_buf(gpu_dev *dev, struct g1 *out, const gpu_msm_bases *bases
     return msm_call<fp_e>(dev, out, bases, first, NULL, scalars, off, n, mont, opts, 1, dg);
 }
 
+size_t gpu_msm_scratch_bytes(size_t n, int group, bool scalars_in_scratch)
+{
+    const unsigned c_max = gpu_msm_auto_window_bits(n);
+    if (n == 0) {
+        return 0;
+    }
+    return group == 2 ? msm_scratch_total<fp2_e>(n, c_max, scalars_in_scratch)
+                      : msm_scratch_total<fp_e>(n, c_max, scalars_in_scratch);
+}
+
 } /* extern "C" */
