@@ -1,7 +1,7 @@
 /* internal.h - proofs/'s private building blocks, one section per file:
  *   path.c          the location path readers carry for their messages;
- *   json_read.c     a streaming JSON reader that tracks where it is, and objects read through
- *                   a table of {key, read function};
+ *   json_read.c     a streaming JSON reader that tracks where it is, objects read through a
+ *                   table of {key, read function} and arrays read element by element;
  *   buf.c           a growing output buffer for the JSON and bincode writers;
  *   bincode.c       a bincode reader;
  *   files.c         JSON lists of base64 strings;
@@ -124,6 +124,34 @@ CZ_MUST_USE cuzk_err vp_jf_u32(vp_jr *r, void *dst, void *ctx);
 CZ_MUST_USE cuzk_err vp_jf_u64(vp_jr *r, void *dst, void *ctx);
 CZ_MUST_USE cuzk_err vp_jf_node(vp_jr *r, void *dst, void *ctx);
 CZ_MUST_USE cuzk_err vp_jf_null(vp_jr *r, void *dst, void *ctx);
+
+/* ---- json_read.c: arrays read element by element ------------------------------------------ */
+
+/** Reads element i of an array, r->path naming it meanwhile (vp_jarray). `dst` and `ctx` are
+ *  the walker's, as they were given. */
+typedef cuzk_err (*vp_jelem_fn)(vp_jr *r, size_t i, void *dst, void *ctx);
+
+/** How the walker reads one kind of array's elements and names them. */
+typedef struct vp_jarray {
+    vp_jelem_fn read;
+    const char *what;  /* the elements in messages ("hashes"); unused with VP_JR_ANY */
+    const char *entry; /* element i's path segment is "[<entry> i]"; NULL: "[i]" */
+    bool unnamed;      /* no path segment: errors in an element name the array */
+} vp_jarray;
+
+/** vp_jr_elements' `want` for an array of any length. */
+#define VP_JR_ANY SIZE_MAX
+
+/** Reads one JSON array, in one pass over its elements:
+ *  - element i is read by a->read(r, i, dst, ctx) with the path segment a->entry says pushed
+ *    (none when a->unnamed); its first error is returned as it is;
+ *  - unless want is VP_JR_ANY, the array holds exactly `want` elements: one more fails with
+ *    "expected <want> <what>, found more" at the array's path, before it is read, and fewer
+ *    fail at the closing ']' with "expected <want> <what>, found <n>".
+ *  Syntax errors (the array itself included) are vp_jr_fail's. *count (may be NULL) gets the
+ *  number of elements read successfully, also on failure. */
+CZ_MUST_USE cuzk_err vp_jr_elements(vp_jr *r, const vp_jarray *a, size_t want, void *dst, void *ctx,
+                                    size_t *count);
 
 /* ---- buf.c: growing output buffer (JSON and bincode writers) ----------------------------- */
 

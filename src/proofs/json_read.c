@@ -1,5 +1,6 @@
 /* json_read.c - proofs/'s streaming JSON reader (RFC 8259; integers only where the formats have
- * integers), and vp_jr_fields, which reads an object through a table of its keys.
+ * integers), vp_jr_fields, which reads an object through a table of its keys, and
+ * vp_jr_elements, which reads an array element by element.
  *
  * The reader builds no document: callers walk objects key by key (through a field table where
  * the object is a struct), so a 50 MB C1 output costs its parsed structures and nothing more.
@@ -368,38 +369,34 @@ cuzk_err vp_jr_null(vp_jr *r)
     return jr_literal(r, "null");
 }
 
-cuzk_err vp_jr_node(vp_jr *r, uint8_t out[32])
+/* vp_jelem_fn: byte i of a node (dst: its 32 bytes). */
+static cuzk_err jr_node_byte(vp_jr *r, size_t i, void *dst, void *ctx)
 {
-    bool first = true, end;
-    size_t n = 0;
+    uint64_t v;
     cuzk_err err;
 
-    if ((err = vp_jr_array(r)) != CUZK_OK) {
-        return vp_jr_fail(r, "expected an array of 32 bytes, found %s", jr_what(vp_jr_peek(r)));
+    (void)ctx;
+    if ((err = vp_jr_u64(r, &v)) != CUZK_OK) {
+        return err;
     }
-    for (;;) {
-        uint64_t v;
-        if ((err = vp_jr_next(r, &first, &end)) != CUZK_OK) {
-            return err;
-        }
-        if (end) {
-            break;
-        }
-        if (n == 32) {
-            return vp_jr_fail(r, "expected 32 bytes, found more");
-        }
-        if ((err = vp_jr_u64(r, &v)) != CUZK_OK) {
-            return err;
-        }
-        if (v > 255) {
-            return vp_jr_fail(r, "byte %zu is %llu, not 0..255", n, (unsigned long long)v);
-        }
-        out[n++] = (uint8_t)v;
+    if (v > 255) {
+        return vp_jr_fail(r, "byte %zu is %llu, not 0..255", i, (unsigned long long)v);
     }
-    if (n != 32) {
-        return vp_jr_fail(r, "expected 32 bytes, found %zu", n);
-    }
+    ((uint8_t *)dst)[i] = (uint8_t)v;
     return CUZK_OK;
+}
+
+/* A node's bytes are named by the node: "byte 3 is 256" at its path. */
+static const vp_jarray NODE_BYTES = {jr_node_byte, "bytes", NULL, true};
+
+cuzk_err vp_jr_node(vp_jr *r, uint8_t out[32])
+{
+    char c = vp_jr_peek(r);
+
+    if (c != '[' || r->depth >= JSON_MAX_DEPTH) {
+        return vp_jr_fail(r, "expected an array of 32 bytes, found %s", jr_what(c));
+    }
+    return vp_jr_elements(r, &NODE_BYTES, 32, out, NULL, NULL);
 }
 
 cuzk_err vp_jr_string(vp_jr *r, char **out, size_t *len)
@@ -435,6 +432,18 @@ cuzk_err vp_jr_string(vp_jr *r, char **out, size_t *len)
     return CUZK_OK;
 }
 
+/* vp_jelem_fn: skips element i. */
+static cuzk_err jr_skip_element(vp_jr *r, size_t i, void *dst, void *ctx)
+{
+    (void)i;
+    (void)dst;
+    (void)ctx;
+    return vp_jr_skip(r);
+}
+
+/* Skipped elements are not named: an error in one names the array (or the key above it). */
+static const vp_jarray SKIP_ELEMENTS = {jr_skip_element, NULL, NULL, true};
+
 cuzk_err vp_jr_skip(vp_jr *r)
 {
     char c = vp_jr_peek(r);
@@ -457,17 +466,7 @@ cuzk_err vp_jr_skip(vp_jr *r)
         }
     }
     case '[':
-        if ((err = vp_jr_array(r)) != CUZK_OK) {
-            return err;
-        }
-        for (;;) {
-            if ((err = vp_jr_next(r, &first, &end)) != CUZK_OK || end) {
-                return err;
-            }
-            if ((err = vp_jr_skip(r)) != CUZK_OK) {
-                return err;
-            }
-        }
+        return vp_jr_elements(r, &SKIP_ELEMENTS, VP_JR_ANY, NULL, NULL, NULL);
     case '"':
         r->pos++;
         return jr_string_body(r, NULL, 0, NULL, NULL);
@@ -601,4 +600,42 @@ cuzk_err vp_jf_null(vp_jr *r, void *dst, void *ctx)
     (void)dst;
     (void)ctx;
     return vp_jr_null(r);
+}
+
+/* ---- arrays element by element ------------------------------------------------------------ */
+
+cuzk_err vp_jr_elements(vp_jr *r, const vp_jarray *a, size_t want, void *dst, void *ctx,
+                        size_t *count)
+{
+    bool first = true, end;
+    size_t n = 0;
+    cuzk_err err;
+
+    err = vp_jr_array(r);
+    while (err == CUZK_OK) {
+        if ((err = vp_jr_next(r, &first, &end)) != CUZK_OK || end) {
+            break;
+        }
+        if (n >= want) {
+            err = vp_jr_fail(r, "expected %zu %s, found more", want, a->what);
+            break;
+        }
+        size_t m = r->path.len;
+        if (!a->unnamed) {
+            m = a->entry ? vp_path_push(&r->path, "[%s %zu]", a->entry, n)
+                         : vp_path_push(&r->path, "[%zu]", n);
+        }
+        if ((err = a->read(r, n, dst, ctx)) != CUZK_OK) {
+            break;
+        }
+        vp_path_pop(&r->path, m);
+        n++;
+    }
+    if (err == CUZK_OK && want != VP_JR_ANY && n != want) {
+        err = vp_jr_fail(r, "expected %zu %s, found %zu", want, a->what, n);
+    }
+    if (count) {
+        *count = n;
+    }
+    return err;
 }

@@ -1,7 +1,9 @@
-/* test_json_read.c - the field-table walker of proofs/'s JSON reader (vp_jr_fields, json_read.c):
- * each listed key read once through its function, unknown keys skipped (with and without a
- * path segment), duplicate and missing keys reported in both wordings, the first error of a
- * read function returned as it is with the path naming the key. Messages are compared whole.
+/* test_json_read.c - the walkers of proofs/'s JSON reader (json_read.c). vp_jr_fields: each
+ * listed key read once through its function, unknown keys skipped (with and without a path
+ * segment), duplicate and missing keys reported in both wordings, the first error of a read
+ * function returned as it is with the path naming the key. vp_jr_elements: each element read
+ * in order under its path segment ("[i]", "[<entry> i]" or none), the count checked against
+ * `want` at both ends, an element's first error returned as it is. Messages are compared whole.
  */
 #include "harness/test.h"
 
@@ -180,4 +182,119 @@ TEST(json_fields_syntax)
            "T: expected ',' or '}' in an object, found end of input (at byte 6)");
     expect("{\"a\":1,}", "", CUZK_E_FORMAT, "T: trailing ',' in an object (at byte 7)");
     expect("{a:1}", "", CUZK_E_FORMAT, "T: expected a key, found an invalid character (at byte 1)");
+}
+
+/* ---- vp_jr_elements ---------------------------------------------------------------------- */
+
+/* vp_jelem_fn: element i is a u32 into dst[i]; ctx counts the calls; 13 fails with E_NOMEM. */
+static cuzk_err je_u32(vp_jr *r, size_t i, void *dst, void *ctx)
+{
+    uint32_t *v = &((uint32_t *)dst)[i];
+    cuzk_err err;
+
+    ++*(unsigned *)ctx;
+    if ((err = vp_jr_u32(r, v)) == CUZK_OK && *v == 13) {
+        err = cz_fail(r->dg, CUZK_E_NOMEM, "unlucky %zu", i);
+    }
+    return err;
+}
+
+static const vp_jarray NUMS = {je_u32, "numbers", NULL, false};
+static const vp_jarray NUMS_ENTRY = {je_u32, "numbers", "num", false};
+static const vp_jarray NUMS_UNNAMED = {je_u32, "numbers", NULL, true};
+
+typedef struct elems_run {
+    uint32_t v[8];
+    size_t count;
+    unsigned calls;
+    cz_diag dg;
+} elems_run;
+
+/* Reads json through a (at most 8 elements) under the path "top" into *out; a success is
+ * checked to leave the path and the depth as they were and to be all of the input. */
+static cuzk_err read_elems(const char *json, const vp_jarray *a, size_t want, elems_run *out)
+{
+    vp_jr r;
+
+    memset(out, 0, sizeof(*out));
+    out->count = 0xdead;
+    cz_diag_init(&out->dg);
+    vp_jr_init(&r, "T", json, strlen(json), &out->dg);
+    size_t m = vp_path_push(&r.path, "top");
+    cuzk_err err = vp_jr_elements(&r, a, want, out->v, &out->calls, &out->count);
+    if (err == CUZK_OK) {
+        CHECK_EQ_U64(r.path.len, m + 3); /* every segment popped */
+        CHECK_EQ_U64(r.depth, 0);
+        err = vp_jr_end(&r);
+    }
+    return err;
+}
+
+static void expect_elems(const char *json, const vp_jarray *a, size_t want, cuzk_err code,
+                         const char *msg, size_t count)
+{
+    elems_run e;
+
+    CHECK_ERR(read_elems(json, a, want, &e), code);
+    CHECK_MSG(strcmp(e.dg.msg, msg) == 0, "%s: message \"%s\", expected \"%s\"", json, e.dg.msg,
+              msg);
+    CHECK_EQ_U64(e.count, count);
+}
+
+TEST(json_elements_read)
+{
+    elems_run e;
+
+    CHECK_OK(read_elems(" [ 4 , 5,6 ] ", &NUMS, 3, &e));
+    CHECK_EQ_U64(e.count, 3);
+    CHECK_EQ_U64(e.calls, 3);
+    CHECK_EQ_U64(e.v[0], 4);
+    CHECK_EQ_U64(e.v[1], 5);
+    CHECK_EQ_U64(e.v[2], 6);
+    CHECK_OK(read_elems("[7,8]", &NUMS_ENTRY, VP_JR_ANY, &e));
+    CHECK_EQ_U64(e.count, 2);
+    CHECK_EQ_U64(e.v[1], 8);
+    /* the empty array, of any length or of none */
+    CHECK_OK(read_elems("[]", &NUMS, VP_JR_ANY, &e));
+    CHECK_EQ_U64(e.count, 0);
+    CHECK_EQ_U64(e.calls, 0);
+    CHECK_OK(read_elems(" [ ] ", &NUMS_UNNAMED, 0, &e));
+    CHECK_EQ_U64(e.count, 0);
+}
+
+TEST(json_elements_count)
+{
+    /* one too many: at the array's path, before the element is read (which is not a number) */
+    expect_elems("[1,2,\"x\"]", &NUMS, 2, CUZK_E_FORMAT,
+                 "T: top: expected 2 numbers, found more (at byte 5)", 2);
+    expect_elems("[1]", &NUMS_ENTRY, 0, CUZK_E_FORMAT,
+                 "T: top: expected 0 numbers, found more (at byte 1)", 0);
+    /* too few: at the closing ']' */
+    expect_elems("[]", &NUMS, 2, CUZK_E_FORMAT, "T: top: expected 2 numbers, found 0 (at byte 2)",
+                 0);
+    expect_elems("[1, 2 ]", &NUMS_UNNAMED, 3, CUZK_E_FORMAT,
+                 "T: top: expected 3 numbers, found 2 (at byte 7)", 2);
+}
+
+TEST(json_elements_errors)
+{
+    /* an element's error comes back as it is, under the element's segment */
+    expect_elems("[1,\"x\"]", &NUMS, VP_JR_ANY, CUZK_E_FORMAT,
+                 "T: top[1]: expected a non-negative integer, found a string (at byte 3)", 1);
+    expect_elems("[1,2,4294967296]", &NUMS_ENTRY, 3, CUZK_E_FORMAT,
+                 "T: top[num 2]: integer 4294967296 does not fit in 32 bits (at byte 15)", 2);
+    expect_elems("[-1]", &NUMS_UNNAMED, 1, CUZK_E_FORMAT,
+                 "T: top: expected a non-negative integer, found a number (at byte 1)", 0);
+    expect_elems("[1,13,2]", &NUMS, 3, CUZK_E_NOMEM, "unlucky 1", 1);
+    /* not an array, and broken ones */
+    expect_elems("{}", &NUMS, VP_JR_ANY, CUZK_E_FORMAT,
+                 "T: top: expected an array, found an object (at byte 0)", 0);
+    expect_elems("", &NUMS, 1, CUZK_E_FORMAT,
+                 "T: top: expected an array, found end of input (at byte 0)", 0);
+    expect_elems("[1,]", &NUMS, VP_JR_ANY, CUZK_E_FORMAT,
+                 "T: top: trailing ',' in an array (at byte 3)", 1);
+    expect_elems("[1 2]", &NUMS, VP_JR_ANY, CUZK_E_FORMAT,
+                 "T: top: expected ',' or ']' in an array, found a number (at byte 3)", 1);
+    expect_elems("[1", &NUMS, VP_JR_ANY, CUZK_E_FORMAT,
+                 "T: top: expected ',' or ']' in an array, found end of input (at byte 2)", 1);
 }
