@@ -47,36 +47,19 @@ typedef struct c1_ctx {
     char variant[128]; /* the key itself */
 } c1_ctx;
 
+/* vp_jelem_fn: node i (dst: the seal_node array). */
+static cuzk_err je_node(vp_jr *r, size_t i, void *dst, void *ctx)
+{
+    (void)ctx;
+    return vp_jr_node(r, ((seal_node *)dst)[i].b);
+}
+
+/* Exactly `want` nodes, `what` ("rows", "parents") in the messages. */
 static cuzk_err jr_nodes(vp_jr *r, seal_node *out, uint32_t want, const char *what)
 {
-    bool first = true, end;
-    uint32_t n = 0;
-    cuzk_err err;
+    const vp_jarray nodes = {je_node, what, NULL, false};
 
-    if ((err = vp_jr_array(r)) != CUZK_OK) {
-        return err;
-    }
-    for (;;) {
-        if ((err = vp_jr_next(r, &first, &end)) != CUZK_OK) {
-            return err;
-        }
-        if (end) {
-            break;
-        }
-        if (n >= want) {
-            return vp_jr_fail(r, "expected %u %s, found more", want, what);
-        }
-        size_t m = vp_path_push(&r->path, "[%u]", n);
-        if ((err = vp_jr_node(r, out[n].b)) != CUZK_OK) {
-            return err;
-        }
-        vp_path_pop(&r->path, m);
-        n++;
-    }
-    if (n != want) {
-        return vp_jr_fail(r, "expected %u %s, found %u", want, what, n);
-    }
-    return CUZK_OK;
+    return vp_jr_elements(r, &nodes, want, out, NULL, NULL);
 }
 
 static cuzk_err jf_tree_d(vp_jr *r, void *dst, void *ctx)
@@ -125,36 +108,17 @@ static cuzk_err jf_column_proof(vp_jr *r, void *dst, void *ctx)
     return vp_jr_fields(r, &COLUMN_PROOF, dst, ctx, NULL);
 }
 
+/* vp_jelem_fn: column proof i (dst: the vp_column_proof array). */
+static cuzk_err je_column_proof(vp_jr *r, size_t i, void *dst, void *ctx)
+{
+    return jf_column_proof(r, &((vp_column_proof *)dst)[i], ctx);
+}
+
+static const vp_jarray COLUMN_LIST = {je_column_proof, "column proofs", NULL, false};
+
 static cuzk_err jr_column_list(vp_jr *r, vp_column_proof *out, unsigned want, c1_ctx *x)
 {
-    bool first = true, end;
-    unsigned n = 0;
-    cuzk_err err;
-
-    if ((err = vp_jr_array(r)) != CUZK_OK) {
-        return err;
-    }
-    for (;;) {
-        if ((err = vp_jr_next(r, &first, &end)) != CUZK_OK) {
-            return err;
-        }
-        if (end) {
-            break;
-        }
-        if (n >= want) {
-            return vp_jr_fail(r, "expected %u column proofs, found more", want);
-        }
-        size_t m = vp_path_push(&r->path, "[%u]", n);
-        if ((err = jf_column_proof(r, &out[n], x)) != CUZK_OK) {
-            return err;
-        }
-        vp_path_pop(&r->path, m);
-        n++;
-    }
-    if (n != want) {
-        return vp_jr_fail(r, "expected %u column proofs, found %u", want, n);
-    }
-    return CUZK_OK;
+    return vp_jr_elements(r, &COLUMN_LIST, want, out, x, NULL);
 }
 
 static cuzk_err jf_drg_parents(vp_jr *r, void *dst, void *ctx)
@@ -201,41 +165,18 @@ static cuzk_err jf_labeling(vp_jr *r, void *dst, void *ctx)
     return vp_jr_fields(r, &LABELING, dst, ctx, NULL);
 }
 
+/* vp_jelem_fn: labeling proof i (dst: the vp_labeling_proof array). */
+static cuzk_err je_labeling(vp_jr *r, size_t i, void *dst, void *ctx)
+{
+    return jf_labeling(r, &((vp_labeling_proof *)dst)[i], ctx);
+}
+
+static const vp_jarray LABELINGS = {je_labeling, "labeling proofs (one per layer)", NULL, false};
+
 /* labeling_proofs: one per layer (dst: the vp_labeling_proof array). */
 static cuzk_err jf_labelings(vp_jr *r, void *dst, void *ctx)
 {
-    vp_labeling_proof *out = dst;
-    const c1_ctx *x = ctx;
-    bool first = true, end;
-    uint32_t n = 0;
-    cuzk_err err;
-
-    if ((err = vp_jr_array(r)) != CUZK_OK) {
-        return err;
-    }
-    for (;;) {
-        if ((err = vp_jr_next(r, &first, &end)) != CUZK_OK) {
-            return err;
-        }
-        if (end) {
-            break;
-        }
-        if (n >= x->shape.layers) {
-            return vp_jr_fail(r, "expected %u labeling proofs (one per layer), found more",
-                              x->shape.layers);
-        }
-        size_t m = vp_path_push(&r->path, "[%u]", n);
-        if ((err = jf_labeling(r, &out[n], ctx)) != CUZK_OK) {
-            return err;
-        }
-        vp_path_pop(&r->path, m);
-        n++;
-    }
-    if (n != x->shape.layers) {
-        return vp_jr_fail(r, "expected %u labeling proofs (one per layer), found %u",
-                          x->shape.layers, n);
-    }
-    return CUZK_OK;
+    return vp_jr_elements(r, &LABELINGS, ((const c1_ctx *)ctx)->shape.layers, dst, ctx, NULL);
 }
 
 /* stacked::Proof. */

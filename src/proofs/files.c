@@ -13,42 +13,42 @@
 
 /* ---- JSON lists of base64 strings ----------------------------------------------------------- */
 
-cuzk_err vp_jr_b64_list(vp_jr *r, const char *entry, vp_b64_entry_fn fn, void *ctx, size_t *count)
+/* What vp_jr_b64_list hands each entry to (the walker's ctx). */
+typedef struct b64_take {
+    vp_b64_entry_fn fn;
+    void *ctx;
+} b64_take;
+
+/* vp_jelem_fn: entry i, decoded and handed on. */
+static cuzk_err je_b64(vp_jr *r, size_t i, void *dst, void *ctx)
 {
-    bool first = true, end;
+    const b64_take *t = ctx;
+    char *s;
+    size_t slen, blen;
+    uint8_t *bin;
+    cz_diag sub;
     cuzk_err err;
 
-    *count = 0;
-    if ((err = vp_jr_array(r)) != CUZK_OK) {
+    (void)dst;
+    if ((err = vp_jr_string(r, &s, &slen)) != CUZK_OK) {
         return err;
     }
-    for (;;) {
-        char *s;
-        size_t slen, blen;
-        uint8_t *bin;
-        cz_diag sub;
-
-        if ((err = vp_jr_next(r, &first, &end)) != CUZK_OK || end) {
-            return err;
-        }
-        size_t m =
-            vp_path_push(&r->path, "[%s%s%zu]", entry ? entry : "", entry ? " " : "", *count);
-        if ((err = vp_jr_string(r, &s, &slen)) != CUZK_OK) {
-            return err;
-        }
-        cz_diag_init(&sub);
-        err = cz_base64_decode(&bin, &blen, s, slen, NULL, &sub);
-        cz_free(s);
-        if (err != CUZK_OK) {
-            return err == CUZK_E_FORMAT ? vp_jr_fail(r, "%s", sub.msg)
-                                        : cz_fail(r->dg, err, "%s: %s", r->what, sub.msg);
-        }
-        if ((err = fn(ctx, r, *count, bin, blen)) != CUZK_OK) {
-            return err;
-        }
-        (*count)++;
-        vp_path_pop(&r->path, m);
+    cz_diag_init(&sub);
+    err = cz_base64_decode(&bin, &blen, s, slen, NULL, &sub);
+    cz_free(s);
+    if (err != CUZK_OK) {
+        return err == CUZK_E_FORMAT ? vp_jr_fail(r, "%s", sub.msg)
+                                    : cz_fail(r->dg, err, "%s: %s", r->what, sub.msg);
     }
+    return t->fn(t->ctx, r, i, bin, blen);
+}
+
+cuzk_err vp_jr_b64_list(vp_jr *r, const char *entry, vp_b64_entry_fn fn, void *ctx, size_t *count)
+{
+    const vp_jarray list = {je_b64, NULL, entry, false};
+    b64_take t = {fn, ctx};
+
+    return vp_jr_elements(r, &list, VP_JR_ANY, NULL, &t, count);
 }
 
 void vp_blobs_clear(vp_blobs *b)

@@ -65,38 +65,22 @@ typedef struct ipath_elem {
     unsigned arity;
 } ipath_elem;
 
+/* vp_jelem_fn: sibling hash i of a path element (dst: its ipath_elem). */
+static cuzk_err je_hash(vp_jr *r, size_t i, void *dst, void *ctx)
+{
+    const ipath_elem *e = dst;
+
+    (void)ctx;
+    return vp_jr_node(r, e->p->sib[e->off + i].b);
+}
+
+static const vp_jarray HASHES = {je_hash, "hashes", NULL, false};
+
 static cuzk_err jf_hashes(vp_jr *r, void *dst, void *ctx)
 {
     const ipath_elem *e = dst;
-    bool first = true, end;
-    unsigned h = 0;
-    cuzk_err err;
 
-    (void)ctx;
-    if ((err = vp_jr_array(r)) != CUZK_OK) {
-        return err;
-    }
-    for (;;) {
-        if ((err = vp_jr_next(r, &first, &end)) != CUZK_OK) {
-            return err;
-        }
-        if (end) {
-            break;
-        }
-        if (h >= e->arity - 1) {
-            return vp_jr_fail(r, "expected %u hashes, found more", e->arity - 1);
-        }
-        size_t m = vp_path_push(&r->path, "[%u]", h);
-        if ((err = vp_jr_node(r, e->p->sib[e->off + h].b)) != CUZK_OK) {
-            return err;
-        }
-        vp_path_pop(&r->path, m);
-        h++;
-    }
-    if (h != e->arity - 1) {
-        return vp_jr_fail(r, "expected %u hashes, found %u", e->arity - 1, h);
-    }
-    return CUZK_OK;
+    return vp_jr_elements(r, &HASHES, e->arity - 1, dst, ctx, NULL);
 }
 
 static cuzk_err jf_index(vp_jr *r, void *dst, void *ctx)
@@ -123,41 +107,42 @@ static const vp_jfield ELEM_FIELDS[] = {
 };
 static const vp_jtable ELEM = {ELEM_FIELDS, ARRAY_LEN(ELEM_FIELDS), VP_JR_KEYS, VP_JR_SKIP_QUIET};
 
-/* The elements of one InclusionPath (dst: the proof, ctx: its ipath_spec). */
-static cuzk_err jf_elements(vp_jr *r, void *dst, void *ctx)
+/* vp_jelem_fn: element i of one InclusionPath (dst: the proof, ctx: its ipath_spec). One
+ * element too many is reported under its own path segment ("path[2]: expected 2 path
+ * elements, found more"), so the count is checked here rather than by the walker. */
+static cuzk_err je_path_element(vp_jr *r, size_t i, void *dst, void *ctx)
 {
     seal_merkle_proof *p = dst;
     const ipath_spec *sp = ctx;
-    bool first = true, end;
-    uint32_t n = 0;
     cuzk_err err;
 
-    if ((err = vp_jr_array(r)) != CUZK_OK) {
+    if (i >= sp->count) {
+        return vp_jr_fail(r, "expected %u path elements, found more", sp->count);
+    }
+    ipath_elem e = {.p = p, .j = sp->first + (uint32_t)i};
+    e.arity = sp->shape->arity[e.j];
+    e.off = sib_offset(sp->shape, e.j);
+    if ((err = vp_jr_fields(r, &ELEM, &e, NULL, NULL)) != CUZK_OK) {
         return err;
     }
-    for (;;) {
-        if ((err = vp_jr_next(r, &first, &end)) != CUZK_OK) {
-            return err;
-        }
-        if (end) {
-            break;
-        }
-        size_t m = vp_path_push(&r->path, "[%u]", n);
-        if (n >= sp->count) {
-            return vp_jr_fail(r, "expected %u path elements, found more", sp->count);
-        }
-        ipath_elem e = {.p = p, .j = sp->first + n};
-        e.arity = sp->shape->arity[e.j];
-        e.off = sib_offset(sp->shape, e.j);
-        if ((err = vp_jr_fields(r, &ELEM, &e, NULL, NULL)) != CUZK_OK) {
-            return err;
-        }
-        p->arity[e.j] = (uint8_t)e.arity;
-        vp_path_pop(&r->path, m);
-        n++;
+    p->arity[e.j] = (uint8_t)e.arity;
+    return CUZK_OK;
+}
+
+static const vp_jarray PATH_ELEMENTS = {je_path_element, NULL, NULL, false};
+
+/* The elements of one InclusionPath (dst: the proof, ctx: its ipath_spec). */
+static cuzk_err jf_elements(vp_jr *r, void *dst, void *ctx)
+{
+    const ipath_spec *sp = ctx;
+    size_t n;
+    cuzk_err err;
+
+    if ((err = vp_jr_elements(r, &PATH_ELEMENTS, VP_JR_ANY, dst, ctx, &n)) != CUZK_OK) {
+        return err;
     }
     if (n != sp->count) {
-        return vp_jr_fail(r, "expected %u path elements, found %u", sp->count, n);
+        return vp_jr_fail(r, "expected %u path elements, found %zu", sp->count, n);
     }
     return CUZK_OK;
 }
