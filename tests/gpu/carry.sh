@@ -94,12 +94,17 @@ W=/tmp/cuzk-carry
 OUT=${OUT:-/tmp/cuzk-gpu-out}
 export LD_LIBRARY_PATH=$W/lib
 mkdir -p "$W/lib" "$OUT"
+# Unpacked once: a nested step (or a second device.sh beside this one) must not rewrite a binary
+# another process is running.
 for f in "$D"/*.gz; do
-    gunzip -c "$f" > "$W/$(basename "$f" .gz)"
-    chmod +x "$W/$(basename "$f" .gz)"
+    [ "$W/$(basename "$f" .gz)" -nt "$f" ] && continue
+    gunzip -c "$f" > "$W/$(basename "$f" .gz).part" && chmod +x "$W/$(basename "$f" .gz).part" &&
+        mv "$W/$(basename "$f" .gz).part" "$W/$(basename "$f" .gz)"
 done
 for f in "$D"/lib/*.gz; do
-    gunzip -c "$f" > "$W/lib/$(basename "$f" .gz)"
+    [ "$W/lib/$(basename "$f" .gz)" -nt "$f" ] && continue
+    gunzip -c "$f" > "$W/lib/$(basename "$f" .gz).part" &&
+        mv "$W/lib/$(basename "$f" .gz).part" "$W/lib/$(basename "$f" .gz)"
 done
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader
 # The e2e modes' daemon: cuzkd_toml FILE PARAMS [SHAPES [DEVICES]] writes a config that listens
