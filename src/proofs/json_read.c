@@ -607,6 +607,7 @@ cuzk_err vp_jf_null(vp_jr *r, void *dst, void *ctx)
 cuzk_err vp_jr_elements(vp_jr *r, const vp_jarray *a, size_t want, void *dst, void *ctx,
                         size_t *count)
 {
+    const char *what = a->what ? a->what : "elements"; /* what is NULL only with VP_JR_ANY */
     bool first = true, end;
     size_t n = 0;
     cuzk_err err;
@@ -617,7 +618,7 @@ cuzk_err vp_jr_elements(vp_jr *r, const vp_jarray *a, size_t want, void *dst, vo
             break;
         }
         if (n >= want) {
-            err = vp_jr_fail(r, "expected %zu %s, found more", want, a->what);
+            err = vp_jr_fail(r, "expected %zu %s, found more", want, what);
             break;
         }
         size_t m = r->path.len;
@@ -632,7 +633,7 @@ cuzk_err vp_jr_elements(vp_jr *r, const vp_jarray *a, size_t want, void *dst, vo
         n++;
     }
     if (err == CUZK_OK && want != VP_JR_ANY && n != want) {
-        err = vp_jr_fail(r, "expected %zu %s, found %zu", want, a->what, n);
+        err = vp_jr_fail(r, "expected %zu %s, found %zu", want, what, n);
     }
     if (count) {
         *count = n;
