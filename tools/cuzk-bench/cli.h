@@ -180,6 +180,13 @@ void cli_vreq_request(const cli_vreq *r, const char *request_id, eng_request_t *
  *  verify, CLI_EXIT_INVALID when one does not, CLI_EXIT_ERROR on bad input. */
 int cli_vreq_verify(const char *cmd, const cli_vreq *r, const char *vk_path, const uint8_t *proof,
                     size_t len);
+/** The same in two steps, for many proofs of one request (batch --vk): the request's plan, the
+ *  key and every partition's public inputs once (CLI_EXIT_OK, or CLI_EXIT_ERROR after an error
+ *  line), then each proof (as cli_vreq_verify). Messages are prefixed with cmd (borrowed). */
+typedef struct cli_verifier cli_verifier;
+int cli_verifier_new(cli_verifier **out, const char *cmd, const cli_vreq *r, const char *vk_path);
+int cli_verifier_check(cli_verifier *v, const uint8_t *proof, size_t len);
+void cli_verifier_free(cli_verifier *v);
 
 /* Commands (cmd_vanilla.c). */
 int cmd_gen_vanilla(int argc, char **argv);

@@ -556,9 +556,7 @@ typedef struct run_stats {
     double *stage[5];   /* daemon timings of each completed proof */
     char *reason[MAX_REASONS];
     size_t reason_count[MAX_REASONS], nreason, other_reasons;
-    /* with vk (batch --vk): each completed proof is verified against the request vr */
-    const char *cmd, *vk;
-    const cli_vreq *vr;
+    cli_verifier *ver; /* batch --vk: each completed proof is verified with it */
     size_t verified;
 } run_stats;
 
@@ -584,6 +582,7 @@ static void stats_clear(run_stats *s)
     for (size_t i = 0; i < s->nreason; i++) {
         cz_free(s->reason[i]);
     }
+    cli_verifier_free(s->ver);
     memset(s, 0, sizeof(*s));
 }
 
@@ -623,8 +622,8 @@ static void stats_result(run_stats *s, const Cuzk__V1__AwaitProofResponse *res, 
 {
     bool completed = res->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
 
-    if (completed && res->proof.len && s->vk) {
-        int rc = cli_vreq_verify(s->cmd, s->vr, s->vk, res->proof.data, res->proof.len);
+    if (completed && res->proof.len && s->ver) {
+        int rc = cli_verifier_check(s->ver, res->proof.data, res->proof.len);
         if (rc != CLI_EXIT_OK) {
             stats_fail(s, "COMPLETED",
                        rc == CLI_EXIT_INVALID ? "a proof that does not verify"
@@ -743,9 +742,9 @@ int cmd_batch(int argc, char **argv)
         cli_error(CMD, "out of memory");
         goto done;
     }
-    s.cmd = CMD;
-    s.vk = vk;
-    s.vr = &pc.r;
+    if (vk && cli_verifier_new(&s.ver, CMD, &pc.r, vk) != CLI_EXIT_OK) {
+        goto done;
+    }
 
     /* every submission at once */
     t0 = cli_now_ms();

@@ -89,69 +89,95 @@ static int offline_plan(const char *cmd, const cli_vreq *r, cz_pool *pool, eng_o
     return err == CUZK_OK ? CLI_EXIT_OK : offline_error(cmd, r, fault, NULL, err, &dg);
 }
 
-/* Verifies partition k's proof (192 bytes) with the public inputs the handler derives; *valid
- * tells the outcome. CLI_EXIT_OK, or CLI_EXIT_ERROR after an error line. */
-static int verify_partition(const char *cmd, eng_offline_t *o, const g16_pvk_t *pvk, size_t k,
-                            const g16_proof_t *proof, fr_t *x, bool *valid)
-{
-    size_t n = pvk->ic_len - 1;
-    cz_diag dg;
+/* What checking proofs of one request takes, made once: the verifying key and each
+ * partition's public inputs as the handler derives them (x: parts rows of ninputs). */
+struct cli_verifier {
+    const char *cmd;
+    g16_vk_t *vk;
+    g16_pvk_t pvk;
+    size_t parts, ninputs;
+    fr_t *x;
+};
 
-    cz_diag_init(&dg);
-    if (eng_offline_public_inputs(o, k, x, n, &dg) != CUZK_OK ||
-        g16_verify(pvk, valid, proof, x, n, &dg) != CUZK_OK) {
-        return cli_error(cmd, "partition %zu: %s", k, dg.msg);
+void cli_verifier_free(cli_verifier *v)
+{
+    if (v) {
+        cz_free(v->x);
+        g16_vk_free(v->vk);
+        cz_free(v);
     }
-    return CLI_EXIT_OK;
 }
 
-int cli_vreq_verify(const char *cmd, const cli_vreq *r, const char *vk_path, const uint8_t *proof,
-                    size_t len)
+int cli_verifier_new(cli_verifier **out, const char *cmd, const cli_vreq *r, const char *vk_path)
 {
     eng_offline_t *o = NULL;
     eng_bytes_t *vps = NULL;
-    g16_vk_t *vk = NULL;
-    g16_pvk_t pvk;
-    g16_proof_t *proofs = NULL;
-    fr_t *x = NULL;
-    size_t n = 0, parts;
+    cli_verifier *v = cz_calloc(1, sizeof(*v));
     cz_diag dg;
-    int rc = offline_plan(cmd, r, NULL, &o, &vps);
+    int rc = v ? offline_plan(cmd, r, NULL, &o, &vps) : cli_error(cmd, "out of memory");
 
+    *out = NULL;
     cz_diag_init(&dg);
     if (rc != CLI_EXIT_OK) {
-        rc = CLI_EXIT_ERROR; /* the request, not the proof */
+        rc = CLI_EXIT_ERROR; /* the request, not a proof */
         goto done;
     }
     rc = CLI_EXIT_ERROR;
-    if (g16_vk_load(&vk, vk_path, &dg) != CUZK_OK) {
+    v->cmd = cmd;
+    if (g16_vk_load(&v->vk, vk_path, &dg) != CUZK_OK) {
         cli_error(cmd, "%s: %s", vk_path, dg.msg);
         goto done;
     }
-    g16_pvk_init(&pvk, vk);
-    parts = eng_offline_plan(o)->num_partitions;
-    proofs = cz_calloc(parts, sizeof(*proofs));
-    x = cz_calloc(pvk.ic_len, sizeof(fr_t));
-    if (!proofs || !x) {
+    g16_pvk_init(&v->pvk, v->vk);
+    v->parts = eng_offline_plan(o)->num_partitions;
+    v->ninputs = v->pvk.ic_len - 1;
+    v->x = cz_calloc(v->parts * v->ninputs + 1, sizeof(fr_t));
+    if (!v->x) {
         cli_error(cmd, "out of memory");
         goto done;
     }
-    if (len != parts * G16_PROOF_NBYTES) {
-        cli_error(cmd, "the proof is %zu bytes; %zu partitions make %zu", len, parts,
-                  parts * G16_PROOF_NBYTES);
-        rc = CLI_EXIT_INVALID;
+    for (size_t k = 0; k < v->parts; k++) {
+        if (eng_offline_public_inputs(o, k, v->x + k * v->ninputs, v->ninputs, &dg) != CUZK_OK) {
+            cli_error(cmd, "partition %zu: %s", k, dg.msg);
+            goto done;
+        }
+    }
+    *out = v;
+    v = NULL;
+    rc = CLI_EXIT_OK;
+done:
+    cli_verifier_free(v);
+    eng_offline_free(o);
+    cz_free(vps);
+    return rc;
+}
+
+int cli_verifier_check(cli_verifier *v, const uint8_t *proof, size_t len)
+{
+    g16_proof_t *proofs = cz_calloc(v->parts ? v->parts : 1, sizeof(*proofs));
+    size_t n = 0;
+    cz_diag dg;
+    int rc = CLI_EXIT_INVALID;
+
+    cz_diag_init(&dg);
+    if (!proofs) {
+        return cli_error(v->cmd, "out of memory");
+    }
+    if (len != v->parts * G16_PROOF_NBYTES) {
+        cli_error(v->cmd, "the proof is %zu bytes; %zu partitions make %zu", len, v->parts,
+                  v->parts * G16_PROOF_NBYTES);
         goto done;
     }
-    if (g16_proofs_from_bytes(proofs, parts, &n, proof, len, &dg) != CUZK_OK) {
-        cli_error(cmd, "the proof does not decode: %s", dg.msg);
-        rc = CLI_EXIT_INVALID;
+    if (g16_proofs_from_bytes(proofs, v->parts, &n, proof, len, &dg) != CUZK_OK) {
+        cli_error(v->cmd, "the proof does not decode: %s", dg.msg);
         goto done;
     }
     rc = CLI_EXIT_OK;
-    for (size_t k = 0; k < parts; k++) {
+    for (size_t k = 0; k < v->parts; k++) {
         bool valid = false;
-        if (verify_partition(cmd, o, &pvk, k, &proofs[k], x, &valid) != CLI_EXIT_OK) {
-            rc = CLI_EXIT_ERROR;
+        if (g16_verify(&v->pvk, &valid, &proofs[k], v->x + k * v->ninputs, v->ninputs, &dg) !=
+            CUZK_OK) {
+            rc = cli_error(v->cmd, "partition %zu: %s", k, dg.msg);
             goto done;
         }
         printf("verify partition=%zu %s\n", k, valid ? "valid" : "INVALID");
@@ -160,11 +186,20 @@ int cli_vreq_verify(const char *cmd, const cli_vreq *r, const char *vk_path, con
         }
     }
 done:
-    cz_free(x);
     cz_free(proofs);
-    g16_vk_free(vk);
-    eng_offline_free(o);
-    cz_free(vps);
+    return rc;
+}
+
+int cli_vreq_verify(const char *cmd, const cli_vreq *r, const char *vk_path, const uint8_t *proof,
+                    size_t len)
+{
+    cli_verifier *v = NULL;
+    int rc = cli_verifier_new(&v, cmd, r, vk_path);
+
+    if (rc == CLI_EXIT_OK) {
+        rc = cli_verifier_check(v, proof, len);
+    }
+    cli_verifier_free(v);
     return rc;
 }
 
