@@ -248,6 +248,14 @@ static const vp_jfield PROOF_FIELDS[] = {
 static const vp_jtable PROOF = {PROOF_FIELDS, ARRAY_LEN(PROOF_FIELDS), VP_JR_KEYS,
                                 VP_JR_SKIP_QUIET};
 
+/* The shape fields of a proof both readers have filled. */
+static void shape_into(seal_merkle_proof *out, const seal_tree_shape *shape)
+{
+    out->kind = shape->kind;
+    out->nelems = shape->nlevels;
+    out->nbase = shape->nbase;
+}
+
 cuzk_err vp_jr_merkle(vp_jr *r, seal_merkle_proof *out, const seal_tree_shape *shape)
 {
     ipath_spec spec[3];
@@ -258,9 +266,7 @@ cuzk_err vp_jr_merkle(vp_jr *r, seal_merkle_proof *out, const seal_tree_shape *s
     if ((err = vp_jr_fields(r, &PROOF, out, spec, NULL)) != CUZK_OK) {
         return err;
     }
-    out->kind = shape->kind;
-    out->nelems = shape->nlevels;
-    out->nbase = shape->nbase;
+    shape_into(out, shape);
     return CUZK_OK;
 }
 
@@ -404,9 +410,7 @@ cuzk_err vp_br_merkle(vp_br *r, seal_merkle_proof *out, const seal_tree_shape *s
             return err;
         }
     }
-    out->kind = shape->kind;
-    out->nelems = shape->nlevels;
-    out->nbase = shape->nbase;
+    shape_into(out, shape);
     return CUZK_OK;
 }
 
