@@ -173,7 +173,7 @@ static uint64_t lean_work_estimate(const g16_params_t *p, bool own_z)
  * `chunk` bytes (g16_gpu_opts_t.share_max). */
 static uint64_t share_bytes(unsigned share, uint64_t chunk)
 {
-    return share > 1 ? 2 * share * (chunk / sizeof(g1_aff_t) * sizeof(fr_t)) : 0;
+    return g16_gpu_share_bytes(share, (size_t)chunk);
 }
 
 /* The device scratch of one chunk's MSM: the per-term estimate with its fixed part (buckets

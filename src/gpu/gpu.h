@@ -38,6 +38,7 @@ extern "C" { /* common.h has no C++ guard of its own */
 
 struct fr;
 struct fr_repr;
+struct cz_pool;
 struct g1;
 struct g1_aff;
 struct g2;
@@ -281,6 +282,66 @@ size_t gpu_compact_map_build(void *map, const uint64_t *bits, size_t n);
 CZ_MUST_USE cuzk_err gpu_fr_compact_buf(gpu_dev *dev, gpu_buf *out, size_t out_off,
                                         const gpu_buf *in, size_t in_off, const gpu_buf *map,
                                         size_t map_off, size_t n, size_t count, cz_diag *dg);
+
+/* ---- Fr vectors of mostly zeros and ones, sent as classes (the streamed passes' scalars) ----
+ * A vector of n values is described by its classes: for each block of 64 positions three words
+ * {the positions whose value is not zero, the positions whose value is neither zero nor the
+ * vector's `unit` (the "others"), the number of others in all earlier blocks}, and the other
+ * values in order. The L, A and B scalars of a PoRep partition are 96-99% zeros and ones (unit
+ * = Montgomery one): 3 bits a position and the few others cross the bus instead of 32 bytes a
+ * position. The host builds the classes (gpu_fr_classes_build, host code in every build) and
+ * a kernel expands any slice of positions (gpu_fr_expand_buf). */
+
+/** Class words of a vector of n values: 3 * ceil(n / 64). */
+size_t gpu_fr_classes_words(size_t n);
+
+/** A vector's classes, or (too many others) the vector itself. */
+typedef struct gpu_fr_classes {
+    uint64_t *map;    /* gpu_fr_classes_words(n) words, or NULL with dense */
+    struct fr *oth;   /* n_oth other values in order (NULL when n_oth = 0) */
+    struct fr *dense; /* the n values themselves, when the others were too many; else NULL */
+    size_t n, n_oth;
+} gpu_fr_classes;
+
+/** Which positions of z = [v0 (n0 values) | v1 (n1 values)] form a vector: the positions
+ *  p >= from whose bit p % 64 of keep[(p / 64) * stride] is set, in order (keep NULL: every
+ *  position >= from). stride 2 reads the density bits of a compaction map. */
+typedef struct gpu_fr_select {
+    const uint64_t *keep;
+    size_t stride, from;
+} gpu_fr_select;
+
+/** Builds the classes of `count` vectors selected from z (sel[t] for out[t]), reading z once.
+ *  A vector whose others exceed max_oth * n (max_oth in [0, 1]) is stored dense instead.
+ *  The pool (NULL: the caller) spreads the work; out[t] is zeroed first and freed with
+ *  gpu_fr_classes_clear. CUZK_E_NOMEM when memory runs out (out[] then cleared). */
+CZ_MUST_USE cuzk_err gpu_fr_classes_build(gpu_fr_classes *out, size_t count, const struct fr *v0,
+                                          size_t n0, const struct fr *v1, size_t n1,
+                                          const gpu_fr_select *sel, const struct fr *unit,
+                                          double max_oth, struct cz_pool *pool, cz_diag *dg);
+
+/** Frees a classes' vectors and zeroes it; a zeroed struct is accepted. */
+void gpu_fr_classes_clear(gpu_fr_classes *c);
+
+/** The slice of positions [first, first + k) of classes c (not dense; first + k <= c->n, k >=
+ *  1): its class words are map[*w0, *w0 + *nw) and its others oth[*base, *base + *n_oth). */
+void gpu_fr_classes_slice(const gpu_fr_classes *c, size_t first, size_t k, size_t *w0, size_t *nw,
+                          size_t *base, size_t *n_oth);
+
+/** out[i] = value first + i of c, for i < k (host; dense or classes). */
+void gpu_fr_classes_expand(struct fr *out, const gpu_fr_classes *c, size_t first, size_t k,
+                           const struct fr *unit);
+
+/** Expands a slice on the device: out[i] (32 bytes at out_off + 32 i) = value bit0 + i of the
+ *  slice for i < k, where the slice's nw class words (gpu_fr_classes_slice) are at byte map_off
+ *  of `in` (a multiple of 8) and its n_oth other values at byte oth_off (a multiple of 32);
+ *  bit0 = first % 64 and `base` the index of the slice's first other in the whole vector. The
+ *  values are copied unchanged (Fr, either form), unit for the unit class. All buffers belong to
+ *  dev. CUZK_E_INVAL for a range outside a buffer, or nw too small for bit0 + k positions. */
+CZ_MUST_USE cuzk_err gpu_fr_expand_buf(gpu_dev *dev, gpu_buf *out, size_t out_off,
+                                       const gpu_buf *in, size_t map_off, size_t nw, size_t oth_off,
+                                       size_t n_oth, unsigned bit0, uint64_t base, size_t k,
+                                       const struct fr *unit, cz_diag *dg);
 
 /* ---- sparse constraint matrices: a = A z, b = B z, c = C z on the device ----
  * A matrix is recorded once per circuit shape (CSR with dictionary coefficients) and kept in

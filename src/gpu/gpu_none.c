@@ -286,6 +286,13 @@ cuzk_err gpu_fr_compact_buf(gpu_dev *dev, gpu_buf *out, size_t out_off, const gp
     return no_gpu(dg);
 }
 
+cuzk_err gpu_fr_expand_buf(gpu_dev *dev, gpu_buf *out, size_t out_off, const gpu_buf *in,
+                           size_t map_off, size_t nw, size_t oth_off, size_t n_oth, unsigned bit0,
+                           uint64_t base, size_t k, const fr_t *unit, cz_diag *dg)
+{
+    return no_gpu(dg);
+}
+
 /* ---- internal.h: the debug entry points (the gpu_host_* helpers are built as usual) ---- */
 
 cuzk_err gpu_debug_field(gpu_dev *dev, int op, uint64_t *out, const uint64_t *a, const uint64_t *b,

@@ -399,14 +399,20 @@ typedef struct g16_gpu_opts {
      * num_inputs + l_len may then exceed n. */
     bool lean_own_z;
     /* With streamed sections: up to share_max (2 .. G16_GPU_MAX_SHARE; 0 or 1: off) proofs of
-     * g16_prove_group share each pass over the streamed points. Costs 2 x share_max device
-     * buffers of stream_bytes / 3 (a chunk's scalars) and, in pinned host memory, share_max x
-     * 32 x (h_len when h is streamed + a_len when a is + b_g1_len when b_g1 or b_g2 is) bytes
-     * for the scalars kept between a proof's MSMs and the group's passes. */
+     * g16_prove_group share each pass over the streamed points. Costs g16_gpu_share_bytes of
+     * device memory and, in pinned host memory, share_max x 32 x h_len bytes (when h is
+     * streamed) for the h kept between a proof's MSMs and the group's passes; the L, A and B
+     * scalars are kept as classes (gpu.h gpu_fr_classes: zeros and ones as bits) in ordinary
+     * host memory, about 0.2 GB for a 32 GiB PoRep partition, while the group is proved. */
     unsigned share_max;
 } g16_gpu_opts_t;
 
 #define G16_GPU_MAX_SHARE 8
+
+/** Device bytes of the shared passes' buffers for share_max proofs and chunks of chunk_bytes:
+ *  two scalar chunks per proof (a chunk's dense scalars or its classes) and one chunk of
+ *  expanded scalars; 0 when share_max < 2. */
+size_t g16_gpu_share_bytes(unsigned share_max, size_t chunk_bytes);
 
 #define G16_GPU_STREAM_ALL           0x1fu
 #define G16_GPU_STREAM_BYTES_DEFAULT ((size_t)256 << 20)

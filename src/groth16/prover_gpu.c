@@ -195,12 +195,14 @@ typedef struct gpu_params_impl {
     gpu_event *cev[2];
     bool pinned;
     /* share_max > 1: g16_prove_group's proofs share each pass over the streamed points; their
-     * scalars cross beside the points into sbuf[b][j] (chunk_bytes / 3 each: 32 bytes a G1
-     * point's scalar), uploaded through the ring, whose stream records sev[b] after them */
+     * scalars cross beside the points into sbuf[b][j] (share_chunk_bytes: a chunk's scalars, 32
+     * bytes a G1 point, dense or as classes), uploaded through the ring, whose stream records
+     * sev[b] after them; classes are expanded into xbuf before the chunk's MSM */
     unsigned share_max;
     gpu_buf *sbuf[2][G16_GPU_MAX_SHARE];
+    gpu_buf *xbuf;
     gpu_event *sev[2];
-    fr_t *kept; /* pinned: share_max x kept_values(), the group's kept scalars (kept_sc) */
+    fr_t *kept; /* pinned: share_max x kept_values(), the group's kept h (kept_sc) */
     /* lean_buffers: da, db and (lean_own_z) dz instead of four buffers; without lean_own_z dz is
      * db; dc is NULL */
     bool lean, lean_z;
@@ -390,13 +392,72 @@ done:
 
 /* Where one proof's scalars of a pass come from: count Montgomery values at byte off of a device
  * buffer, or (buf NULL) in host memory, uploaded beside each chunk of points: directly when
- * page-locked (`pinned`), else through the staging ring. */
+ * page-locked (`pinned`), else through the staging ring; or (cl) a vector's classes, whose
+ * slices go through the ring and are expanded on the device. */
 typedef struct pass_src {
     const gpu_buf *buf;
     size_t off;
     const fr_t *host;
     bool pinned;
+    const gpu_fr_classes *cl;
 } pass_src;
+
+/* Where a slice of classes lies in a scalar chunk buffer: its class words at 0, its others
+ * from byte oth_off. */
+typedef struct cl_slice {
+    size_t w0, nw, base, n_oth, oth_off;
+} cl_slice;
+
+static cl_slice slice_of(const gpu_fr_classes *cl, size_t first, size_t k)
+{
+    cl_slice sl;
+
+    gpu_fr_classes_slice(cl, first, k, &sl.w0, &sl.nw, &sl.base, &sl.n_oth);
+    sl.oth_off = (sl.nw * sizeof(uint64_t) + 31) / 32 * 32;
+    return sl;
+}
+
+/* Device bytes of one proof's scalar chunk buffer for chunks of chunk_bytes: the dense scalars
+ * of a chunk of G1 points, and room for the class words of its blocks. */
+static size_t share_chunk_bytes(size_t chunk_bytes)
+{
+    const size_t per = chunk_bytes / sizeof(g1_aff_t);
+
+    return per * sizeof(fr_t) + (gpu_fr_classes_words(per + 64) * sizeof(uint64_t) + 31) / 32 * 32;
+}
+
+size_t g16_gpu_share_bytes(unsigned share_max, size_t chunk_bytes)
+{
+    const size_t per = chunk_bytes / sizeof(g1_aff_t);
+
+    if (share_max < 2) {
+        return 0;
+    }
+    return 2 * (size_t)share_max * share_chunk_bytes(chunk_bytes) + per * sizeof(fr_t);
+}
+
+/* Fills the uploads of proof j's scalars of a chunk (k values from `first`) into dst; returns
+ * how many (0 to 2). */
+static size_t scalar_uploads(upload_t u[2], const pass_src *src, gpu_buf *dst, size_t first,
+                             size_t k)
+{
+    const fr_t *dense = src->cl ? src->cl->dense : src->host;
+
+    if (dense) {
+        u[0] = (upload_t){
+            .dst = dst, .src = (const uint8_t *)(dense + first), .len = k * sizeof(fr_t)};
+        return 1;
+    }
+    cl_slice sl = slice_of(src->cl, first, k);
+    u[0] = (upload_t){.dst = dst,
+                      .src = (const uint8_t *)(src->cl->map + sl.w0),
+                      .len = sl.nw * sizeof(uint64_t)};
+    u[1] = (upload_t){.dst = dst,
+                      .off = sl.oth_off,
+                      .src = (const uint8_t *)(src->cl->oth + sl.base),
+                      .len = sl.n_oth * sizeof(fr_t)};
+    return sl.n_oth ? 2 : 1;
+}
 
 /* A pass over the count points of streamed section sec for nsrc proofs: an upload thread queues
  * chunk i (points, and the host scalars of each proof) into buffer set i % 2 once the MSMs of
@@ -425,16 +486,16 @@ static cuzk_err pass_upload(pass_t *ps, unsigned b, size_t first, size_t k)
 
     CZ_TRY(err, chunk_upload(g, b, ps->sec, first, k, ps->pool, &ps->dg), done);
     for (size_t j = 0; j < ps->nsrc; j++) {
+        upload_t u[2];
         if (ps->src[j].buf) {
             continue;
         }
-        upload_t u = {.dst = g->sbuf[b][j],
-                      .src = (const uint8_t *)(ps->src[j].host + first),
-                      .len = k * sizeof(fr_t)};
+        size_t nu = scalar_uploads(u, &ps->src[j], g->sbuf[b][j], first, k);
         if (ps->src[j].pinned) {
-            CZ_TRY(err, gpu_buf_upload_async(u.dst, 0, u.src, u.len, g->ring.s, &ps->dg), done);
+            CZ_TRY(err, gpu_buf_upload_async(u[0].dst, 0, u[0].src, u[0].len, g->ring.s, &ps->dg),
+                   done);
         } else {
-            CZ_TRY(err, ring_push(&g->ring, &u, 1, SIZE_MAX, ps->pool, &ps->dg), done);
+            CZ_TRY(err, ring_push(&g->ring, u, nu, SIZE_MAX, ps->pool, &ps->dg), done);
         }
         host = true;
     }
@@ -511,6 +572,14 @@ static cuzk_err pass_msms(pass_t *ps, size_t i, size_t first, size_t k, void *ou
         g1_t p1;
         g2_t p2;
 
+        if (src->cl && !src->cl->dense) { /* the chunk's classes, expanded */
+            cl_slice sl = slice_of(src->cl, first, k);
+            CZ_TRY(err,
+                   gpu_fr_expand_buf(ps->g->dev, ps->g->xbuf, 0, sc, 0, sl.nw, sl.oth_off, sl.n_oth,
+                                     (unsigned)(first % 64), sl.base, k, &FR_ONE, dg),
+                   done);
+            sc = ps->g->xbuf;
+        }
         CZ_TRY(err, chunk_msm(ps->g, b, ps->sec, g2 ? (void *)&p2 : (void *)&p1, sc, soff, k, dg),
                done);
         if (g2) {
@@ -611,12 +680,45 @@ static cuzk_err check_top(bool top_zero, cz_diag *dg)
                    "divisible by Z: the quotient's top coefficient is not zero)");
 }
 
-/* Page-locked host copies of one proof's streamed scalars in a group (g16_prove_group), for
- * the group's passes: h (n - 1 values) when h is streamed, the compacted A scalars when a is,
- * the compacted B scalars when b_g1 or b_g2 is; NULL otherwise. */
+/* What one proof of a group (g16_prove_group) keeps for the group's passes: h (n - 1 values,
+ * page-locked) when h is streamed, else NULL; the classes of its L, A and B scalars (cl[KEPT_L,
+ * KEPT_A, KEPT_B], built from the assignment on the host) when those sections are streamed. */
+enum { KEPT_L, KEPT_A, KEPT_B, KEPT_COUNT };
+
 typedef struct kept_sc {
-    fr_t *h, *a, *b;
+    fr_t *h;
+    gpu_fr_classes *cl;
 } kept_sc;
+
+/* The classes of a group's proof's streamed L, A and B scalars, from its assignment on the host
+ * and the density maps of its front (map_a, map_b: the A scalars are [inputs | aux] at the
+ * positions of [1^ni | a_aux_density], the B scalars at [b_input | b_aux]; L's are aux).
+ * Vectors of more than a quarter others (not PoRep's or SnapDeals') are kept dense. */
+static cuzk_err keep_classes(gpu_params_impl *g, const cs_assignment_t *asg, gpu_fr_classes *cl,
+                             cz_pool *pool, cz_diag *dg)
+{
+    const unsigned m = g->stream_mask;
+    const unsigned want[KEPT_COUNT] = {1u << G16_SEC_L, 1u << G16_SEC_A,
+                                       (1u << G16_SEC_B_G1) | (1u << G16_SEC_B_G2)};
+    const gpu_fr_select all[KEPT_COUNT] = {{NULL, 0, g->ni}, {g->map_a, 2, 0}, {g->map_b, 2, 0}};
+    gpu_fr_select sel[KEPT_COUNT];
+    gpu_fr_classes got[KEPT_COUNT];
+    size_t count = 0, at[KEPT_COUNT];
+    cuzk_err err;
+
+    for (int t = 0; t < KEPT_COUNT; t++) {
+        if (m & want[t]) {
+            at[count] = (size_t)t;
+            sel[count++] = all[t];
+        }
+    }
+    err = gpu_fr_classes_build(got, count, asg->inputs, g->ni, asg->aux, g->na, sel, &FR_ONE, 0.25,
+                               pool, dg);
+    for (size_t i = 0; err == CUZK_OK && i < count; i++) {
+        cl[at[i]] = got[i];
+    }
+    return err;
+}
 
 /* The MSM of section sec over the count scalars at byte soff of sc, or, for a streamed section
  * of a group's proof (keep not NULL), the scalars copied into keep for the group's pass. */
@@ -632,7 +734,7 @@ static cuzk_err msm_or_keep(gpu_params_impl *g, unsigned sec, void *out, const g
 
 /* The five MSMs (4.6) of a proof whose h is in da and [inputs | aux] in dz; cmp receives the
  * compacted A / B scalars. With keep (a group's proof) the streamed sections are left to the
- * group's passes: their scalars are copied to the host instead (l's are the assignment's). */
+ * group's passes: h is copied to the host, the others' scalars are the kept classes. */
 static cuzk_err prove_msms(gpu_params_impl *g, g16_sums_t *sums, gpu_buf *cmp, size_t a_cnt,
                            size_t b_cnt, const g16_prove_opts_t *opts, g16_prove_stats_t *st,
                            const kept_sc *keep, cz_pool *pool, cz_diag *dg)
@@ -659,18 +761,18 @@ static cuzk_err prove_msms(gpu_params_impl *g, g16_sums_t *sums, gpu_buf *cmp, s
     CZ_TRY(err, g16_stage_check(opts, dg), done);
 
     t = g16_now_ms();
-    CZ_TRY(err, gpu_fr_compact_buf(g->dev, cmp, 0, g->dz, 0, g->dmap_a, 0, nz, a_cnt, dg), done);
-    CZ_TRY(
-        err,
-        msm_or_keep(g, G16_SEC_A, &sums->a, cmp, 0, a_cnt, keep ? keep->a : NULL, opts, pool, dg),
-        done);
+    if (!keep || !(g->stream_mask & (1u << G16_SEC_A))) {
+        CZ_TRY(err, gpu_fr_compact_buf(g->dev, cmp, 0, g->dz, 0, g->dmap_a, 0, nz, a_cnt, dg),
+               done);
+        CZ_TRY(err, msm_sec(g, G16_SEC_A, &sums->a, cmp, 0, a_cnt, opts, pool, dg), done);
+    }
     st->msm_a_ms = g16_stage_end(opts, "msm_a", t);
     CZ_TRY(err, g16_stage_check(opts, dg), done);
 
     t = g16_now_ms();
-    CZ_TRY(err, gpu_fr_compact_buf(g->dev, cmp, 0, g->dz, 0, g->dmap_b, 0, nz, b_cnt, dg), done);
-    if (keep && (g->stream_mask & bs)) {
-        CZ_TRY(err, gpu_buf_download(keep->b, cmp, 0, b_cnt * sizeof(fr_t), dg), done);
+    if (!keep || (g->stream_mask & bs) != bs) {
+        CZ_TRY(err, gpu_fr_compact_buf(g->dev, cmp, 0, g->dz, 0, g->dmap_b, 0, nz, b_cnt, dg),
+               done);
     }
     if (!keep || !(g->stream_mask & (1u << G16_SEC_B_G1))) {
         CZ_TRY(err, msm_sec(g, G16_SEC_B_G1, &sums->b1, cmp, 0, b_cnt, opts, pool, dg), done);
@@ -851,6 +953,9 @@ static cuzk_err prove_part(gpu_params_impl *g, g16_prove_job_t *job, g16_sums_t 
     }
     /* popcounts checked by prover.c */
     CZ_CHECK(a_cnt == g->head.params->a_len && b_cnt == g->head.params->b_g1_len);
+    if (keep) {
+        CZ_TRY(err, keep_classes(g, asg, keep->cl, pool, dg), done);
+    }
     err = prove_msms(g, sums, cmp, a_cnt, b_cnt, job->opts, job->st, keep, pool, dg);
 done:
     if (job->take) {
@@ -882,43 +987,28 @@ static cuzk_err gpu_prove(g16_gpu_params *gp, g16_prove_job_t *job, cz_pool *poo
     return err;
 }
 
-/* Values kept on the host per proof of a group: h, the compacted A and the compacted B scalars
- * of the streamed sections (kept_sc). */
+/* Values kept in page-locked memory per proof of a group: h, when streamed (kept_sc). */
 static size_t kept_values(const gpu_params_impl *g)
 {
-    const g16_params_t *p = g->head.params;
-    const unsigned m = g->stream_mask;
-
-    return (m & (1u << G16_SEC_H) ? g->n - 1 : 0) + (m & (1u << G16_SEC_A) ? p->a_len : 0) +
-           (m & ((1u << G16_SEC_B_G1) | (1u << G16_SEC_B_G2)) ? p->b_g1_len : 0);
+    return g->stream_mask & (1u << G16_SEC_H) ? g->n - 1 : 0;
 }
 
-/* Proof j's slices of the object's kept area. */
-static kept_sc kept_of(const gpu_params_impl *g, size_t j)
+/* Proof j's slice of the object's kept area and its classes cl (KEPT_COUNT of them). */
+static kept_sc kept_of(const gpu_params_impl *g, size_t j, gpu_fr_classes *cl)
 {
-    const g16_params_t *p = g->head.params;
-    const unsigned m = g->stream_mask;
-    fr_t *v = g->kept + j * kept_values(g);
-    kept_sc k = {0};
+    kept_sc k = {.cl = cl};
 
-    if (m & (1u << G16_SEC_H)) {
-        k.h = v;
-        v += g->n - 1;
-    }
-    if (m & (1u << G16_SEC_A)) {
-        k.a = v;
-        v += p->a_len;
-    }
-    if (m & ((1u << G16_SEC_B_G1) | (1u << G16_SEC_B_G2))) {
-        k.b = v;
+    if (g->stream_mask & (1u << G16_SEC_H)) {
+        k.h = g->kept + j * kept_values(g);
     }
     return k;
 }
 
-/* The group's passes: each streamed section once for all count proofs, their scalars from the
- * kept area (l's from the assignments). */
+/* The group's passes: each streamed section once for all count proofs, h from the kept area,
+ * the others from the proofs' classes cl[j]. */
 static cuzk_err group_passes(gpu_params_impl *g, g16_prove_job_t *jobs, size_t count,
-                             g16_sums_t *sums, cz_pool *pool, cz_diag *dg)
+                             g16_sums_t *sums, gpu_fr_classes (*cl)[KEPT_COUNT], cz_pool *pool,
+                             cz_diag *dg)
 {
     static const char *const stage[G16_SEC_COUNT] = {"msm_h", "msm_l", "msm_a", "msm_b_g1",
                                                      "msm_b_g2"};
@@ -937,9 +1027,9 @@ static cuzk_err group_passes(gpu_params_impl *g, g16_prove_job_t *jobs, size_t c
             continue;
         }
         for (size_t j = 0; j < count; j++) {
-            kept_sc k = kept_of(g, j);
-            const fr_t *v[G16_SEC_COUNT] = {k.h, jobs[j].asg->aux, k.a, k.b, k.b};
-            src[j] = (pass_src){.host = v[sec], .pinned = sec != G16_SEC_L};
+            const int slot[G16_SEC_COUNT] = {-1, KEPT_L, KEPT_A, KEPT_B, KEPT_B};
+            src[j] = sec == G16_SEC_H ? (pass_src){.host = kept_of(g, j, NULL).h, .pinned = true}
+                                      : (pass_src){.cl = &cl[j][slot[sec]]};
         }
         void *outs = sec == G16_SEC_B_G2 ? (void *)o2 : (void *)o1;
         CZ_TRY(err, msm_pass(g, sec, outs, src, count, len[sec], opts, pool, dg), done);
@@ -971,10 +1061,12 @@ static cuzk_err gpu_prove_group(g16_gpu_params *gp, g16_prove_job_t *jobs, size_
 {
     gpu_params_impl *g = (gpu_params_impl *)gp;
     g16_sums_t sums[G16_GPU_MAX_SHARE];
+    gpu_fr_classes cl[G16_GPU_MAX_SHARE][KEPT_COUNT];
     const uint64_t h2d0 = gpu_dev_h2d_bytes(g->dev);
     cuzk_err err = CUZK_OK;
     size_t j = 0;
 
+    memset(cl, 0, sizeof(cl));
     if (count == 1 || !g->stream_mask || g->share_max < 2) {
         for (; j < count && err == CUZK_OK; j++) {
             err = gpu_prove(gp, &jobs[j], pool, dg);
@@ -983,10 +1075,10 @@ static cuzk_err gpu_prove_group(g16_gpu_params *gp, g16_prove_job_t *jobs, size_
     }
     CZ_CHECK(count <= g->share_max);
     for (; j < count; j++) {
-        kept_sc k = kept_of(g, j);
+        kept_sc k = kept_of(g, j, cl[j]);
         CZ_TRY(err, prove_part(g, &jobs[j], &sums[j], &k, pool, dg), done);
     }
-    CZ_TRY(err, group_passes(g, jobs, count, sums, pool, dg), done);
+    CZ_TRY(err, group_passes(g, jobs, count, sums, cl, pool, dg), done);
     for (size_t i = 0; i < count; i++) { /* ---- assembly (4.7) ---- */
         double t = g16_now_ms();
         g16_prove_assemble(gp->params, jobs[i].out, &sums[i], jobs[i].r, jobs[i].s);
@@ -1000,6 +1092,9 @@ done:
     }
     for (size_t i = 0; i < count; i++) { /* the group's bytes, shared evenly */
         jobs[i].st->h2d_bytes = (gpu_dev_h2d_bytes(g->dev) - h2d0) / count;
+        for (int t = 0; t < KEPT_COUNT; t++) {
+            gpu_fr_classes_clear(&cl[i][t]);
+        }
     }
 free_rest:
     for (; j < count; j++) {
@@ -1210,7 +1305,7 @@ done:
 static cuzk_err share_new(gpu_params_impl *g, unsigned share_max, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
-    const size_t sb = g->chunk_bytes / sizeof(g1_aff_t) * sizeof(fr_t);
+    const size_t sb = share_chunk_bytes(g->chunk_bytes);
 
     if (share_max > G16_GPU_MAX_SHARE) {
         return cz_fail(dg, CUZK_E_INVAL, "%u proofs sharing a pass (at most %u)", share_max,
@@ -1227,6 +1322,10 @@ static cuzk_err share_new(gpu_params_impl *g, unsigned share_max, cz_diag *dg)
             CZ_TRY(err, dev_buf(g, &g->sbuf[b][j], sb, "a chunk of streamed scalars", dg), done);
         }
     }
+    CZ_TRY(err,
+           dev_buf(g, &g->xbuf, g->chunk_bytes / sizeof(g1_aff_t) * sizeof(fr_t),
+                   "a chunk of expanded scalars", dg),
+           done);
     if (kept_values(g)) {
         CZ_TRY(err,
                pinned(g, (void **)&g->kept, share_max * kept_values(g) * sizeof(fr_t),
@@ -1245,6 +1344,7 @@ static void share_clear(gpu_params_impl *g)
             gpu_buf_free(g->sbuf[b][j]);
         }
     }
+    gpu_buf_free(g->xbuf);
     gpu_host_free(g->kept);
 }
 

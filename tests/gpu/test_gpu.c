@@ -156,6 +156,153 @@ TEST(gpu_streams_events_pinned)
     gpu_stream_free(s);
 }
 
+/* ---- classes of Fr vectors (gpu_fr_classes_build, gpu_fr_expand_buf) ---- */
+
+/* The reference: the values of z = [v0 | v1] at the positions sel picks, in order. */
+static size_t select_ref(fr_t *out, const fr_t *v0, size_t n0, const fr_t *v1, size_t n1,
+                         const gpu_fr_select *s)
+{
+    size_t k = 0;
+    for (size_t p = s->from; p < n0 + n1; p++) {
+        if (!s->keep || ((s->keep[p / 64 * s->stride] >> (p % 64)) & 1)) {
+            out[k++] = p < n0 ? v0[p] : v1[p - n0];
+        }
+    }
+    return k;
+}
+
+/* The class words of c read position by position, against the reference values. */
+static void check_class_words(const gpu_fr_classes *c, const fr_t *want, const fr_t *unit)
+{
+    size_t oth = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const uint64_t *w = &c->map[3 * (i / 64)];
+        const bool nz = (w[0] >> (i % 64)) & 1, ot = (w[1] >> (i % 64)) & 1;
+        const bool zero = fr_is_zero(&want[i]), one = fr_eq(&want[i], unit);
+        if (i % 64 == 0) {
+            CHECK_EQ_U64(w[2], oth);
+        }
+        CHECK_MSG(nz == !zero && ot == (!zero && !one), "position %zu of %zu", i, c->n);
+        if (ot) {
+            CHECK_MEM_EQ(&c->oth[oth++], &want[i], sizeof(fr_t));
+        }
+    }
+    CHECK_EQ_U64(oth, c->n_oth);
+}
+
+/* Slices of c expanded on the device (class words at an 8-byte offset, others after them, the
+ * output between sentinels) against the reference. */
+static void check_expand_slices(gpu_dev *dev, const gpu_fr_classes *c, const fr_t *want,
+                                const fr_t *unit)
+{
+    const size_t cuts[][2] = {{0, c->n},
+                              {0, 1},
+                              {c->n - 1, 1},
+                              {c->n / 3, c->n / 2 + 1},
+                              {c->n > 70 ? 63 : 0, c->n > 70 ? 2 : 1}};
+    for (size_t t = 0; t < ARRAY_LEN(cuts); t++) {
+        const size_t first = cuts[t][0], k = cuts[t][1];
+        size_t w0, nw, base, n_oth;
+        gpu_fr_classes_slice(c, first, k, &w0, &nw, &base, &n_oth);
+        const size_t map_off = 8, oth_off = (map_off + nw * 8 + 31) / 32 * 32;
+        const size_t in_len = oth_off + n_oth * 32 + 32, out_len = (k + 2) * 32;
+        uint8_t *got = xmalloc(out_len);
+        gpu_buf *in = NULL, *out = NULL;
+
+        memset(got, 0xa5, out_len);
+        GPU_OK(gpu_buf_new(&in, dev, in_len, DG));
+        GPU_OK(gpu_buf_new(&out, dev, out_len, DG));
+        GPU_OK(gpu_buf_upload(out, 0, got, out_len, DG));
+        GPU_OK(gpu_buf_upload(in, map_off, c->map + w0, nw * 8, DG));
+        if (n_oth) {
+            GPU_OK(gpu_buf_upload(in, oth_off, c->oth + base, n_oth * 32, DG));
+        }
+        GPU_OK(gpu_fr_expand_buf(dev, out, 32, in, map_off, nw, oth_off, n_oth,
+                                 (unsigned)(first % 64), base, k, unit, DG));
+        GPU_OK(gpu_buf_download(got, out, 0, out_len, DG));
+        CHECK_MSG(memcmp(got + 32, want + first, k * 32) == 0, "slice %zu+%zu of %zu", first, k,
+                  c->n);
+        for (size_t i = 0; i < 32; i++) {
+            CHECK(got[i] == 0xa5 && got[out_len - 1 - i] == 0xa5);
+        }
+        CHECK_ERR(gpu_fr_expand_buf(dev, out, 32, in, map_off, nw - 3, oth_off, n_oth,
+                                    (unsigned)(first % 64), base, k, unit, NULL),
+                  CUZK_E_INVAL);
+        CHECK_ERR(gpu_fr_expand_buf(dev, out, 64, in, map_off, nw, oth_off, n_oth,
+                                    (unsigned)(first % 64), base, k + 1, unit, NULL),
+                  CUZK_E_INVAL);
+        gpu_buf_free(in);
+        gpu_buf_free(out);
+        cz_free_aligned(got);
+    }
+}
+
+TEST(gpu_fr_classes)
+{
+    gpu_dev *dev = gtu_need_dev();
+    const size_t sizes[][2] = {{0, 1}, {1, 0}, {3, 61}, {40, 1000}, {328, 5000}};
+    const fr_t unit = FR_ONE;
+    fr_t other;
+
+    rand_fr(&other);
+    for (size_t si = 0; si < ARRAY_LEN(sizes); si++) {
+        for (int kind = 0; kind < 3; kind++) { /* mostly 0 and 1; all others; all zero */
+            const size_t n0 = sizes[si][0], n1 = sizes[si][1], nz = n0 + n1, zw = (nz + 63) / 64;
+            fr_t *v0 = xmalloc(n0 * 32), *v1 = xmalloc(n1 * 32), *want = xmalloc(nz * 32);
+            uint64_t *keep = xmalloc(2 * zw * 8);
+            for (size_t p = 0; p < nz; p++) {
+                fr_t *v = p < n0 ? &v0[p] : &v1[p - n0];
+                unsigned r = (unsigned)(cz_prng_u64(test_prng()) % 20);
+                if (kind == 2 || (kind == 0 && r < 9)) {
+                    memset(v, 0, sizeof(*v));
+                } else if (kind == 0 && r < 18) {
+                    *v = unit;
+                } else {
+                    r == 19 ? (void)(*v = other) : rand_fr(v); /* repeated others too */
+                }
+            }
+            for (size_t w = 0; w < 2 * zw; w++) {
+                keep[w] = cz_prng_u64(test_prng()) & (w % 4 == 2 ? 0 : ~(uint64_t)0);
+            }
+            const gpu_fr_select sel[4] = {
+                {NULL, 0, 0}, {NULL, 0, n0}, {keep, 2, 0}, {keep, 1, nz > 5 ? 5 : 0}};
+            gpu_fr_classes c[4], cp[4], dense[4];
+            CHECK_OK(gpu_fr_classes_build(c, 4, v0, n0, v1, n1, sel, &unit, 1.0, NULL, NULL));
+            CHECK_OK(
+                gpu_fr_classes_build(cp, 4, v0, n0, v1, n1, sel, &unit, 1.0, test_pool(), NULL));
+            CHECK_OK(gpu_fr_classes_build(dense, 4, v0, n0, v1, n1, sel, &unit, 0.25, NULL, NULL));
+            for (int t = 0; t < 4; t++) {
+                const size_t n = select_ref(want, v0, n0, v1, n1, &sel[t]);
+                fr_t *got = xmalloc(n * 32);
+                CHECK_EQ_U64(c[t].n, n);
+                CHECK(c[t].map && !c[t].dense && cp[t].n == n && cp[t].n_oth == c[t].n_oth);
+                CHECK_MEM_EQ(cp[t].map, c[t].map, gpu_fr_classes_words(n) * 8);
+                CHECK(c[t].n_oth == 0 || memcmp(cp[t].oth, c[t].oth, c[t].n_oth * 32) == 0);
+                check_class_words(&c[t], want, &unit);
+                /* the dense choice: more than a quarter others */
+                CHECK((dense[t].dense != NULL) == (c[t].n_oth * 4 > n));
+                for (int f = 0; f < 2; f++) {
+                    memset(got, 0x5a, n * 32);
+                    gpu_fr_classes_expand(got, f ? &dense[t] : &c[t], 0, n, &unit);
+                    CHECK_MSG(memcmp(got, want, n * 32) == 0, "sizes %zu kind %d sel %d", si, kind,
+                              t);
+                }
+                if (n) {
+                    check_expand_slices(dev, &c[t], want, &unit);
+                }
+                gpu_fr_classes_clear(&c[t]);
+                gpu_fr_classes_clear(&cp[t]);
+                gpu_fr_classes_clear(&dense[t]);
+                cz_free_aligned(got);
+            }
+            cz_free_aligned(v0);
+            cz_free_aligned(v1);
+            cz_free_aligned(want);
+            cz_free_aligned(keep);
+        }
+    }
+}
+
 /* ---- field arithmetic ---- */
 
 TEST(gpu_field_fr)

@@ -557,15 +557,55 @@ TEST(gpu_prove_streamed_cancel_and_failure)
     g16_params_free(p);
 }
 
-/* Bytes of the scalars a group's proof sends beside the points of its streamed sections (32 per
- * point: h, aux, the compacted A and B, B again for b_g2). */
-static size_t group_scalar_bytes(const g16_params_t *p, unsigned mask)
+/* Bytes a vector of scalars crosses as, chunk by chunk (per values): dense, 32 a value, or
+ * per chunk the class words of its blocks and its others. */
+static size_t classes_bytes(const gpu_fr_classes *c, size_t per)
 {
-    const size_t len[5] = {p->h_len, p->l_len, p->a_len, p->b_g1_len, p->b_g2_len};
     size_t b = 0;
-    for (unsigned k = 0; k < 5; k++) {
-        b += (mask >> k & 1) ? 32 * len[k] : 0;
+    for (size_t first = 0; first < c->n; first += per) {
+        size_t k = c->n - first < per ? c->n - first : per, w0, nw, base, n_oth;
+        if (c->dense) {
+            b += 32 * k;
+            continue;
+        }
+        gpu_fr_classes_slice(c, first, k, &w0, &nw, &base, &n_oth);
+        b += 8 * nw + 32 * n_oth;
     }
+    return b;
+}
+
+/* Bytes of the scalars a group's proof of asg sends beside the points of its streamed sections
+ * over chunks of chunk bytes: h dense (32 a point), and the L, A and B scalars as classes, the
+ * selections written here position by position from the assignment's densities ([inputs |
+ * aux]: L aux, A [all inputs | a_aux], B [b_input | b_aux]; B twice with b_g2 streamed). */
+static size_t group_scalar_bytes(const g16_params_t *p, unsigned mask, const cs_assignment_t *asg,
+                                 size_t chunk)
+{
+    const size_t ni = asg->num_inputs, nz = ni + asg->num_aux, nw = (nz + 63) / 64;
+    uint64_t *ka = calloc(nw + 1, 8), *kb = calloc(nw + 1, 8);
+    gpu_fr_classes c[3];
+    size_t b = (mask & 1) ? 32 * p->h_len : 0;
+
+    CHECK(ka && kb);
+    for (size_t i = 0; i < nz; i++) {
+        bool a = i < ni || cs_bitvec_get(&asg->a_aux_density, i - ni);
+        bool bb = i < ni ? cs_bitvec_get(&asg->b_input_density, i)
+                         : cs_bitvec_get(&asg->b_aux_density, i - ni);
+        ka[i / 64] |= (uint64_t)a << (i % 64);
+        kb[i / 64] |= (uint64_t)bb << (i % 64);
+    }
+    const gpu_fr_select sel[3] = {{NULL, 0, ni}, {ka, 1, 0}, {kb, 1, 0}};
+    CHECK_OK(gpu_fr_classes_build(c, 3, asg->inputs, ni, asg->aux, asg->num_aux, sel, &FR_ONE, 0.25,
+                                  NULL, NULL));
+    const gpu_fr_classes *of[5] = {NULL, &c[0], &c[1], &c[2], &c[2]};
+    for (unsigned k = 1; k < 5; k++) {
+        b += (mask >> k & 1) ? classes_bytes(of[k], chunk / (k == 4 ? 192 : 96)) : 0;
+    }
+    for (int k = 0; k < 3; k++) {
+        gpu_fr_classes_clear(&c[k]);
+    }
+    free(ka);
+    free(kb);
     return b;
 }
 
@@ -574,7 +614,7 @@ static size_t group_scalar_bytes(const g16_params_t *p, unsigned mask)
 /* Groups of 1 .. GROUP_MAX proofs (witnesses vseed + j, r and s from rs_seed + j) against the
  * same proofs one by one on the device and on the CPU: the same bytes, and the group moves
  * exactly the singles' bytes less (count - 1) passes over the streamed points plus each proof's
- * streamed scalars. */
+ * streamed scalars (h dense, the others as classes). */
 static void check_group(const gc_spec *sp, const g16_params_t *p, g16_gpu_params *gp, gpu_dev *dev,
                         uint64_t vseed, uint64_t rs_seed)
 {
@@ -615,7 +655,9 @@ static void check_group(const gc_spec *sp, const g16_params_t *p, g16_gpu_params
             CHECK(st[j].h2d_bytes == group / count && st[j].total_ms >= 0.0);
         }
         uint64_t expect = single[count] - (count - 1) * streamed_bytes(p, mask);
-        expect += count > 1 ? count * group_scalar_bytes(p, mask) : 0;
+        for (size_t j = 0; count > 1 && j < count; j++) {
+            expect += group_scalar_bytes(p, mask, &asg[j], g16_gpu_params_stream_bytes(gp));
+        }
         CHECK_MSG(group == expect, "%s: a group of %zu moved %llu bytes, expected %llu", sp->name,
                   count, (unsigned long long)group, (unsigned long long)expect);
     }
