@@ -214,11 +214,10 @@ static cuzk_err build_one(build_t *b, size_t t, double max_oth, cz_pool *pool, c
 }
 
 cuzk_err gpu_fr_classes_build(gpu_fr_classes *out, size_t count, const fr_t *v0, size_t n0,
-                              const fr_t *v1, size_t n1, const gpu_fr_select *sel,
-                              const fr_t *unit, double max_oth, cz_pool *pool, cz_diag *dg)
+                              const fr_t *v1, size_t n1, const gpu_fr_select *sel, const fr_t *unit,
+                              double max_oth, cz_pool *pool, cz_diag *dg)
 {
-    build_t b = {.v0 = v0, .v1 = v1, .n0 = n0, .nz = n0 + n1, .unit = unit, .sel = sel,
-                 .out = out};
+    build_t b = {.v0 = v0, .v1 = v1, .n0 = n0, .nz = n0 + n1, .unit = unit, .sel = sel, .out = out};
     cuzk_err err = CUZK_OK;
 
     CZ_CHECK(out != NULL && sel != NULL && unit != NULL && (n0 == 0 || v0) && (n1 == 0 || v1));

@@ -690,33 +690,72 @@ typedef struct kept_sc {
     gpu_fr_classes *cl;
 } kept_sc;
 
-/* The classes of a group's proof's streamed L, A and B scalars, from its assignment on the host
- * and the density maps of its front (map_a, map_b: the A scalars are [inputs | aux] at the
- * positions of [1^ni | a_aux_density], the B scalars at [b_input | b_aux]; L's are aux).
+/* The classes a proof of asg sends: with zc, those of [inputs | aux] for the front (z_upload);
+ * with cl (a group's proof), those of its streamed L, A and B scalars, from the density maps
+ * (map_a, map_b: the A scalars are [inputs | aux] at the positions of [1^ni | a_aux_density],
+ * the B scalars at [b_input | b_aux]; L's are aux). All from one reading of the assignment.
  * Vectors of more than a quarter others (not PoRep's or SnapDeals') are kept dense. */
-static cuzk_err keep_classes(gpu_params_impl *g, const cs_assignment_t *asg, gpu_fr_classes *cl,
-                             cz_pool *pool, cz_diag *dg)
+static cuzk_err part_classes(gpu_params_impl *g, const cs_assignment_t *asg, gpu_fr_classes *zc,
+                             gpu_fr_classes *cl, cz_pool *pool, cz_diag *dg)
 {
     const unsigned m = g->stream_mask;
     const unsigned want[KEPT_COUNT] = {1u << G16_SEC_L, 1u << G16_SEC_A,
                                        (1u << G16_SEC_B_G1) | (1u << G16_SEC_B_G2)};
     const gpu_fr_select all[KEPT_COUNT] = {{NULL, 0, g->ni}, {g->map_a, 2, 0}, {g->map_b, 2, 0}};
-    gpu_fr_select sel[KEPT_COUNT];
-    gpu_fr_classes got[KEPT_COUNT];
-    size_t count = 0, at[KEPT_COUNT];
+    gpu_fr_select sel[KEPT_COUNT + 1];
+    gpu_fr_classes got[KEPT_COUNT + 1];
+    gpu_fr_classes *to[KEPT_COUNT + 1];
+    size_t count = 0;
     cuzk_err err;
 
-    for (int t = 0; t < KEPT_COUNT; t++) {
+    if (zc) {
+        to[count] = zc;
+        sel[count++] = (gpu_fr_select){NULL, 0, 0};
+    }
+    for (int t = 0; cl && t < KEPT_COUNT; t++) {
         if (m & want[t]) {
-            at[count] = (size_t)t;
+            to[count] = &cl[t];
             sel[count++] = all[t];
         }
+    }
+    if (count == 0) {
+        return CUZK_OK;
     }
     err = gpu_fr_classes_build(got, count, asg->inputs, g->ni, asg->aux, g->na, sel, &FR_ONE, 0.25,
                                pool, dg);
     for (size_t i = 0; err == CUZK_OK && i < count; i++) {
-        cl[at[i]] = got[i];
+        *to[i] = got[i];
     }
+    return err;
+}
+
+/* [inputs | aux] into dz from its classes zc (not dense): the class words and the others staged
+ * in dc, then expanded; false when they do not fit in dc (the caller uploads z dense). */
+static cuzk_err z_from_classes(gpu_params_impl *g, const gpu_fr_classes *zc, bool *done,
+                               cz_pool *pool, cz_diag *dg)
+{
+    const size_t words = gpu_fr_classes_words(zc->n);
+    const size_t oth_off = (words * sizeof(uint64_t) + 31) / 32 * 32;
+    upload_t u[2] = {
+        {.dst = g->dc, .src = (const uint8_t *)zc->map, .len = words * sizeof(uint64_t)},
+        {.dst = g->dc,
+         .off = oth_off,
+         .src = (const uint8_t *)zc->oth,
+         .len = zc->n_oth * sizeof(fr_t)}};
+    cuzk_err err = CUZK_OK;
+
+    *done = false;
+    if (zc->dense || zc->n == 0 || oth_off + zc->n_oth * sizeof(fr_t) > gpu_buf_len(g->dc)) {
+        return CUZK_OK;
+    }
+    CZ_TRY(err, ring_push(&g->ring, u, zc->n_oth ? 2 : 1, SIZE_MAX, pool, dg), out);
+    CZ_TRY(err, ring_drain(&g->ring, dg), out);
+    CZ_TRY(err,
+           gpu_fr_expand_buf(g->dev, g->dz, 0, g->dc, 0, words, oth_off, zc->n_oth, 0, 0, zc->n,
+                             &FR_ONE, dg),
+           out);
+    *done = true;
+out:
     return err;
 }
 
@@ -880,8 +919,8 @@ done:
 /* prep, products and quotient of the three-buffer layout: a, b, c (or, with a shape, all of
  * [inputs | aux] and the products on the device), the maps, and [inputs | aux] around the
  * quotient so that its transfer overlaps it. */
-static cuzk_err prove_front(gpu_params_impl *g, g16_prove_job_t *job, size_t *a_cnt, size_t *b_cnt,
-                            cz_pool *pool, cz_diag *dg)
+static cuzk_err prove_front(gpu_params_impl *g, g16_prove_job_t *job, const gpu_fr_classes *zc,
+                            size_t *a_cnt, size_t *b_cnt, cz_pool *pool, cz_diag *dg)
 {
     const cs_assignment_t *asg = job->asg;
     const g16_prove_opts_t *opts = job->opts;
@@ -900,7 +939,14 @@ static cuzk_err prove_front(gpu_params_impl *g, g16_prove_job_t *job, size_t *a_
     }
     CZ_TRY(err, ring_drain(&g->ring, dg), done); /* anything a failed proof left in flight */
     if (shp) {
+        bool sent = false;
         CZ_CHECK(shp->g == g && shp->rows == asg->m);
+        if (zc && z[0].done == 0) {
+            CZ_TRY(err, z_from_classes(g, zc, &sent, pool, dg), done);
+        }
+        for (int k = 0; sent && k < 2; k++) {
+            z[k].done = z[k].len;
+        }
         CZ_TRY(err, ring_push(&g->ring, z, 2, SIZE_MAX, pool, dg), done); /* products read z */
     }
     for (int k = 0; !shp && k < 3; k++) {
@@ -942,22 +988,28 @@ static cuzk_err prove_part(gpu_params_impl *g, g16_prove_job_t *job, g16_sums_t 
      * two-buffer layout, a's (free after msm_h: b holds [inputs | aux]) */
     gpu_buf *cmp = g->dcmp ? g->dcmp : g->lean && !g->lean_z ? g->da : g->db;
     size_t a_cnt = 0, b_cnt = 0;
+    /* streamed, with a device shape: [inputs | aux] crosses as classes too */
+    const bool zcl = g->stream_mask && !g->lean && job->opts && job->opts->gpu_shape;
+    gpu_fr_classes zc = {0};
 
     /* prover.c checked the shape against p, the object's parameters */
     CZ_CHECK(job->lg == g->lg && asg->num_inputs == g->ni && asg->num_aux == g->na);
     CZ_CHECK(asg->m <= g->n);
+    if (keep || zcl) { /* the maps first: the classes of A and B follow them */
+        CZ_TRY(err, upload_maps(g, asg, &a_cnt, &b_cnt, dg), done);
+        CZ_TRY(err, part_classes(g, asg, zcl ? &zc : NULL, keep ? keep->cl : NULL, pool, dg), done);
+    }
     if (g->lean) {
         CZ_TRY(err, prove_lean_front(g, job, &a_cnt, &b_cnt, pool, dg), done);
     } else {
-        CZ_TRY(err, prove_front(g, job, &a_cnt, &b_cnt, pool, dg), done);
+        CZ_TRY(err, prove_front(g, job, zcl ? &zc : NULL, &a_cnt, &b_cnt, pool, dg), done);
     }
+    gpu_fr_classes_clear(&zc);
     /* popcounts checked by prover.c */
     CZ_CHECK(a_cnt == g->head.params->a_len && b_cnt == g->head.params->b_g1_len);
-    if (keep) {
-        CZ_TRY(err, keep_classes(g, asg, keep->cl, pool, dg), done);
-    }
     err = prove_msms(g, sums, cmp, a_cnt, b_cnt, job->opts, job->st, keep, pool, dg);
 done:
+    gpu_fr_classes_clear(&zc);
     if (job->take) {
         for (int k = 0; k < 3; k++) {
             cz_free(job->abc[k]);
