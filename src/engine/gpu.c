@@ -341,6 +341,9 @@ cuzk_err eng_gpu_open_all(eng_t *eng, cz_diag *dg)
         }
         cuzk_err err = gpu_dev_open(&dev, want[i], &odg);
         if (err == CUZK_OK) {
+            err = gpu_dev_warm(dev, &odg); /* its kernels' local memory before the plan */
+        }
+        if (err == CUZK_OK) {
             gpu_dev_set_mem_cap(dev, (size_t)cfg->gpu_device_memory_bytes);
             gpu_dev_set_h2d_rate(dev, cfg->gpu_h2d_rate);
             err = gpu_dev_get_info(dev, &info, &odg);

@@ -67,6 +67,48 @@ static double ms_between(uint64_t t0, uint64_t t1)
     return (double)(t1 - t0) / 1e6;
 }
 
+/* Host bytes of a partition that a device proves from the circuit's shape (a, b, c computed
+ * there): its witness, [inputs | aux] and the densities' bits, a quarter more for the classes of
+ * its scalars in a shared pass (gpu.h gpu_fr_classes) and the synthesis's transients, and a
+ * margin; the plan's estimate (the CPU prover's working set) when the counts are unknown or the
+ * device path is not open to it. A CPU fallback takes the rest back (regrow_locked). */
+static uint64_t part_bytes_locked(eng_t *eng, const eng_plan_t *plan, const eng_srs *srs)
+{
+    const cs_counts_t *c = &plan->shape;
+    const uint64_t full = plan->partition_mem_bytes;
+    const uint64_t v = ((uint64_t)c->num_aux + c->num_inputs) * sizeof(fr_t);
+    const uint64_t dev = v + v / 4 + ((uint64_t)c->num_aux + c->num_inputs) / 2 + 64 * MIB;
+
+    if (c->num_aux == 0 || eng->cfg.synth_mode == ENG_SYNTH_PROVER ||
+        !eng_gpu_any_usable_locked(eng) || eng_gpu_host_products_locked(eng, srs)) {
+        return full;
+    }
+    return dev < full ? dev : full;
+}
+
+/* Partition part of job takes back the plan's whole estimate before a, b, c are made on the host
+ * (a CPU fallback, or a device without the shape): at once, past the budget if need be (a proof
+ * in progress is not stopped; later reservations wait for it), logged. */
+static void regrow_locked(eng_t *eng, const eng_job *job, eng_part *part)
+{
+    const uint64_t full = job->plan.partition_mem_bytes;
+
+    if (part->reserved == 0 || part->reserved >= full) {
+        return;
+    }
+    uint64_t more = full - part->reserved;
+    eng->mem_used += more;
+    eng->mem_parts += more;
+    part->reserved = full;
+    if (eng->mem_used > eng->mem_used_peak) {
+        eng->mem_used_peak = eng->mem_used;
+    }
+    if (eng->mem_used > eng->cfg.mem_budget_bytes) {
+        CZ_LOG(CZ_LOG_WARN, "job=%s event=over_budget used_bytes=%llu budget_bytes=%llu", job->qid,
+               (unsigned long long)eng->mem_used, (unsigned long long)eng->cfg.mem_budget_bytes);
+    }
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Prepare
  * ------------------------------------------------------------------------------------------- */
@@ -136,7 +178,8 @@ static void run_prepare(eng_t *eng, eng_job *job, eng_defer *d)
         if (!srs) {
             err = CUZK_E_NOMEM;
             snprintf(msg, sizeof(msg), "out of memory");
-        } else if (srs->file_bytes + plan.partition_mem_bytes > eng->cfg.mem_budget_bytes) {
+        } else if (srs->file_bytes + part_bytes_locked(eng, &plan, srs) >
+                   eng->cfg.mem_budget_bytes) {
             err = CUZK_E_NOMEM;
             snprintf(
                 msg, sizeof(msg),
@@ -267,7 +310,7 @@ static cuzk_err synthesize_partition(eng_t *eng, eng_job *job, size_t k, uint64_
 static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
 {
     eng_srs *srs = job->srs;
-    uint64_t part_bytes = job->plan.partition_mem_bytes;
+    uint64_t part_bytes = part_bytes_locked(eng, &job->plan, srs);
     bool load = srs->tier != ENG_TIER_HOT;
     uint64_t need = part_bytes + (load ? srs->file_bytes : 0);
 
@@ -364,6 +407,9 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
     part->shape = shape ? &shape->shape : NULL;
     part->shape_ref = shape;
     eng_part_hold_asg_locked(eng, part);
+    if (asg.a) { /* a, b, c on the host after all (no shape): the whole estimate */
+        regrow_locked(eng, job, part);
+    }
     if (err != CUZK_OK) {
         if (!(err == CUZK_E_CANCELLED && atomic_load(&job->cancel))) {
             char buf[600];
@@ -501,12 +547,15 @@ typedef struct prove_out {
  * *on_gpu: the proof came from the device. Runs without the lock. */
 /* a, b, c of partition k on the host, from its shape, when synthesis left them to a device
  * that cannot take them now. */
-static cuzk_err host_products(eng_t *eng, eng_part *part, cz_diag *dg)
+static cuzk_err host_products(eng_t *eng, const eng_job *job, eng_part *part, cz_diag *dg)
 {
     if (part->asg.a) {
         return CUZK_OK;
     }
     CZ_CHECK(part->shape != NULL);
+    pthread_mutex_lock(&eng->mu);
+    regrow_locked(eng, job, part);
+    pthread_mutex_unlock(&eng->mu);
     return cs_shape_products(part->shape, &part->asg, eng->prove_pool, dg);
 }
 
@@ -544,7 +593,7 @@ static cuzk_err prove_once(eng_t *eng, eng_gpu *g, bool use_gpu, eng_job *job, s
             opts.gpu_shape = eng_gpu_shape(eng, g, opts.gpu, part->shape, job, k);
             o->upload_ns += eng_now_ns() - t0;
             if (!opts.gpu_shape) {
-                CZ_TRY(err, host_products(eng, part, &o->dg), done);
+                CZ_TRY(err, host_products(eng, job, part, &o->dg), done);
             }
         }
         if (opts.gpu) {
@@ -569,7 +618,7 @@ static cuzk_err prove_once(eng_t *eng, eng_gpu *g, bool use_gpu, eng_job *job, s
             opts.gpu_shape = NULL;
         }
     }
-    CZ_TRY(err, host_products(eng, part, &o->dg), done);
+    CZ_TRY(err, host_products(eng, job, part, &o->dg), done);
     o->cpu_fallback = g != NULL; /* a device thread proving on the CPU */
     CZ_TRY(err, eng_srs_points_acquire(eng, srs, params, NULL, NULL, NULL, &o->dg),
            done); /* the CPU reads them */
@@ -693,7 +742,7 @@ static g16_gpu_params *group_copy(eng_t *eng, eng_gpu *g, eng_job *job, const si
         o[0].upload_ns += eng_now_ns() - t0;
     }
     for (size_t i = 0; i < cnt && !opts->gpu_shape; i++) {
-        if (host_products(eng, &job->parts[ks[i]], &o[i].dg) != CUZK_OK) {
+        if (host_products(eng, job, &job->parts[ks[i]], &o[i].dg) != CUZK_OK) {
             return NULL;
         }
     }

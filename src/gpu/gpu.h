@@ -75,6 +75,12 @@ CZ_MUST_USE cuzk_err gpu_dev_get_info(gpu_dev *dev, gpu_dev_info *info, cz_diag 
 /** Frees the device's twiddle tables and scratch area (they are rebuilt on demand). */
 CZ_MUST_USE cuzk_err gpu_dev_trim(gpu_dev *dev, cz_diag *dg);
 
+/** Runs a small G1 and a small G2 MSM (identity points, scalars other than 0 and 1) and trims:
+ *  the MSM kernels' local memory, which the driver takes at their first launch and keeps
+ *  (gpu_dev_open asks it to), is then taken before the caller reads the free memory to plan a
+ *  capped device, instead of failing a launch on a full card later. */
+CZ_MUST_USE cuzk_err gpu_dev_warm(gpu_dev *dev, cz_diag *dg);
+
 /** Caps the device memory that everything made from `dev` may hold at once: buffers, bases,
  *  matrices, the twiddle and coset tables and the scratch areas (0 = no cap). An allocation
  *  past the cap fails with CUZK_E_NOMEM as if the device were full, and gpu_dev_get_info

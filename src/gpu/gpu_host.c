@@ -1,11 +1,13 @@
 /* gpu_host.c - host-side field and curve arithmetic for the CUDA backend (see internal.h): NTT
  * constants and coset factor tables computed with field/, and the final combination of MSM
- * window sums with curve/. Built with the CUDA backend and with its CPU emulation.
+ * window sums with curve/; and the warm-up MSMs of gpu_dev_warm. Built with the CUDA backend and
+ * with its CPU emulation.
  */
 #include "gpu/internal.h"
 
 #include <string.h>
 
+#include "common/alloc.h"
 #include "curve/g1.h"
 #include "curve/g2.h"
 #include "field/bls12_381_consts.h"
@@ -172,4 +174,43 @@ size_t gpu_spmat_sizeof(size_t rows, size_t nnz, const uint32_t *row_ptr, size_t
         off += i < 4 ? part[i] : nlong * sizeof(uint32_t);
     }
     return off;
+}
+
+#define WARM_N 4096
+
+cuzk_err gpu_dev_warm(gpu_dev *dev, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+    gpu_msm_bases *b1 = NULL, *b2 = NULL;
+    fr_repr_t *sc = cz_calloc(WARM_N, sizeof(fr_repr_t));
+    g1_aff_t *p1 = cz_calloc(WARM_N, sizeof(g1_aff_t)); /* all zero: the identity */
+    g2_aff_t *p2 = cz_calloc(WARM_N, sizeof(g2_aff_t));
+    g1_t s1;
+    g2_t s2;
+
+    if (!sc || !p1 || !p2) {
+        err = cz_fail(dg, CUZK_E_NOMEM, "the warm-up MSMs");
+        goto done;
+    }
+    for (size_t i = 0; i < WARM_N; i++) {
+        sc[i].l[0] = 2 + i * 0x9e3779b97f4a7c15ULL;
+        sc[i].l[1] = i;
+        sc[i].l[3] = (i * 0x2545f4914f6cdd1dULL) >> 3; /* below 2^255 */
+    }
+    CZ_TRY(err, gpu_msm_bases_new_g1(&b1, dev, WARM_N, dg), done);
+    CZ_TRY(err, gpu_msm_bases_new_g2(&b2, dev, WARM_N, dg), done);
+    CZ_TRY(err, gpu_msm_bases_upload_g1(b1, 0, p1, WARM_N, dg), done);
+    CZ_TRY(err, gpu_msm_bases_upload_g2(b2, 0, p2, WARM_N, dg), done);
+    CZ_TRY(err, gpu_msm_g1(dev, &s1, b1, 0, sc, WARM_N, NULL, dg), done);
+    CZ_TRY(err, gpu_msm_g2(dev, &s2, b2, 0, sc, WARM_N, NULL, dg), done);
+done:
+    gpu_msm_bases_free(b1);
+    gpu_msm_bases_free(b2);
+    cz_free(sc);
+    cz_free(p1);
+    cz_free(p2);
+    if (err == CUZK_OK) {
+        err = gpu_dev_trim(dev, dg);
+    }
+    return err;
 }

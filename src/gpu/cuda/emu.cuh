@@ -412,6 +412,12 @@ inline cudaError_t cudaSetDevice(int d)
 {
     return d >= 0 && d < emu_device_count() ? cudaSuccess : cudaErrorInvalidDevice;
 }
+#define cudaDeviceLmemResizeToMax 0x10u
+inline cudaError_t cudaSetDeviceFlags(unsigned flags)
+{
+    (void)flags;
+    return cudaSuccess;
+}
 inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int d)
 {
     if (d < 0 || d >= emu_device_count()) {
