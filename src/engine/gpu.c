@@ -842,8 +842,15 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
         pthread_mutex_unlock(&eng->mu);
         return NULL;
     }
+    eng_defer d = {0};
     for (eng_gpu_res *r = g->res; r; r = r->next) {
         if (r->srs == srs && r->params == params && !r->freeing) {
+            if (extra && !r->shape_room) {
+                /* planned before the shape was recorded (a, b, c from the host): made again
+                 * with room for it, so that the device computes them from now on */
+                free_copy_locked(eng, g, r, &d, "replanned");
+                break;
+            }
             r->last_used_ns = eng_now_ns();
             gp = r->gp;
             break;
@@ -851,6 +858,7 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     }
     total = g->total_bytes;
     pthread_mutex_unlock(&eng->mu);
+    eng_defer_run(eng, &d);
     if (gp) {
         return gp;
     }

@@ -195,6 +195,8 @@ eng_shape *eng_shape_take_locked(eng_t *eng, const char *id);
 /** The device bytes the circuit's READY shape will take beside its parameters (0 when it has
  *  none yet), so that a copy made before any partition leaves room for it. */
 uint64_t eng_shape_device_bytes_locked(eng_t *eng, const char *id);
+/** True when circuit id's shape is recorded and ready to use. */
+bool eng_shape_ready_locked(eng_t *eng, const char *id);
 void eng_shape_free(eng_shape *s);
 
 typedef struct eng_waiter {

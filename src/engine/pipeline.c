@@ -70,7 +70,8 @@ static double ms_between(uint64_t t0, uint64_t t1)
 /* Host bytes of a partition that a device proves from the circuit's shape (a, b, c computed
  * there): its witness, [inputs | aux] and the densities' bits, a quarter more for the classes of
  * its scalars in a shared pass (gpu.h gpu_fr_classes) and the synthesis's transients, and a
- * margin; the plan's estimate (the CPU prover's working set) when the counts are unknown or the
+ * margin; the plan's estimate (the CPU prover's working set) when the counts are unknown, the
+ * shape not yet recorded (partitions synthesized meanwhile make a, b, c on the host) or the
  * device path is not open to it. A CPU fallback takes the rest back (regrow_locked). */
 static uint64_t part_bytes_locked(eng_t *eng, const eng_plan_t *plan, const eng_srs *srs)
 {
@@ -80,7 +81,8 @@ static uint64_t part_bytes_locked(eng_t *eng, const eng_plan_t *plan, const eng_
     const uint64_t dev = v + v / 4 + ((uint64_t)c->num_aux + c->num_inputs) / 2 + 64 * MIB;
 
     if (c->num_aux == 0 || eng->cfg.synth_mode == ENG_SYNTH_PROVER ||
-        !eng_gpu_any_usable_locked(eng) || eng_gpu_host_products_locked(eng, srs)) {
+        !eng_shape_ready_locked(eng, plan->circuit_id) || !eng_gpu_any_usable_locked(eng) ||
+        eng_gpu_host_products_locked(eng, srs)) {
         return full;
     }
     return dev < full ? dev : full;

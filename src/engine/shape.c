@@ -319,6 +319,12 @@ bool eng_shape_stale_locked(eng_t *eng, eng_job *job, size_t k)
     return true;
 }
 
+bool eng_shape_ready_locked(eng_t *eng, const char *id)
+{
+    const eng_shape *s = find_locked(eng, id);
+    return s && s->state == SHAPE_READY;
+}
+
 uint64_t eng_shape_device_bytes_locked(eng_t *eng, const char *id)
 {
     const eng_shape *s = find_locked(eng, id);
