@@ -183,13 +183,14 @@ static void run_prepare(eng_t *eng, eng_job *job, eng_defer *d)
         } else if (srs->file_bytes + part_bytes_locked(eng, &plan, srs) >
                    eng->cfg.mem_budget_bytes) {
             err = CUZK_E_NOMEM;
-            snprintf(
-                msg, sizeof(msg),
-                "circuit %s needs %llu bytes of memory (parameters %llu + one partition "
-                "%llu), more than the memory budget of %llu bytes",
-                plan.circuit_id, (unsigned long long)(srs->file_bytes + plan.partition_mem_bytes),
-                (unsigned long long)srs->file_bytes, (unsigned long long)plan.partition_mem_bytes,
-                (unsigned long long)eng->cfg.mem_budget_bytes);
+            snprintf(msg, sizeof(msg),
+                     "circuit %s needs %llu bytes of memory (parameters %llu + one partition "
+                     "%llu), more than the memory budget of %llu bytes",
+                     plan.circuit_id,
+                     (unsigned long long)(srs->file_bytes + part_bytes_locked(eng, &plan, srs)),
+                     (unsigned long long)srs->file_bytes,
+                     (unsigned long long)part_bytes_locked(eng, &plan, srs),
+                     (unsigned long long)eng->cfg.mem_budget_bytes);
         }
     }
     if (err == CUZK_OK && !atomic_load(&job->cancel)) {

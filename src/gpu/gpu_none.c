@@ -288,7 +288,7 @@ cuzk_err gpu_fr_compact_buf(gpu_dev *dev, gpu_buf *out, size_t out_off, const gp
 
 cuzk_err gpu_fr_expand_buf(gpu_dev *dev, gpu_buf *out, size_t out_off, const gpu_buf *in,
                            size_t map_off, size_t nw, size_t oth_off, size_t n_oth, unsigned bit0,
-                           uint64_t base, size_t k, const fr_t *unit, cz_diag *dg)
+                           uint64_t base, size_t k, const struct fr *unit, cz_diag *dg)
 {
     return no_gpu(dg);
 }

@@ -658,6 +658,33 @@ TEST(gpu_partitions_share_a_pass)
               (unsigned long long)h2d[0]);
 }
 
+/* A partition proved from the shape on the device reserves its witness, not the plan's estimate
+ * (the CPU prover's): once the shape is recorded, a job whose estimate is more than the whole
+ * budget is proved on the device; a CPU fallback of such a partition takes the estimate back
+ * (event=over_budget, past the budget) and completes. */
+TEST(gpu_partition_reserves_its_witness)
+{
+    need_gpu();
+    etu_tk();
+    eng_config_t cfg;
+    dev0_cfg(&cfg, 0);
+    cfg.mem_budget_bytes = UINT64_C(256) << 20;
+    eng_t *eng = start_captured(&cfg);
+    tk_req cold = etu_req(TK_COUNTS, 2, 91), big = etu_req(TK_COUNTS, 2, 93);
+    cold.mem_bytes = UINT64_C(1) << 20;
+    big.mem_bytes = UINT64_C(512) << 20;
+    prove_ok(eng, ENG_KIND_POREP, "wr-cold", &cold); /* records the shape */
+    prove_ok(eng, ENG_KIND_POREP, "wr-big", &big);
+    CHECK_EQ_U64(status0(eng).cpu_fallbacks, 0);
+    gpu_debug_fail_h2d(eng->gpus[0].dev, 1); /* the next copy fails: partition 0 on the CPU */
+    prove_ok(eng, ENG_KIND_POREP, "wr-fallback", &big);
+    CHECK_EQ_U64(status0(eng).cpu_fallbacks, 1);
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    CHECK_MSG(etu_count_lines("job=wr-big", "event=over_budget") == 0, "%s", etu_log_text());
+    CHECK_MSG(etu_count_lines("job=wr-fallback", "event=over_budget") == 1, "%s", etu_log_text());
+}
+
 /* A device copy goes when its parameters leave the hot tier: by EvictSRS, and by the memory
  * budget's demotion; the next partition makes it again. */
 TEST(gpu_copy_freed_with_its_parameters)

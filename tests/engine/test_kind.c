@@ -347,6 +347,9 @@ static cuzk_err tk_parse(void *ctx, const eng_request_t *req, eng_plan_t *plan, 
              (st->req.flags & TK_BIG) ? "test-cubic-big" : "test-cubic");
     plan->num_partitions = st->req.nparts;
     plan->partition_mem_bytes = st->req.mem_bytes;
+    if (st->req.flags & TK_COUNTS) { /* about the cubic circuit's: a capacity hint */
+        plan->shape = (cs_counts_t){.num_inputs = 2, .num_aux = 11, .num_constraints = 11};
+    }
     plan->state = st;
     return CUZK_OK;
 }

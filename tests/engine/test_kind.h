@@ -26,6 +26,7 @@
 #define TK_STAGGER     32u  /* partition k sleeps (k + 1) x sleep_ms: they finish one by one */
 #define TK_SLOW_PI     64u  /* public_inputs sleeps 2 x sleep_ms: the prover is busy verifying */
 #define TK_BAD_VANILLA 128u /* verify_vanilla rejects the last partition (logs "verify J") */
+#define TK_COUNTS      256u /* the plan states the circuit's counts (plan->shape) */
 
 #define TK_MAX_PARTS 16
 
