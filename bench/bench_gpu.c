@@ -22,6 +22,11 @@
  * and SpMV setups are skipped when none of their cases is selected.
  * gpu_ceiling_{fp_mul,dfma,mixed}: the arithmetic pipes' ceilings (gpu_debug_ceiling): Fp
  * Montgomery products, double-precision multiply-adds, and both in one kernel.
+ * gpu_classes_build (host, runs without a GPU; --classes-n N values, 130169893 by default: a
+ * 32 GiB PoRep partition's aux): gpu_fr_classes_build of z, L, A and B in one call on a pool of
+ * every core, the values drawn with the partition's measured shares (61.6% zero, 37.1% one,
+ * 1.3% other), A's density all but every 300th position, B's one position in four; the line is
+ * per value of z, and a line "classes" gives the bytes they come to.
  */
 #include "bench.h"
 
@@ -30,6 +35,7 @@
 #include <string.h>
 
 #include "common/int128.h"
+#include "common/pool.h"
 #include "common/rand.h"
 #include "curve/g1.h"
 #include "curve/g2.h"
@@ -427,6 +433,7 @@ static void bench_msm(int argc, char **argv, int g2)
 /* Terms of A, B and C at 130,278,869 rows, scaled to --spmv-rows. */
 static const double spmv_nnz_32g[3] = {309.4e6, 130.3e6, 282.7e6};
 static size_t spmv_rows = SPMV_ROWS_32G;
+static size_t classes_n = 130169893;
 static int spmv_uniform; /* --spmv-uniform: every column uniform over z */
 
 struct spmv_host {
@@ -725,6 +732,70 @@ static void run_ceiling(void *arg)
  * and/or GPU_CEIL_DFMA_PER_ROUND multiply-adds each); the line gives the time per round of
  * the whole grid, a comment line the rates. mixed near the larger of the other two: the pipes
  * overlap; near their sum: they do not. */
+typedef struct classes_ctx {
+    fr_t *z;
+    size_t n;
+    uint64_t *ka, *kb;
+    cz_pool *pool;
+    size_t bytes;
+} classes_ctx;
+
+static void classes_run(void *arg)
+{
+    classes_ctx *c = arg;
+    const gpu_fr_select sel[4] = {{NULL, 0, 0}, {NULL, 0, 328}, {c->ka, 1, 0}, {c->kb, 1, 0}};
+    gpu_fr_classes out[4];
+    TRY(gpu_fr_classes_build(out, 4, c->z, 328, c->z + 328, c->n - 328, sel, &FR_ONE, 0.25, c->pool,
+                             DG));
+    c->bytes = 0;
+    for (int t = 0; t < 4; t++) {
+        c->bytes +=
+            out[t].dense ? 32 * out[t].n : 8 * gpu_fr_classes_words(out[t].n) + 32 * out[t].n_oth;
+        gpu_fr_classes_clear(&out[t]);
+    }
+}
+
+/* The host's building of the streamed passes' classes (see the header). */
+static void bench_classes(int argc, char **argv, size_t n)
+{
+    classes_ctx c = {.n = n};
+    cz_prng g;
+    const size_t nw = (n + 63) / 64;
+
+    if (!bench_selected(argc, argv, "gpu_classes_build")) {
+        return;
+    }
+    cz_prng_seed(&g, 7);
+    c.z = xmalloc(n * sizeof(fr_t));
+    c.ka = xmalloc(nw * 8);
+    c.kb = xmalloc(nw * 8);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = cz_prng_u64(&g) % 1000;
+        if (r < 616) {
+            memset(&c.z[i], 0, sizeof(fr_t));
+        } else if (r < 987) {
+            c.z[i] = FR_ONE;
+        } else {
+            fr_from_u256_reduce(&c.z[i], (uint64_t[4]){cz_prng_u64(&g), i, r, 1});
+        }
+    }
+    memset(c.ka, 0xff, nw * 8);
+    memset(c.kb, 0x11, nw * 8);
+    for (size_t i = 0; i < n; i += 300) {
+        c.ka[i / 64] &= ~((uint64_t)1 << (i % 64));
+    }
+    if (cz_pool_new(&c.pool, cz_cpu_count() - 1, "bench", NULL) != CUZK_OK) {
+        exit(1);
+    }
+    bench_case("gpu_classes_build", n, 3, (double)n, BENCH_NS, classes_run, &c);
+    printf("classes: %zu values of z, z + L + A + B as classes %zu bytes (dense %zu)\n", n, c.bytes,
+           (size_t)32 * (2 * n + n - n / 300 + n / 4));
+    cz_pool_free(c.pool);
+    free(c.z);
+    free(c.ka);
+    free(c.kb);
+}
+
 static void bench_ceiling(int argc, char **argv, unsigned sms)
 {
     static const char *const names[3] = {"gpu_ceiling_fp_mul", "gpu_ceiling_dfma",
@@ -784,6 +855,8 @@ int main(int argc, char **argv)
             spmv_rows = (size_t)strtoull(argv[++i], NULL, 10);
         } else if (strcmp(argv[i], "--spmv-uniform") == 0) {
             spmv_uniform = 1;
+        } else if (strcmp(argv[i], "--classes-n") == 0 && i + 1 < argc) {
+            classes_n = (size_t)strtoull(argv[++i], NULL, 10);
         } else {
             filters[nf++] = argv[i];
         }
@@ -796,6 +869,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "--spmv-rows: 1000 .. %u\n", SPMV_ROWS_32G);
         return 2;
     }
+    if (classes_n < 1000) {
+        fprintf(stderr, "--classes-n: at least 1000\n");
+        return 2;
+    }
+    bench_classes(nf, filters, classes_n); /* host only */
     if (gpu_count() == 0) {
         printf("no GPU: skipped\n");
         return 77;
