@@ -374,6 +374,9 @@ typedef struct eng_gpu_res {
     g16_gpu_shape *gs;       /* the circuit's recorded shape beside gp, or NULL */
     const cs_shape_t *gs_of; /* the host shape gs was made from */
     uint64_t bytes;          /* g16_gpu_params_device_bytes (+ the shape's once made) */
+    uint64_t host_bytes;     /* a streamed copy's page-locked host memory (the staging ring,
+                                the kept h of shared passes: g16_gpu_params_pinned_bytes),
+                                charged to eng->mem_used; 0 for a resident copy */
     uint64_t last_used_ns;   /* LRU clock */
     bool freeing;            /* the device's thread is freeing it (still listed) */
     unsigned stagers;        /* workers uploading into its spare buffer: no free meanwhile */

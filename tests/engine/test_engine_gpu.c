@@ -488,6 +488,21 @@ TEST(gpu_streams_parameters_that_do_not_fit)
     CHECK(gpu0(eng, "cuzk_gpu_h2d_bytes_total") >= 3 * pass);
     CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_memory_cap_bytes"), cap);
     CHECK_EQ_U64(metric(eng, "cuzk_cpu_proofs_total"), 0);
+    /* the streamed copy's page-locked host memory is in the budget's use until it goes */
+    const char *pl = NULL; /* the last copy's line (the first may have been replanned) */
+    for (const char *q = strstr(etu_log_text(), "mode=streamed"); q;
+         q = strstr(q + 1, "mode=streamed")) {
+        pl = strstr(q, "pinned_bytes=");
+    }
+    CHECK(pl != NULL);
+    const uint64_t pinned = strtoull(pl + strlen("pinned_bytes="), NULL, 10);
+    const uint64_t used0 = metric(eng, "cuzk_memory_used_bytes");
+    bool was_loaded = false;
+    uint64_t freed = 0;
+    CHECK(pinned > 0);
+    CHECK_OK(eng_srs_evict(eng, "test-cubic-big", &was_loaded, &freed, NULL));
+    CHECK(wait_resident(eng, 0).resident_bytes == 0);
+    CHECK_EQ_U64(used0 - metric(eng, "cuzk_memory_used_bytes"), freed + pinned);
     eng_free(eng);
     cz_log_set_sink(NULL, NULL);
     /* made once, or twice when the first partition came before the shape (replanned) */
