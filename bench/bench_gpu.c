@@ -22,6 +22,10 @@
  * and SpMV setups are skipped when none of their cases is selected.
  * gpu_ceiling_{fp_mul,dfma,mixed}: the arithmetic pipes' ceilings (gpu_debug_ceiling): Fp
  * Montgomery products, double-precision multiply-adds, and both in one kernel.
+ * gpu_msm_g1_dense_chunks_2^N (N = --max-lg): the top G1 MSM as consecutive MSMs of
+ * --msm-chunk-points points (1593937 by default: the 24 GiB card's chunk) summed on the host,
+ * the points resident: the compute a streamed pass adds over one MSM, without the bus; checked
+ * against the one MSM's sum.
  * gpu_classes_build (host, runs without a GPU; --classes-n N values, 130169893 by default: a
  * 32 GiB PoRep partition's aux): gpu_fr_classes_build of z, L, A and B in one call on a pool of
  * every core, the values drawn with the partition's measured shares (61.6% zero, 37.1% one,
@@ -48,6 +52,8 @@
 #define CHUNK_SC_LG    22
 
 static gpu_dev *dev;
+/* gpu_msm_g1_dense_chunks: points per MSM, as the 24 GiB plan's 153,018,112-byte chunks */
+static size_t msm_chunk_points = 1593937;
 static unsigned min_lg = 20, max_lg = 27, g2_max_lg = 24, window, ntt_minb, acc_chunk,
                 aff_rounds = GPU_MSM_AFF_ROUNDS_AUTO;
 
@@ -188,7 +194,7 @@ struct msm_ctx {
     const gpu_msm_bases *bases;
     gpu_buf *sc;
     const fr_repr_t *host_sc;
-    size_t n;
+    size_t n, per; /* per: run_msm_chunks' points per MSM */
     int g2;
     gpu_msm_opts opts;
     g1_t r1;
@@ -204,6 +210,20 @@ static void run_msm(void *vctx)
         TRY(gpu_msm_g1(dev, &c->r1, c->bases, 0, c->host_sc, c->n, &c->opts, DG));
     } else {
         TRY(gpu_msm_g1_buf(dev, &c->r1, c->bases, 0, c->sc, 0, c->n, false, &c->opts, DG));
+    }
+}
+
+/* The same MSM as consecutive MSMs of c->per points each, summed on the host: what a streamed
+ * pass computes, here with the points resident (no bus), to isolate the cost of chunking. */
+static void run_msm_chunks(void *vctx)
+{
+    struct msm_ctx *c = vctx;
+    g1_set_identity(&c->r1);
+    for (size_t first = 0; first < c->n; first += c->per) {
+        const size_t k = c->n - first < c->per ? c->n - first : c->per;
+        g1_t part;
+        TRY(gpu_msm_g1_buf(dev, &part, c->bases, first, c->sc, first * 32, k, false, &c->opts, DG));
+        g1_add(&c->r1, &c->r1, &part);
     }
 }
 
@@ -320,6 +340,10 @@ static int any_msm_selected(int argc, char **argv, int g2)
         }
     }
     snprintf(name, sizeof(name), "gpu_msm_g1_dense_hostsc_2^%u", top);
+    if (!g2 && bench_selected(argc, argv, name)) {
+        return 1;
+    }
+    snprintf(name, sizeof(name), "gpu_msm_g1_dense_chunks_2^%u", top);
     return !g2 && bench_selected(argc, argv, name);
 }
 
@@ -399,6 +423,20 @@ static void bench_msm(int argc, char **argv, int g2)
                 gpu_buf_free(fb);
             }
         }
+    }
+    snprintf(name, sizeof(name), "gpu_msm_g1_dense_chunks_2^%u", top);
+    if (!g2 && bench_selected(argc, argv, name)) {
+        /* the top size in chunks of --msm-chunk-points, against the whole MSM's sum */
+        g1_t whole;
+        make_scalars(chunk, cn, 0, &g);
+        fill_scalars(c.sc, chunk, nmax);
+        c.n = nmax;
+        run_msm(&c);
+        whole = c.r1;
+        c.per = msm_chunk_points;
+        bench_case(name, c.n, 3, 1, BENCH_MS, run_msm_chunks, &c);
+        printf("check %s (%zu points per MSM) vs one MSM: %s\n", name, c.per,
+               g1_eq(&whole, &c.r1) ? "ok" : "FAIL");
     }
     if (!g2) {
         /* scalars from host memory (pageable): includes the PCIe copy */
@@ -855,6 +893,8 @@ int main(int argc, char **argv)
             spmv_rows = (size_t)strtoull(argv[++i], NULL, 10);
         } else if (strcmp(argv[i], "--spmv-uniform") == 0) {
             spmv_uniform = 1;
+        } else if (strcmp(argv[i], "--msm-chunk-points") == 0 && i + 1 < argc) {
+            msm_chunk_points = (size_t)strtoull(argv[++i], NULL, 10);
         } else if (strcmp(argv[i], "--classes-n") == 0 && i + 1 < argc) {
             classes_n = (size_t)strtoull(argv[++i], NULL, 10);
         } else {
@@ -867,6 +907,10 @@ int main(int argc, char **argv)
     }
     if (spmv_rows < 1000 || spmv_rows > SPMV_ROWS_32G) {
         fprintf(stderr, "--spmv-rows: 1000 .. %u\n", SPMV_ROWS_32G);
+        return 2;
+    }
+    if (msm_chunk_points == 0) {
+        fprintf(stderr, "--msm-chunk-points: at least 1\n");
         return 2;
     }
     if (classes_n < 1000) {
