@@ -690,11 +690,11 @@ typedef struct kept_sc {
     gpu_fr_classes *cl;
 } kept_sc;
 
-/* The classes a proof of asg sends: with zc, those of [inputs | aux] for the front (z_upload);
- * with cl (a group's proof), those of its streamed L, A and B scalars, from the density maps
- * (map_a, map_b: the A scalars are [inputs | aux] at the positions of [1^ni | a_aux_density],
- * the B scalars at [b_input | b_aux]; L's are aux). All from one reading of the assignment.
- * Vectors of more than a quarter others (not PoRep's or SnapDeals') are kept dense. */
+/* The classes a proof of asg sends: with zc, those of [inputs | aux] for the front
+ * (z_from_classes); with cl (a group's proof), those of its streamed L, A and B scalars, from the
+ * density maps (map_a, map_b: the A scalars are [inputs | aux] at the positions of [1^ni |
+ * a_aux_density], the B scalars at [b_input | b_aux]; L's are aux). All from one reading of the
+ * assignment. Vectors of more than a quarter others (not PoRep's or SnapDeals') stay dense. */
 static cuzk_err part_classes(gpu_params_impl *g, const cs_assignment_t *asg, gpu_fr_classes *zc,
                              gpu_fr_classes *cl, cz_pool *pool, cz_diag *dg)
 {
@@ -730,7 +730,8 @@ static cuzk_err part_classes(gpu_params_impl *g, const cs_assignment_t *asg, gpu
 }
 
 /* [inputs | aux] into dz from its classes zc (not dense): the class words and the others staged
- * in dc, then expanded; false when they do not fit in dc (the caller uploads z dense). */
+ * in dc, then expanded; *done false when they are dense or do not fit in dc (the caller then
+ * uploads z dense). */
 static cuzk_err z_from_classes(gpu_params_impl *g, const gpu_fr_classes *zc, bool *done,
                                cz_pool *pool, cz_diag *dg)
 {
