@@ -801,16 +801,7 @@ static bool list_copy(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_
     r->last_used_ns = t1;
     r->host_bytes = r->streamed ? g16_gpu_params_pinned_bytes(gp) : 0;
     pthread_mutex_lock(&eng->mu);
-    /* charged at once, past the budget if need be (logged): partitions then wait for it */
-    eng->mem_used += r->host_bytes;
-    if (eng->mem_used > eng->mem_used_peak) {
-        eng->mem_used_peak = eng->mem_used;
-    }
-    if (eng->mem_used > eng->cfg.mem_budget_bytes) {
-        CZ_LOG(CZ_LOG_WARN, "job=%s gpu=%u event=over_budget used_bytes=%llu budget_bytes=%llu",
-               qid_of(job), g->ordinal, (unsigned long long)eng->mem_used,
-               (unsigned long long)eng->cfg.mem_budget_bytes);
-    }
+    eng_mem_force_locked(eng, r->host_bytes, qid_of(job)); /* partitions then wait for it */
     r->next = g->res;
     g->res = r;
     g->res_bytes += bytes;

@@ -635,6 +635,10 @@ typedef enum { RESERVE_OK, RESERVE_WAIT, RESERVE_NEVER } eng_reserve;
 eng_reserve eng_mem_reserve_locked(eng_t *eng, uint64_t bytes, const eng_srs *keep,
                                    uint64_t *wake_ns, eng_defer *d);
 void eng_mem_release_locked(eng_t *eng, uint64_t bytes);
+/** Adds bytes to the budget's use at once, past the budget if need be (then logs
+ *  event=over_budget for job): memory already taken, or taken so that work goes on when
+ *  nothing in flight would give any back. */
+void eng_mem_force_locked(eng_t *eng, uint64_t bytes, const char *job);
 
 /** Decodes an entry's file (the caller set entry->loading and reserved file_bytes). Runs
  *  without the lock; on success the entry's params/pvk/map are set under the lock by

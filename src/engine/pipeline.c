@@ -99,16 +99,9 @@ static void regrow_locked(eng_t *eng, const eng_job *job, eng_part *part)
         return;
     }
     uint64_t more = full - part->reserved;
-    eng->mem_used += more;
+    eng_mem_force_locked(eng, more, job->qid);
     eng->mem_parts += more;
     part->reserved = full;
-    if (eng->mem_used > eng->mem_used_peak) {
-        eng->mem_used_peak = eng->mem_used;
-    }
-    if (eng->mem_used > eng->cfg.mem_budget_bytes) {
-        CZ_LOG(CZ_LOG_WARN, "job=%s event=over_budget used_bytes=%llu budget_bytes=%llu", job->qid,
-               (unsigned long long)eng->mem_used, (unsigned long long)eng->cfg.mem_budget_bytes);
-    }
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -326,6 +319,12 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
                             (unsigned long long)eng->cfg.mem_budget_bytes);
         eng_job_maybe_finish_locked(eng, job, d);
         return true;
+    }
+    if (r == RESERVE_WAIT && eng->mem_parts == 0 && eng->loads_running == 0 && *wake_ns == 0) {
+        /* no partition or load in flight will give memory back: what holds it (hot parameters
+         * in use, a streamed copy's page-locked memory) stays, so waiting would be for ever */
+        eng_mem_force_locked(eng, need, job->qid);
+        r = RESERVE_OK;
     }
     if (r == RESERVE_WAIT) {
         return false;

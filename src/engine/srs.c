@@ -243,6 +243,18 @@ eng_reserve eng_mem_reserve_locked(eng_t *eng, uint64_t bytes, const eng_srs *ke
     return RESERVE_OK;
 }
 
+void eng_mem_force_locked(eng_t *eng, uint64_t bytes, const char *job)
+{
+    eng->mem_used += bytes;
+    if (eng->mem_used > eng->mem_used_peak) {
+        eng->mem_used_peak = eng->mem_used;
+    }
+    if (eng->mem_used > eng->cfg.mem_budget_bytes) {
+        CZ_LOG(CZ_LOG_WARN, "job=%s event=over_budget used_bytes=%llu budget_bytes=%llu", job,
+               (unsigned long long)eng->mem_used, (unsigned long long)eng->cfg.mem_budget_bytes);
+    }
+}
+
 void eng_mem_release_locked(eng_t *eng, uint64_t bytes)
 {
     CZ_CHECK(eng->mem_used >= bytes);

@@ -702,6 +702,30 @@ TEST(gpu_partition_reserves_its_witness)
     CHECK_MSG(etu_count_lines("job=wr-fallback", "event=over_budget") == 1, "%s", etu_log_text());
 }
 
+/* Under a tight budget a streamed copy's page-locked memory can leave no room for the next
+ * partition while nothing else is in flight to give memory back: the partition goes on past the
+ * budget (event=over_budget) instead of waiting for ever. */
+TEST(gpu_streamed_copy_never_starves_partitions)
+{
+    need_gpu();
+    etu_tk();
+    eng_config_t cfg;
+    dev0_cfg(&cfg, 0);
+    cfg.gpu_streaming = ENG_STREAM_ALWAYS;
+    cfg.gpu_stream_bytes = 2000;
+    cfg.gpu_stream_share = 3;
+    cfg.mem_budget_bytes =
+        etu_file_size(tk_params_path(etu_tk(), false)) + (UINT64_C(1) << 20) + 4096;
+    eng_t *eng = start_captured(&cfg);
+    tk_req c = etu_req(0, 3, 95);
+    c.mem_bytes = UINT64_C(1) << 20;
+    prove_ok(eng, ENG_KIND_POREP, "tight", &c);
+    CHECK_EQ_U64(status0(eng).cpu_fallbacks, 0);
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    CHECK_MSG(etu_count_lines("job=tight", "event=over_budget") >= 1, "%s", etu_log_text());
+}
+
 /* A device copy goes when its parameters leave the hot tier: by EvictSRS, and by the memory
  * budget's demotion; the next partition makes it again. */
 TEST(gpu_copy_freed_with_its_parameters)
