@@ -68,6 +68,18 @@ static void dev0_cfg(eng_config_t *cfg, uint64_t limit)
     cfg->gpu_mem_limit_bytes = limit;
 }
 
+/* dev0_cfg with every section streamed in chunks of 2000 bytes, `share` partitions a pass
+ * (0: the default). */
+static void stream_cfg(eng_config_t *cfg, unsigned share)
+{
+    dev0_cfg(cfg, 0);
+    cfg->gpu_streaming = ENG_STREAM_ALWAYS;
+    cfg->gpu_stream_bytes = 2000;
+    if (share) {
+        cfg->gpu_stream_share = share;
+    }
+}
+
 /* Submits r under kind (the handler ignores the kind) and waits for the result. */
 static void prove(eng_t *eng, eng_kind kind, const char *rid, const tk_req *r,
                   eng_result_copy_t *res)
@@ -581,9 +593,7 @@ TEST(gpu_streaming_modes_and_failure_mid_stream)
     resident_sizes(&rc, &rb);
 
     eng_config_t cfg;
-    dev0_cfg(&cfg, 0);
-    cfg.gpu_streaming = ENG_STREAM_ALWAYS;
-    cfg.gpu_stream_bytes = 2000;
+    stream_cfg(&cfg, 0);
     eng_t *eng = start_captured(&cfg);
     tk_req c = etu_req(0, 2, 71), c2 = etu_req(0, 1, 72);
     prove_ok(eng, ENG_KIND_POREP, "always-c", &c);
@@ -636,10 +646,7 @@ TEST(gpu_partitions_share_a_pass)
     for (unsigned share = 1; share <= 3; share += 2) {
         eng_config_t cfg;
         eng_result_copy_t res;
-        dev0_cfg(&cfg, 0);
-        cfg.gpu_streaming = ENG_STREAM_ALWAYS;
-        cfg.gpu_stream_bytes = 2000;
-        cfg.gpu_stream_share = share;
+        stream_cfg(&cfg, share);
         eng_t *eng = start_captured(&cfg);
         prove(eng, ENG_KIND_POREP, share == 1 ? "alone" : "shared", &c, &res);
         etu_check_proofs(&res, &c);
@@ -710,10 +717,7 @@ TEST(gpu_streamed_copy_never_starves_partitions)
     need_gpu();
     etu_tk();
     eng_config_t cfg;
-    dev0_cfg(&cfg, 0);
-    cfg.gpu_streaming = ENG_STREAM_ALWAYS;
-    cfg.gpu_stream_bytes = 2000;
-    cfg.gpu_stream_share = 3;
+    stream_cfg(&cfg, 3);
     cfg.mem_budget_bytes =
         etu_file_size(tk_params_path(etu_tk(), false)) + (UINT64_C(1) << 20) + 4096;
     eng_t *eng = start_captured(&cfg);
