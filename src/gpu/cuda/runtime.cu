@@ -270,8 +270,11 @@ cuzk_err gpu_dev_open(gpu_dev **out, unsigned index, cz_diag *dg)
     d->index = (int)index;
     CUDA_TRY(err, cudaSetDevice(d->index), done);
     /* a kernel's local memory, once reserved, stays: what the MSM's G2 kernels take at their
-     * first launch is then taken once (gpu_dev_warm), not again at each launch on a full card */
-    CUDA_TRY(err, cudaSetDeviceFlags(cudaDeviceLmemResizeToMax), done);
+     * first launch is then taken once (gpu_dev_warm), not again at each launch on a full card.
+     * A runtime that refuses the flag on a live context only loses that: not an error. */
+    if (cudaSetDeviceFlags(cudaDeviceLmemResizeToMax) != cudaSuccess) {
+        (void)cudaGetLastError();
+    }
     CUDA_TRY(err, cudaGetDeviceProperties(&prop, d->index), done);
     snprintf(d->name, sizeof(d->name), "%.127s", prop.name);
     d->total_mem = prop.totalGlobalMem;
