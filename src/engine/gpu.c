@@ -169,13 +169,6 @@ static uint64_t lean_work_estimate(const g16_params_t *p, bool own_z)
            2 * (uint64_t)gpu_compact_map_sizeof((size_t)nz);
 }
 
-/* Device bytes of the scalar chunks of `share` partitions sharing passes over chunks of
- * `chunk` bytes (g16_gpu_opts_t.share_max). */
-static uint64_t share_bytes(unsigned share, uint64_t chunk)
-{
-    return g16_gpu_share_bytes(share, (size_t)chunk);
-}
-
 /* The device scratch of one chunk's MSM: the per-term estimate with its fixed part (buckets
  * and tables), or, when more, what the device's MSM lays out for the chunk's points (chunk_msm:
  * Montgomery or host scalars, copied into the scratch), G1 or G2 whichever asks more: a G2
@@ -214,14 +207,15 @@ static bool plan_with(const eng_config_t *cfg, const g16_params_t *p, uint64_t a
     chunk = max_u64(chunk, sizeof(g2_aff_t));
     scratch = chunk_scratch(chunk, margin);
     while (!cfg->gpu_stream_bytes && chunk > CHUNK_MIN &&
-           2 * chunk + share_bytes(sp->share, chunk) + scratch > left) {
+           2 * chunk + g16_gpu_share_bytes(sp->share, (size_t)chunk) + scratch > left) {
         chunk = max_u64(chunk / 4 * 3, CHUNK_MIN) & ~UINT64_C(255);
         scratch = chunk_scratch(chunk, margin);
     }
-    while (sp->share > 1 && 2 * chunk + share_bytes(sp->share, chunk) + scratch > left) {
+    while (sp->share > 1 &&
+           2 * chunk + g16_gpu_share_bytes(sp->share, (size_t)chunk) + scratch > left) {
         sp->share--;
     }
-    const uint64_t fixed = 2 * chunk + share_bytes(sp->share, chunk);
+    const uint64_t fixed = 2 * chunk + g16_gpu_share_bytes(sp->share, (size_t)chunk);
     if (fixed + scratch > left) {
         return false;
     }

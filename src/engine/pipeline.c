@@ -170,19 +170,17 @@ static void run_prepare(eng_t *eng, eng_job *job, eng_defer *d)
     eng_srs *srs = NULL;
     if (err == CUZK_OK && !atomic_load(&job->cancel)) {
         srs = eng_srs_get_locked(eng, plan.circuit_id, path, &st, d);
+        const uint64_t part = srs ? part_bytes_locked(eng, &plan, srs) : 0;
         if (!srs) {
             err = CUZK_E_NOMEM;
             snprintf(msg, sizeof(msg), "out of memory");
-        } else if (srs->file_bytes + part_bytes_locked(eng, &plan, srs) >
-                   eng->cfg.mem_budget_bytes) {
+        } else if (srs->file_bytes + part > eng->cfg.mem_budget_bytes) {
             err = CUZK_E_NOMEM;
             snprintf(msg, sizeof(msg),
                      "circuit %s needs %llu bytes of memory (parameters %llu + one partition "
                      "%llu), more than the memory budget of %llu bytes",
-                     plan.circuit_id,
-                     (unsigned long long)(srs->file_bytes + part_bytes_locked(eng, &plan, srs)),
-                     (unsigned long long)srs->file_bytes,
-                     (unsigned long long)part_bytes_locked(eng, &plan, srs),
+                     plan.circuit_id, (unsigned long long)(srs->file_bytes + part),
+                     (unsigned long long)srs->file_bytes, (unsigned long long)part,
                      (unsigned long long)eng->cfg.mem_budget_bytes);
         }
     }

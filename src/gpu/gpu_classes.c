@@ -28,17 +28,6 @@ void gpu_fr_classes_clear(gpu_fr_classes *c)
     memset(c, 0, sizeof(*c));
 }
 
-static bool fr_same(const fr_t *a, const fr_t *b)
-{
-    return ((a->l[0] ^ b->l[0]) | (a->l[1] ^ b->l[1]) | (a->l[2] ^ b->l[2]) |
-            (a->l[3] ^ b->l[3])) == 0;
-}
-
-static bool fr_zero(const fr_t *a)
-{
-    return (a->l[0] | a->l[1] | a->l[2] | a->l[3]) == 0;
-}
-
 /* The work of one build: z, its class bits, and per task of each selection the counts that
  * place the task's output. */
 typedef struct build {
@@ -68,9 +57,9 @@ static void classify_task(void *ctx, size_t begin, size_t end, unsigned worker)
         for (size_t p = p0; p < p1; p++) {
             const fr_t *v = z_at(b, p);
             uint64_t bit = (uint64_t)1 << (p - p0);
-            if (!fr_zero(v)) {
+            if (!fr_is_zero(v)) {
                 nzb |= bit;
-                otb |= fr_same(v, b->unit) ? 0 : bit;
+                otb |= fr_eq(v, b->unit) ? 0 : bit;
             }
         }
         b->nzb[w] = nzb;
