@@ -425,6 +425,15 @@ static void corrupt_many(const eng_kind_ops *ops, const eng_request_t *base, uin
 
 /* ---- tests ------------------------------------------------------------------------------- */
 
+/* A copy of len bytes of src that a test may corrupt (freed with cz_free). */
+static uint8_t *test_dup(const void *src, size_t len)
+{
+    uint8_t *p = cz_malloc(len ? len : 1);
+    CHECK(p);
+    memcpy(p, src, len);
+    return p;
+}
+
 TEST(circuit_ids_and_files)
 {
     char name[256];
@@ -618,16 +627,12 @@ TEST(porep_bad_requests)
 TEST(porep_random_corruption)
 {
     const inputs *in = get_inputs();
-    uint8_t *j = cz_malloc(in->c1_curio_len);
-    CHECK(j);
-    memcpy(j, in->c1_curio, in->c1_curio_len);
+    uint8_t *j = test_dup(in->c1_curio, in->c1_curio_len);
     eng_request_t r = porep_req((const char *)j, in->c1_curio_len);
     corrupt_many(&eng_porep_ops, &r, j, in->c1_curio_len, 60);
     cz_free(j);
     /* The bare JSON: most flips change a number, which the native verification must catch. */
-    j = cz_malloc(in->c1_len);
-    CHECK(j);
-    memcpy(j, in->c1_json, in->c1_len);
+    j = test_dup(in->c1_json, in->c1_len);
     r = porep_req((const char *)j, in->c1_len);
     corrupt_many(&eng_porep_ops, &r, j, in->c1_len, 60);
     cz_free(j);
@@ -636,9 +641,7 @@ TEST(porep_random_corruption)
 TEST(post_bad_requests)
 {
     const inputs *in = get_inputs();
-    uint8_t *w = cz_malloc(in->winning_len);
-    CHECK(w);
-    memcpy(w, in->winning, in->winning_len);
+    uint8_t *w = test_dup(in->winning, in->winning_len);
     eng_bytes_t vp = bytes(w, in->winning_len);
     eng_request_t r = post_req(ENG_KIND_WINNING_POST, &vp, 1, in->win_rnd);
     uint8_t rnd[32];
@@ -687,9 +690,7 @@ TEST(post_bad_requests)
 TEST(snap_bad_requests)
 {
     const inputs *in = get_inputs();
-    uint8_t *s = cz_malloc(in->snap_len);
-    CHECK(s);
-    memcpy(s, in->snap, in->snap_len);
+    uint8_t *s = test_dup(in->snap, in->snap_len);
     eng_bytes_t vps[2] = {bytes(s, in->snap_len), bytes(s, in->snap_len)};
     eng_request_t r = snap_req(vps, 2, in);
     uint8_t c[32];
@@ -749,9 +750,7 @@ static eng_check_t offline_check(const eng_request_t *r, cuzk_err want_verify, s
 TEST(offline_check_names_what_is_wrong)
 {
     const inputs *in = get_inputs();
-    uint8_t *w = cz_malloc(in->winning_len);
-    CHECK(w);
-    memcpy(w, in->winning, in->winning_len);
+    uint8_t *w = test_dup(in->winning, in->winning_len);
     eng_bytes_t vp = bytes(w, in->winning_len);
     eng_request_t r = post_req(ENG_KIND_WINNING_POST, &vp, 1, in->win_rnd);
     cs_counts_t want;
