@@ -55,6 +55,26 @@ function(cuzk_add_module name)
     target_link_libraries(cuzk_${name} PUBLIC ${M_DEPS})
 endfunction()
 
+# cuzk_add_twin_module(NAME SOURCES ... DEPS ... GPU real EMU emulated): a module whose objects
+# do not depend on the GPU backend, compiled once (cuzk_<name>_obj) and archived twice:
+# cuzk_<name> over `real` and cuzk_<name>_emu over `emulated` (tests only, not built by default).
+function(cuzk_add_twin_module name)
+    cmake_parse_arguments(M "" "GPU;EMU" "SOURCES;DEPS" ${ARGN})
+    add_library(cuzk_${name}_obj OBJECT ${M_SOURCES})
+    cuzk_target_defaults(cuzk_${name}_obj)
+    set_target_properties(cuzk_${name}_obj PROPERTIES C_VISIBILITY_PRESET hidden)
+    if(CUZK_VERIFY)
+        target_compile_definitions(cuzk_${name}_obj PRIVATE CUZK_VERIFY=1)
+    endif()
+    target_link_libraries(cuzk_${name}_obj PUBLIC ${M_DEPS})
+    add_library(cuzk_${name} STATIC $<TARGET_OBJECTS:cuzk_${name}_obj>)
+    cuzk_target_defaults(cuzk_${name})
+    target_link_libraries(cuzk_${name} PUBLIC ${M_GPU} ${M_DEPS})
+    add_library(cuzk_${name}_emu STATIC EXCLUDE_FROM_ALL $<TARGET_OBJECTS:cuzk_${name}_obj>)
+    cuzk_target_defaults(cuzk_${name}_emu)
+    target_link_libraries(cuzk_${name}_emu PUBLIC ${M_EMU} ${M_DEPS})
+endfunction()
+
 # cuzk_add_test(NAME SOURCES ... LIBS ... LABELS ... [TIMEOUT s] [ARGS ...]):
 # a CUZK_VERIFY test executable registered with CTest; exit code 77 means "skipped".
 function(cuzk_add_test name)
