@@ -60,6 +60,7 @@
 #                                       (synthetic; Curio's vanilla proof for 32 GiB WindowPoSt),
 #                                       cuzkd cold, resident and a batch of MATRIX_BATCH (3), all
 #                                       verified with the .vk: one table line each in matrix-table.txt
+#                                       (MATRIX_GIB=16: on an emulated 16 GiB card, as stream32)
 # Logs go to $OUT (the device tool's result folder) or /tmp/cuzk-gpu-out, packed at the end into
 # one logs-HHMMSS.tar.gz (timeline SVGs stay beside it).
 # Usage (here): tests/gpu/carry.sh [BUILD]        (default build-gpu-carry; about 64 MiB max)
@@ -384,6 +385,9 @@ for step in "${@:-tests}"; do
         # peak RSS and the device's peak used memory (sampled every 200 ms). MATRIX_KINDS chooses
         # (default "porep snap window-post winning-post"); without nvidia-smi (a machine without a
         # GPU) the parameters are made on the CPU, which is how the step is tried at 2 KiB.
+        # MATRIX_GIB: an emulated card of that many GiB while cuzkd runs (as stream32: a holder
+        # takes the rest, gpus.device_memory, copies paced to MATRIX_RATE, 25GB; the device's
+        # column then counts the holder too, its bytes in the log line `held_bytes`).
         SZ=${MATRIX_SIZE:-32GiB} SOCK=$W/cuzkd.sock MB=${MATRIX_BATCH:-3}
         zero=0000000000000000000000000000000000000000000000000000000000000000
         gpu=$(command -v nvidia-smi > /dev/null && echo --gpu)
@@ -412,6 +416,16 @@ for step in "${@:-tests}"; do
             fi
             VK=$(ls "$P"/*.vk)
             cuzkd_toml "$W/cuzkd-m.toml" "$P"
+            HOLD=""
+            if [ -n "${MATRIX_GIB:-}" ] && [ -n "$gpu" ]; then
+                "$W/cuzk-bench" gpu-hold --leave-mib $((MATRIX_GIB * 1024)) \
+                    > "$OUT/m-hold-$kind.log" 2>&1 &
+                HOLD=$!
+                for _ in $(seq 100); do grep -q held_bytes "$OUT/m-hold-$kind.log" && break; sleep 0.2; done
+                echo "$kind $SZ card of $MATRIX_GIB GiB: $(cat "$OUT/m-hold-$kind.log")"
+                printf '[gpus]\ndevice_memory = "%sGiB"\ndebug_h2d_rate = "%s"\n' "$MATRIX_GIB" \
+                    "${MATRIX_RATE:-25GB}" >> "$W/cuzkd-m.toml"
+            fi
             start_cuzkd "$W/cuzkd-m.toml" "$L"
             SMI=""
             if [ -n "$gpu" ]; then
@@ -434,6 +448,8 @@ for step in "${@:-tests}"; do
             rss=$(awk '/VmHWM/ {printf "%.1f", $2 * 1024 / 1e9}' /proc/$PID/status)
             stop_cuzkd "($kind $SZ)"
             [ -n "$SMI" ] && { kill $SMI; wait $SMI 2> /dev/null; }
+            [ -n "$HOLD" ] && { kill $HOLD; wait $HOLD 2> /dev/null; }
+            grep -E 'event=(resident|cpu_fallback|shared_pass)' "$L" | head -3 | cut -c1-260
             dev=$([ -n "$SMI" ] && sort -n "$OUT/m-devmem-$kind.log" | tail -1 || echo -)
             awk -v kind="$kind" -v sz="$SZ" -v cold="${secs[0]}" -v res="${secs[1]}" -v rss="$rss" \
                 -v dev="$dev" -v mb="$MB" -v ok="$ok" '
