@@ -77,11 +77,15 @@ const cfg_entry cfg_table[] = {
     {"gpus.stream_chunk", CT_SIZE, OFF(gpu_stream_chunk), "0", 0, U64_BIG, false, NULL,
      "bytes of each of the two device buffers that streamed points pass through; 0 = chosen "
      "from the device's memory (at most 1 GiB)"},
-    {"gpus.stream_share", CT_U64, OFF(gpu_stream_share), "4", 1, 8, false, NULL,
-     "streamed parameters: up to this many partitions of a proof ready together share each "
-     "pass over the streamed points (fewer bytes moved per proof; each costs 32 bytes per "
-     "streamed h, a and b point of pinned host memory, 8 GB for a 32 GiB PoRep); 1 = a pass "
-     "per partition"},
+    {"gpus.stream_share", CT_U64, OFF(gpu_stream_share), "10", 1, 16, false, NULL,
+     "streamed parameters: up to this many partitions of a job, taken as they are synthesized, "
+     "share each pass over the streamed L, A and B points (fewer bytes moved per proof; each "
+     "keeps the classes of its scalars, about 0.3 GB for a 32 GiB PoRep); 1 = a pass per "
+     "partition"},
+    {"gpus.stream_kept_h", CT_U64, OFF(gpu_stream_kept_h), "3", 1, 16, false, NULL,
+     "streamed parameters: of the partitions sharing passes, how many keep their h in pinned "
+     "host memory for one pass over the h points (32 bytes per h point each: 4.3 GB for a "
+     "32 GiB PoRep); at most gpus.stream_share"},
     {"gpus.debug_h2d_rate", CT_SIZE, OFF(gpu_h2d_rate), "0", 0, U64_BIG, false, NULL,
      "debugging: pace every host-to-device copy to this many bytes per second (\"25GB\" "
      "emulates PCIe 4.0 x16); 0 = full speed"},
@@ -740,6 +744,7 @@ cuzk_err srv_config_engine(const srv_config *cfg, eng_config_t *ecfg, cz_diag *d
     ecfg->gpu_stream_bytes = cfg->gpu_stream_chunk;
     ecfg->gpu_h2d_rate = cfg->gpu_h2d_rate;
     ecfg->gpu_stream_share = (unsigned)cfg->gpu_stream_share;
+    ecfg->gpu_stream_kept_h = (unsigned)cfg->gpu_stream_kept_h;
     if (!eng_gpu_stream_parse(&ecfg->gpu_streaming, cfg->gpu_streaming)) {
         return cz_fail(dg, CUZK_E_INVAL,
                        "gpus.streaming = \"%s\": expected \"auto\", \"always\" or \"never\"",

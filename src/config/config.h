@@ -59,7 +59,8 @@ typedef struct srv_config {
     char *gpu_streaming;        /* "auto", "always" or "never" (eng_gpu_stream_parse) */
     uint64_t gpu_stream_chunk;  /* bytes per chunk buffer of streamed points; 0 = automatic */
     uint64_t gpu_h2d_rate;      /* debugging: host-to-device bytes per second; 0 = unpaced */
-    uint64_t gpu_stream_share;  /* partitions sharing a pass over streamed points (1 .. 8) */
+    uint64_t gpu_stream_share;  /* partitions sharing a pass over streamed points (1 .. 16) */
+    uint64_t gpu_stream_kept_h; /* of those, partitions keeping their h for a pass (1 .. 16) */
     char *log_level;
     bool timing;       /* logging.timing / --timing / CUZK_TIMING=1: one log line per stage */
     char *config_path; /* the --config file, if any (informational) */

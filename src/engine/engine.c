@@ -340,8 +340,9 @@ void eng_part_release_locked(eng_t *eng, eng_job *job, size_t k, eng_defer *d)
     if (p->asg.a || p->asg.aux || p->asg.inputs) {
         eng_defer_item it = {.kind = DEFER_FREE_ASG, .asg = p->asg};
         eng_defer_add(d, &it);
-        memset(&p->asg, 0, sizeof(p->asg));
     }
+    memset(&p->asg, 0, sizeof(p->asg)); /* a shed partition kept only its counts */
+    p->shed = false;
     if (p->reserved) {
         eng_mem_release_locked(eng, p->reserved - kept); /* a spare keeps its own bytes */
         eng->mem_parts -= p->reserved;
@@ -487,7 +488,8 @@ void eng_config_default(eng_config_t *cfg)
     cfg->max_retained = 10000;
     cfg->verify_proofs = true;
     cfg->gpu_mode = ENG_GPU_AUTO;
-    cfg->gpu_stream_share = 4;
+    cfg->gpu_stream_share = 10;
+    cfg->gpu_stream_kept_h = 3;
     cfg->n_gpu_devices = 0;
     cfg->gpu_mem_limit_bytes = 0;
 }

@@ -281,6 +281,8 @@ typedef struct eng_config {
     uint64_t gpu_h2d_rate;              /* debugging: host-to-device bytes/s; 0 = unpaced */
     unsigned gpu_stream_share;          /* partitions of a job sharing a pass over streamed
                                            points (g16_gpu_opts_t.share_max); 0 or 1 = none */
+    unsigned gpu_stream_kept_h;         /* of those, how many keep their h for a pass
+                                           (g16_gpu_opts_t.kept_h); 0 = all */
 } eng_config_t;
 
 /** Defaults: budget 4 GiB, one worker per CPU, 1 prover thread with a pool of (CPUs - 1),

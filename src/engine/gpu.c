@@ -729,6 +729,7 @@ static cuzk_err make_copy(eng_t *eng, eng_gpu *g, eng_srs *srs, const g16_params
         go.lean_buffers = sp->lean;
         go.lean_own_z = sp->own_z;
         go.share_max = sp->share;
+        go.kept_h = eng->cfg.gpu_stream_kept_h;
         err = eng_srs_points_acquire(eng, srs, params, NULL, NULL, NULL, dg);
     } else {
         /* dropped points (or never decoded): decoded from the file straight into the staging */

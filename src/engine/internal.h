@@ -144,6 +144,9 @@ typedef struct eng_part {
     bool staging;                /* READY, being staged to a device (eng_gpu_stage_locked): no
                                 prover takes it until that ends */
     struct eng_gpu *staged_on;   /* its inputs and aux wait in that device's spare buffer */
+    bool shed;                   /* PROVE in a group past its front: inputs and aux released,
+                                    `reserved` cut to the classes the group keeps for it; proved
+                                    again only after a new synthesis */
 } eng_part;
 
 typedef struct eng_job eng_job;

@@ -540,6 +540,7 @@ typedef struct prove_out {
     bool cpu_fallback;               /* a device thread proved on the CPU (once or more) */
     bool misfit;                     /* failed because the parameters do not fit the circuit */
     bool last_on_gpu;                /* the proof returned came from the device */
+    bool resynth;                    /* released after its front in a group that failed */
 } prove_out;
 
 /* One proof of partition k with fresh r and s: on g's device when g is not NULL and use_gpu
@@ -749,45 +750,140 @@ static g16_gpu_params *group_copy(eng_t *eng, eng_gpu *g, eng_job *job, const si
     return gp;
 }
 
-/* Partitions ks[0 .. cnt) of job proved together on g's device, sharing the passes over its
- * streamed points (g16_prove_group), each proof verified; done[i] is set for those proved and
- * verified. The rest (all of them when the group fails) are left to prove_partition. */
-static void prove_together(eng_t *eng, eng_gpu *g, eng_job *job, const size_t *ks, size_t cnt,
-                           eng_srs *srs, const g16_params_t *params, const g16_pvk_t *pvk,
-                           prove_out *o, bool *done)
-{
-    eng_timing_prover_ctx tc = {.eng = eng, .job = job, .k = ks[0]};
+/* A group of partitions of one job on g's device (prove_together): ks[0 .. *cnt) claimed, the
+ * group's proofs, randomizers and results; more partitions join while the fronts go
+ * (group_more), each released after its front (group_front). */
+typedef struct eng_group {
+    eng_t *eng;
+    eng_gpu *g;
+    eng_job *job;
+    size_t *ks, *cnt;
+    prove_out *o;
     const cs_assignment_t *asg[G16_GPU_MAX_SHARE];
     g16_proof_t proof[G16_GPU_MAX_SHARE];
     g16_prove_stats_t st[G16_GPU_MAX_SHARE];
     fr_t r[G16_GPU_MAX_SHARE], s[G16_GPU_MAX_SHARE];
+} eng_group;
+
+static size_t gather_locked(eng_t *eng, eng_gpu *g, eng_job *job, size_t *ks, size_t have,
+                            size_t cap);
+
+/* g16_prove_opts_t.group_more: READY partitions of the job claimed into the group. */
+static size_t group_more(void *ctx, size_t have, size_t cap)
+{
+    eng_group *gr = ctx;
+    eng_t *eng = gr->eng;
+
+    pthread_mutex_lock(&eng->mu);
+    size_t cnt = atomic_load(&gr->job->cancel)
+                     ? have
+                     : gather_locked(eng, gr->g, gr->job, gr->ks, have, cap);
+    gr->job->running += cnt - have;
+    for (size_t i = have; i < cnt; i++) {
+        gr->asg[i] = &gr->job->parts[gr->ks[i]].asg;
+    }
+    *gr->cnt = cnt;
+    pthread_mutex_unlock(&eng->mu);
+    return cnt - have;
+}
+
+/* Partition k's inputs and aux once its front in a group is done (the group keeps `kept` bytes
+ * for it): moved to the spares when the reservation covers them, else freed, and the
+ * reservation cut to `kept`. Not for a kind whose verification reads the assignment's inputs
+ * (no public_inputs operation). */
+static void shed_locked(eng_t *eng, eng_job *job, size_t k, uint64_t kept, eng_defer *d)
+{
+    eng_part *p = &job->parts[k];
+
+    if (!job->slot->ops.public_inputs || !p->asg.aux || p->asg.a) {
+        return;
+    }
+    kept = kept < p->reserved ? kept : p->reserved;
+    eng_gpu_stage_drop_locked(p);
+    if (p->asg_bytes) {
+        eng->asg_bytes -= p->asg_bytes;
+        eng->asg_held--;
+        p->asg_bytes = 0;
+    }
+    const cs_assignment_t counts = {
+        .m = p->asg.m, .num_inputs = p->asg.num_inputs, .num_aux = p->asg.num_aux};
+    uint64_t spared = eng_spare_put_locked(eng, &p->asg, p->reserved - kept, d);
+    if (!spared) {
+        eng_defer_item it = {.kind = DEFER_FREE_ASG, .asg = p->asg};
+        eng_defer_add(d, &it);
+    }
+    p->asg = counts;
+    eng_mem_release_locked(eng, p->reserved - kept - spared); /* a spare keeps its own bytes */
+    eng->mem_parts -= p->reserved - kept;
+    CZ_LOG(CZ_LOG_INFO, "job=%s k=%zu event=witness_released reserved_bytes=%llu kept_bytes=%llu",
+           job->qid, k, (unsigned long long)p->reserved, (unsigned long long)kept);
+    p->reserved = kept;
+    p->shed = true;
+}
+
+/* g16_prove_opts_t.group_front: the group no longer reads proof j's assignment. */
+static void group_front(void *ctx, size_t j, uint64_t kept_bytes)
+{
+    eng_group *gr = ctx;
+    eng_t *eng = gr->eng;
+    eng_defer d = {0};
+
+    pthread_mutex_lock(&eng->mu);
+    shed_locked(eng, gr->job, gr->ks[j], kept_bytes, &d);
+    pthread_cond_broadcast(&eng->work_cv); /* the budget may admit a synthesis now */
+    eng_defer_flush_locked(eng, &d);
+    pthread_mutex_unlock(&eng->mu);
+    eng_defer_run(eng, &d);
+}
+
+/* Partitions ks[0 .. *cnt) of job proved together on g's device, sharing the passes over its
+ * streamed points (g16_prove_group), more joining while the fronts go; each proof verified;
+ * done[i] is set for those proved and verified. The rest (all of them when the group fails)
+ * are left to prove_parts. */
+static void prove_together(eng_t *eng, eng_gpu *g, eng_job *job, size_t *ks, size_t *cnt,
+                           eng_srs *srs, const g16_params_t *params, const g16_pvk_t *pvk,
+                           prove_out *o, bool *done)
+{
+    eng_timing_prover_ctx tc = {.eng = eng, .job = job, .k = ks[0]};
+    eng_group *gr = cz_calloc(1, sizeof(*gr));
     g16_prove_opts_t opts = {.cancel = &job->cancel};
     cz_diag gdg;
     cuzk_err err = CUZK_OK;
+    const size_t cnt0 = *cnt;
 
     cz_diag_init(&gdg);
+    if (!gr) {
+        return; /* proved one by one */
+    }
+    *gr = (eng_group){.eng = eng, .g = g, .job = job, .ks = ks, .cnt = cnt, .o = o};
     if (eng->cfg.timing) {
         opts.on_stage = eng_timing_prover_stage;
         opts.on_stage_ctx = &tc;
     }
-    opts.gpu = group_copy(eng, g, job, ks, cnt, srs, params, &opts, o);
-    for (size_t i = 0; opts.gpu && i < cnt && err == CUZK_OK; i++) {
-        asg[i] = &job->parts[ks[i]].asg;
-        err = g16_fr_random(&r[i], &gdg);
-        err = err == CUZK_OK ? g16_fr_random(&s[i], &gdg) : err;
+    opts.gpu = group_copy(eng, g, job, ks, cnt0, srs, params, &opts, o);
+    for (size_t i = 0; opts.gpu && i < G16_GPU_MAX_SHARE && err == CUZK_OK; i++) {
+        gr->asg[i] = i < cnt0 ? &job->parts[ks[i]].asg : NULL;
+        err = g16_fr_random(&gr->r[i], &gdg);
+        err = err == CUZK_OK ? g16_fr_random(&gr->s[i], &gdg) : err;
     }
     if (!opts.gpu || err != CUZK_OK) {
         goto wipe;
     }
+    if (opts.gpu_shape) { /* partitions join and leave their witness as the fronts go */
+        opts.group_more = group_more;
+        opts.group_front = group_front;
+        opts.group_ctx = gr;
+    }
     uint64_t t0 = eng_now_ns();
-    err = g16_prove_group(params, proof, asg, r, s, cnt, &opts, st, eng->prove_pool, &gdg);
+    err = g16_prove_group(params, gr->proof, gr->asg, gr->r, gr->s, cnt0, &opts, gr->st,
+                          eng->prove_pool, &gdg);
     uint64_t t1 = eng_now_ns();
-    for (size_t i = 0; i < cnt; i++) {
-        o[i].h2d_bytes += st[i].h2d_bytes;
-        o[i].prove_ns += (t1 - t0) / cnt;
+    for (size_t i = 0; i < *cnt; i++) {
+        o[i].h2d_bytes += gr->st[i].h2d_bytes;
+        o[i].prove_ns += (t1 - t0) / *cnt;
     }
     if (err == CUZK_E_CANCELLED && atomic_load(&job->cancel)) {
-        for (size_t i = 0; i < cnt; i++) { /* nothing to prove again */
+        for (size_t i = 0; i < *cnt; i++) { /* nothing to prove again */
             o[i].err = err;
             done[i] = true;
         }
@@ -799,61 +895,69 @@ static void prove_together(eng_t *eng, eng_gpu *g, eng_job *job, const size_t *k
         }
         char buf[600];
         CZ_LOG(CZ_LOG_INFO, "job=%s k=%zu event=group_failed partitions=%zu error=\"%s\"", job->qid,
-               ks[0], cnt, cz_diag_str(&gdg, buf, sizeof(buf)));
+               ks[0], *cnt, cz_diag_str(&gdg, buf, sizeof(buf)));
         goto wipe;
     }
     CZ_LOG(CZ_LOG_INFO, "job=%s k=%zu event=shared_pass partitions=%zu h2d_bytes=%llu ms=%.1f",
-           job->qid, ks[0], cnt, (unsigned long long)(st[0].h2d_bytes * cnt),
+           job->qid, ks[0], *cnt, (unsigned long long)(gr->st[0].h2d_bytes * *cnt),
            (double)(t1 - t0) / 1e6);
-    for (size_t i = 0; i < cnt; i++) {
+    for (size_t i = 0; i < *cnt; i++) {
         bool valid = !eng->cfg.verify_proofs;
         uint64_t v0 = eng_now_ns();
-        if (!valid && part_verify(eng, job, ks[i], pvk, &proof[i], &valid, &o[i].dg) != CUZK_OK) {
+        if (!valid &&
+            part_verify(eng, job, ks[i], pvk, &gr->proof[i], &valid, &o[i].dg) != CUZK_OK) {
             valid = false;
         }
         o[i].verify_ns += eng_now_ns() - v0;
         if (valid) {
-            o[i].proof = proof[i];
+            o[i].proof = gr->proof[i];
             o[i].gpu_proofs++;
             o[i].last_on_gpu = true;
             done[i] = true;
         }
     }
 wipe:
-    cz_memzero(r, sizeof(r));
-    cz_memzero(s, sizeof(s));
+    cz_memzero(gr, sizeof(*gr));
+    cz_free(gr);
 }
 
-/* Partitions ks[0 .. cnt) of job (cnt > 1 only on a device whose copy shares passes): proved
- * together first, then one by one for any left. */
-static void prove_parts(eng_t *eng, eng_gpu *g, eng_job *job, const size_t *ks, size_t cnt,
+/* Partitions ks[0 .. *cnt) of job (a group when g's copy shares passes, which may grow it):
+ * proved together first, then one by one for any left; a partition released after its front
+ * in a failed group is synthesized again instead (o->resynth). */
+static void prove_parts(eng_t *eng, eng_gpu *g, eng_job *job, size_t *ks, size_t *cnt, bool group,
                         eng_srs *srs, const g16_params_t *params, const g16_pvk_t *pvk,
                         prove_out *o)
 {
     bool done[G16_GPU_MAX_SHARE] = {false};
 
-    if (cnt > 1) {
+    if (group) {
         prove_together(eng, g, job, ks, cnt, srs, params, pvk, o, done);
     }
-    for (size_t i = 0; i < cnt; i++) {
-        if (!done[i]) {
+    for (size_t i = 0; i < *cnt; i++) {
+        if (done[i]) {
+            continue;
+        }
+        pthread_mutex_lock(&eng->mu);
+        o[i].resynth = job->parts[ks[i]].shed;
+        pthread_mutex_unlock(&eng->mu);
+        if (!o[i].resynth) {
             cz_diag_init(&o[i].dg);
             prove_partition(eng, g, job, ks[i], srs, params, pvk, &o[i]);
         }
     }
 }
 
-/* Up to the share of g's copy of job's parameters, more READY partitions of job for the
- * device thread that claimed partition ks[0] (mu held): claimed too; returns how many. */
-static size_t gather_locked(eng_t *eng, eng_gpu *g, eng_job *job, size_t *ks)
+/* More READY partitions of job for the device thread whose group has ks[0 .. have), up to cap
+ * (mu held): claimed too; returns the group's new count. */
+static size_t gather_locked(eng_t *eng, eng_gpu *g, eng_job *job, size_t *ks, size_t have,
+                            size_t cap)
 {
-    size_t cnt = 1;
-    const unsigned share = g ? eng_gpu_share_locked(eng, g, job->srs) : 1;
+    size_t cnt = have;
 
-    for (size_t k = 0; k < job->next_synth && cnt < share; k++) {
+    (void)eng;
+    for (size_t k = 0; k < job->next_synth && cnt < cap; k++) {
         eng_part *p = &job->parts[k];
-        if (k != ks[0] && p->state == PART_READY && !p->staging &&
-            (!p->staged_on || p->staged_on == g)) {
+        if (p->state == PART_READY && !p->staging && (!p->staged_on || p->staged_on == g)) {
             p->state = PART_PROVE;
             ks[cnt++] = k;
         }
@@ -883,8 +987,9 @@ static void finish_part_locked(eng_t *eng, eng_gpu *g, eng_job *job, size_t k, p
     if (o->err == CUZK_E_CANCELLED && atomic_load(&job->cancel)) {
         CZ_LOG(CZ_LOG_DEBUG, "job=%s stage=prove k=%zu event=stopped reason=cancelled", job->qid,
                k);
-    } else if (o->err == CUZK_E_UNSAT && !atomic_load(&job->cancel) &&
-               eng_shape_stale_locked(eng, job, k)) {
+    } else if ((o->resynth && !atomic_load(&job->cancel)) ||
+               (o->err == CUZK_E_UNSAT && !atomic_load(&job->cancel) &&
+                eng_shape_stale_locked(eng, job, k))) {
         eng_part_release_locked(eng, job, k, d); /* synthesized and proved again */
         job->parts[k].state = PART_WAIT;
         job->resynth++;
@@ -929,7 +1034,8 @@ void eng_prover_run(eng_t *eng, eng_gpu *g)
         }
         size_t ks[G16_GPU_MAX_SHARE] = {k};
         job->parts[k].state = PART_PROVE;
-        size_t cnt = gather_locked(eng, g, job, ks);
+        const unsigned share = g ? eng_gpu_share_locked(eng, g, job->srs) : 1;
+        size_t cnt = gather_locked(eng, g, job, ks, 1, share);
         job->running += cnt;
         eng_srs *srs = job->srs;
         const g16_params_t *params = srs->params;
@@ -942,7 +1048,7 @@ void eng_prover_run(eng_t *eng, eng_gpu *g)
 
         prove_out o[G16_GPU_MAX_SHARE];
         memset(o, 0, sizeof(o));
-        prove_parts(eng, g, job, ks, cnt, srs, params, &pvk, o);
+        prove_parts(eng, g, job, ks, &cnt, share > 1, srs, params, &pvk, o);
         bool any_gpu = false;
         for (size_t i = 0; i < cnt; i++) {
             any_gpu |= o[i].gpu_proofs > 0;

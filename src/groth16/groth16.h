@@ -267,6 +267,18 @@ typedef struct g16_prove_opts {
      * assignment has not changed since: "prep" uploads only the density maps (and a, b, c
      * without a shape). Ignored (the proof uploads it) when the take was for other vectors. */
     bool gpu_staged;
+    /* g16_prove_group only (NULL: off). group_front is called on the proving thread once proof
+     * j's front and resident MSMs are done, with the host bytes the group keeps for it (the
+     * classes of its streamed scalars): the group no longer reads asg[j], so the caller may
+     * release its vectors (the struct itself stays borrowed). group_more is asked for more
+     * proofs whenever every proof given has had its front and the group has room: it may append
+     * up to cap - have proofs at asg[have ..], r[have ..] and s[have ..] (the caller's arrays,
+     * which then have room for the object's share_max, as out and stats do) and returns how
+     * many it appended; 0 ends the gathering and the group goes on to its passes. Both get
+     * group_ctx. */
+    void (*group_front)(void *ctx, size_t j, uint64_t kept_bytes);
+    size_t (*group_more)(void *ctx, size_t have, size_t cap);
+    void *group_ctx;
 } g16_prove_opts_t;
 
 /** Wall-clock milliseconds of each prover stage (g16_prove_ex / g16_prove_take). */
@@ -314,7 +326,8 @@ CZ_MUST_USE cuzk_err g16_prove_take(const g16_params_t *p, g16_proof_t *out, cs_
 
 /** count proofs of the same circuit on one device together (opts->gpu set, made with share_max
  *  >= count, or count 1): the fronts (products, quotient) and the MSMs of the resident sections
- *  run proof after proof, then each streamed section is streamed once for all of them, so its
+ *  run proof after proof (opts->group_more may add proofs as the fronts go), then each streamed
+ *  section is streamed once for all of them (h once per kept_h proofs: g16_gpu_opts_t), so its
  *  points cross the bus once per group instead of once per proof. out[j] is exactly what
  *  g16_prove_ex gives for asg[j], r[j], s[j] (the CPU's bytes). opts is shared (gpu_staged is
  *  ignored: every assignment is uploaded); stats (may be NULL) gets count entries, the group's host-to-device bytes split
@@ -405,9 +418,16 @@ typedef struct g16_gpu_opts {
      * scalars are kept as classes (gpu.h gpu_fr_classes: zeros and ones as bits) in ordinary
      * host memory, about 0.2 GB for a 32 GiB PoRep partition, while the group is proved. */
     unsigned share_max;
+    /* With share_max > 1 and h streamed: how many proofs' h the pinned area keeps (1 ..
+     * share_max; 0 = share_max). A group runs a pass over h's points for every kept_h fronts
+     * and its L, A and B passes once for all its proofs: the kept h (32 x h_len bytes a proof)
+     * is most of a group's host memory, the L, A and B classes little, so a group of share_max
+     * with kept_h smaller moves the L, A and B points once for share_max proofs and h's once
+     * for kept_h. */
+    unsigned kept_h;
 } g16_gpu_opts_t;
 
-#define G16_GPU_MAX_SHARE 8
+#define G16_GPU_MAX_SHARE 16
 
 /** Device bytes of the shared passes' buffers for share_max proofs and chunks of chunk_bytes:
  *  two scalar chunks per proof (a chunk's dense scalars or its classes) and one chunk of

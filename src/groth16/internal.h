@@ -185,10 +185,23 @@ typedef struct g16_prove_job {
 typedef cuzk_err (*g16_gpu_prove_fn)(g16_gpu_params *gp, g16_prove_job_t *job, cz_pool *pool,
                                      cz_diag *dg);
 
-/** The same for count jobs (1 .. the object's share_max) proved together: one pass over each
- *  streamed section serves all of them. Any error fails the group (a, b, c freed as for one). */
-typedef cuzk_err (*g16_gpu_prove_group_fn)(g16_gpu_params *gp, g16_prove_job_t *jobs, size_t count,
-                                           cz_pool *pool, cz_diag *dg);
+/** A group as prover.c hands it to a GPU backend: jobs[0 .. count), checked, in an array with
+ *  room for the object's share_max; more (NULL: none) appends checked jobs (at most cap - count)
+ *  and raises count, 0 appended ending the gathering; front_done (NULL: none) reports that job
+ *  j's assignment is no longer read, with the host bytes the group keeps for it. */
+typedef struct g16_group {
+    g16_prove_job_t *jobs;
+    size_t count;
+    cuzk_err (*more)(struct g16_group *grp, size_t cap, cz_diag *dg);
+    void (*front_done)(struct g16_group *grp, size_t j, uint64_t kept_bytes);
+    void *ctx; /* prover.c's */
+} g16_group_t;
+
+/** The same for the group's jobs (1 .. the object's share_max) proved together: one pass over
+ *  each streamed section serves all of them. Any error fails the group (a, b, c freed as for
+ *  one). */
+typedef cuzk_err (*g16_gpu_prove_group_fn)(g16_gpu_params *gp, g16_group_t *grp, cz_pool *pool,
+                                           cz_diag *dg);
 
 /** The head of every g16_gpu_params object (the backend's own state follows it). prover_gpu.c
  *  is compiled once per GPU backend (src/groth16/CMakeLists.txt), so prover.c cannot call it by

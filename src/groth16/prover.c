@@ -390,6 +390,64 @@ done:
     return err;
 }
 
+/* g16_prove_group's state beside the backend's g16_group_t: the caller's arrays. */
+typedef struct group_in {
+    const g16_params_t *p;
+    g16_proof_t *out;
+    const cs_assignment_t *const *asg;
+    const fr_t *r, *s;
+    const g16_prove_opts_t *o;
+    g16_prove_stats_t *st;
+    unsigned lg;
+    double t0;
+} group_in;
+
+/* Checks asg[j] and makes grp's job j of it. */
+static cuzk_err group_job(g16_group_t *grp, size_t j, cz_diag *dg)
+{
+    group_in *in = grp->ctx;
+    const cs_assignment_t *a = in->asg[j];
+    cuzk_err err = g16_prove_check(in->p, a, &in->lg, dg);
+
+    if (err != CUZK_OK) {
+        return err;
+    }
+    CZ_CHECK(in->o->gpu_shape || (a->a && a->b && a->c));
+    grp->jobs[j] = (g16_prove_job_t){.p = in->p,
+                                     .out = &in->out[j],
+                                     .asg = a,
+                                     .abc = {a->a, a->b, a->c},
+                                     .lg = in->lg,
+                                     .r = &in->r[j],
+                                     .s = &in->s[j],
+                                     .opts = in->o,
+                                     .st = &in->st[j],
+                                     .t0 = in->t0};
+    return CUZK_OK;
+}
+
+/* The caller's group_more: the proofs it appends become jobs. */
+static cuzk_err group_more(g16_group_t *grp, size_t cap, cz_diag *dg)
+{
+    group_in *in = grp->ctx;
+    const size_t have = grp->count;
+    size_t add = in->o->group_more(in->o->group_ctx, have, cap);
+    cuzk_err err = CUZK_OK;
+
+    CZ_CHECK(add <= cap - have);
+    for (size_t j = have; j < have + add && err == CUZK_OK; j++) {
+        err = group_job(grp, j, dg);
+        grp->count += err == CUZK_OK;
+    }
+    return err;
+}
+
+static void group_front(g16_group_t *grp, size_t j, uint64_t kept_bytes)
+{
+    group_in *in = grp->ctx;
+    in->o->group_front(in->o->group_ctx, j, kept_bytes);
+}
+
 cuzk_err g16_prove_group(const g16_params_t *p, g16_proof_t *out, const cs_assignment_t *const *asg,
                          const fr_t *r, const fr_t *s, size_t count, const g16_prove_opts_t *opts,
                          g16_prove_stats_t *stats, cz_pool *pool, cz_diag *dg)
@@ -397,8 +455,6 @@ cuzk_err g16_prove_group(const g16_params_t *p, g16_proof_t *out, const cs_assig
     g16_prove_job_t jobs[G16_GPU_MAX_SHARE];
     g16_prove_stats_t st[G16_GPU_MAX_SHARE];
     cuzk_err err = CUZK_OK;
-    unsigned lg = 0;
-    double t0 = g16_now_ms();
 
     const unsigned most = opts && opts->gpu ? opts->gpu->share_max : 0;
     if (count == 0 || count > most) {
@@ -409,24 +465,19 @@ cuzk_err g16_prove_group(const g16_params_t *p, g16_proof_t *out, const cs_assig
     g16_prove_opts_t o = *opts;
     o.gpu_staged = false; /* a staged assignment is one proof's: the group uploads them all */
     memset(st, 0, sizeof(st));
-    for (size_t j = 0; j < count; j++) {
-        CZ_TRY(err, g16_prove_check(p, asg[j], &lg, dg), done);
-        CZ_CHECK(opts->gpu_shape || (asg[j]->a && asg[j]->b && asg[j]->c));
-        jobs[j] = (g16_prove_job_t){.p = p,
-                                    .out = &out[j],
-                                    .asg = asg[j],
-                                    .abc = {asg[j]->a, asg[j]->b, asg[j]->c},
-                                    .lg = lg,
-                                    .r = &r[j],
-                                    .s = &s[j],
-                                    .opts = &o,
-                                    .st = &st[j],
-                                    .t0 = t0};
+    group_in in = {
+        .p = p, .out = out, .asg = asg, .r = r, .s = s, .o = &o, .st = st, .t0 = g16_now_ms()};
+    g16_group_t grp = {.jobs = jobs,
+                       .more = o.group_more ? group_more : NULL,
+                       .front_done = o.group_front ? group_front : NULL,
+                       .ctx = &in};
+    for (; grp.count < count; grp.count++) {
+        CZ_TRY(err, group_job(&grp, grp.count, dg), done);
     }
-    err = o.gpu->prove_group(o.gpu, jobs, count, pool, dg);
+    err = o.gpu->prove_group(o.gpu, &grp, pool, dg);
 done:
-    for (size_t j = 0; stats && j < count; j++) {
-        st[j].total_ms = g16_now_ms() - t0;
+    for (size_t j = 0; stats && j < (grp.count > count ? grp.count : count); j++) {
+        st[j].total_ms = g16_now_ms() - in.t0;
         stats[j] = st[j];
     }
     return err;

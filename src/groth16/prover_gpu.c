@@ -198,11 +198,12 @@ typedef struct gpu_params_impl {
      * scalars cross beside the points into sbuf[b][j] (share_chunk_bytes: a chunk's scalars, 32
      * bytes a G1 point, dense or as classes), uploaded through the ring, whose stream records
      * sev[b] after them; classes are expanded into xbuf before the chunk's MSM */
-    unsigned share_max;
+    unsigned share_max, kept_h;
     gpu_buf *sbuf[2][G16_GPU_MAX_SHARE];
     gpu_buf *xbuf;
     gpu_event *sev[2];
-    fr_t *kept; /* pinned: share_max x kept_values(), the group's kept h (kept_sc) */
+    fr_t *kept; /* pinned: kept_h x kept_values(), the h of a group's proofs (kept_sc) waiting
+                   for their pass */
     /* lean_buffers: da, db and (lean_own_z) dz instead of four buffers; without lean_own_z dz is
      * db; dc is NULL */
     bool lean, lean_z;
@@ -1046,28 +1047,43 @@ static size_t kept_values(const gpu_params_impl *g)
     return g->stream_mask & (1u << G16_SEC_H) ? g->n - 1 : 0;
 }
 
-/* Proof j's slice of the object's kept area and its classes cl (KEPT_COUNT of them). */
+/* Proof j's slot of the object's kept area (j % kept_h: a group's h passes run for every kept_h
+ * proofs) and its classes cl (KEPT_COUNT of them). */
 static kept_sc kept_of(const gpu_params_impl *g, size_t j, gpu_fr_classes *cl)
 {
     kept_sc k = {.cl = cl};
 
     if (g->stream_mask & (1u << G16_SEC_H)) {
-        k.h = g->kept + j * kept_values(g);
+        k.h = g->kept + (j % g->kept_h) * kept_values(g);
     }
     return k;
 }
 
-/* The group's passes: each streamed section once for all count proofs, h from the kept area,
- * the others from the proofs' classes cl[j]. */
-static cuzk_err group_passes(gpu_params_impl *g, g16_prove_job_t *jobs, size_t count,
-                             g16_sums_t *sums, gpu_fr_classes (*cl)[KEPT_COUNT], cz_pool *pool,
-                             cz_diag *dg)
+/* Host bytes of a proof's kept classes. */
+static uint64_t classes_bytes(const gpu_fr_classes *cl)
+{
+    uint64_t n = 0;
+
+    for (int t = 0; t < KEPT_COUNT; t++) {
+        n += cl[t].dense
+                 ? cl[t].n * sizeof(fr_t)
+                 : gpu_fr_classes_words(cl[t].n) * sizeof(uint64_t) + cl[t].n_oth * sizeof(fr_t);
+    }
+    return n;
+}
+
+/* The passes of the streamed sections in secs for proofs [from, to) of a group: each once for
+ * all of them, h from the kept area, the others from the proofs' classes cl[j]. */
+static cuzk_err group_passes(gpu_params_impl *g, g16_prove_job_t *jobs, size_t from, size_t to,
+                             unsigned secs, g16_sums_t *sums, gpu_fr_classes (*cl)[KEPT_COUNT],
+                             cz_pool *pool, cz_diag *dg)
 {
     static const char *const stage[G16_SEC_COUNT] = {"msm_h", "msm_l", "msm_a", "msm_b_g1",
                                                      "msm_b_g2"};
     const g16_params_t *p = g->head.params;
     const size_t len[G16_SEC_COUNT] = {g->n - 1, g->na, p->a_len, p->b_g1_len, p->b_g2_len};
-    const g16_prove_opts_t *opts = jobs[0].opts;
+    const g16_prove_opts_t *opts = jobs[from].opts;
+    const size_t cnt = to - from;
     cuzk_err err = CUZK_OK;
 
     for (unsigned sec = 0; sec < G16_SEC_COUNT; sec++) {
@@ -1076,29 +1092,28 @@ static cuzk_err group_passes(gpu_params_impl *g, g16_prove_job_t *jobs, size_t c
         g2_t o2[G16_GPU_MAX_SHARE];
         double t = g16_now_ms();
 
-        if (!(g->stream_mask & (1u << sec))) {
+        if (!(g->stream_mask & secs & (1u << sec))) {
             continue;
         }
-        for (size_t j = 0; j < count; j++) {
+        for (size_t j = from; j < to; j++) {
             const int slot[G16_SEC_COUNT] = {-1, KEPT_L, KEPT_A, KEPT_B, KEPT_B};
-            src[j] = sec == G16_SEC_H ? (pass_src){.host = kept_of(g, j, NULL).h, .pinned = true}
-                                      : (pass_src){.cl = &cl[j][slot[sec]]};
+            src[j - from] = sec == G16_SEC_H
+                                ? (pass_src){.host = kept_of(g, j, NULL).h, .pinned = true}
+                                : (pass_src){.cl = &cl[j][slot[sec]]};
         }
         void *outs = sec == G16_SEC_B_G2 ? (void *)o2 : (void *)o1;
-        CZ_TRY(err, msm_pass(g, sec, outs, src, count, len[sec], opts, pool, dg), done);
-        for (size_t j = 0; j < count; j++) {
-            g1_t *dst1[G16_SEC_COUNT] = {&sums[j].h, &sums[j].l, &sums[j].a, &sums[j].b1, NULL};
-            if (sec == G16_SEC_B_G2) {
-                sums[j].b2 = o2[j];
-            } else {
-                *dst1[sec] = o1[j];
-            }
-        }
+        CZ_TRY(err, msm_pass(g, sec, outs, src, cnt, len[sec], opts, pool, dg), done);
         double ms = g16_stage_end(opts, stage[sec], t);
-        for (size_t j = 0; j < count; j++) {
+        for (size_t j = from; j < to; j++) {
+            g1_t *dst1[G16_SEC_COUNT] = {&sums[j].h, &sums[j].l, &sums[j].a, &sums[j].b1, NULL};
             double *st[G16_SEC_COUNT] = {&jobs[j].st->msm_h_ms, &jobs[j].st->msm_l_ms,
                                          &jobs[j].st->msm_a_ms, &jobs[j].st->msm_b_g1_ms,
                                          &jobs[j].st->msm_b_g2_ms};
+            if (sec == G16_SEC_B_G2) {
+                sums[j].b2 = o2[j - from];
+            } else {
+                *dst1[sec] = o1[j - from];
+            }
             *st[sec] += ms;
         }
     }
@@ -1106,13 +1121,64 @@ done:
     return err;
 }
 
-/* count proofs (1 .. share_max) sharing each pass over the streamed points: each proof's front
- * and resident MSMs in turn, its streamed scalars kept on the host; then one pass per streamed
- * section for all of them; the proofs are each what gpu_prove makes. */
-static cuzk_err gpu_prove_group(g16_gpu_params *gp, g16_prove_job_t *jobs, size_t count,
-                                cz_pool *pool, cz_diag *dg)
+/* Proofs of a group one by one (no shared pass). */
+static cuzk_err group_alone(g16_gpu_params *gp, g16_group_t *grp, size_t *j, cz_pool *pool,
+                            cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+
+    for (; *j < grp->count && err == CUZK_OK; (*j)++) {
+        err = gpu_prove(gp, &grp->jobs[*j], pool, dg);
+    }
+    return err;
+}
+
+/* The fronts of a group's proofs as they come (grp->more asked once every proof given has had
+ * its front), each proof's streamed scalars kept on the host; h's pass for every kept_h of
+ * them; *j: the fronts done or failed (their a, b, c freed). */
+static cuzk_err group_fronts(gpu_params_impl *g, g16_group_t *grp, g16_sums_t *sums,
+                             gpu_fr_classes (*cl)[KEPT_COUNT], size_t *j, cz_pool *pool,
+                             cz_diag *dg)
+{
+    const unsigned h = 1u << G16_SEC_H;
+    size_t hs = 0; /* the first proof whose h waits for its pass */
+    cuzk_err err = CUZK_OK;
+
+    for (;;) {
+        if (*j == grp->count && grp->more && grp->count < g->share_max) {
+            CZ_TRY(err, grp->more(grp, g->share_max, dg), done);
+        }
+        if (*j == grp->count) {
+            break;
+        }
+        kept_sc k = kept_of(g, *j, cl[*j]);
+        err = prove_part(g, &grp->jobs[*j], &sums[*j], &k, pool, dg);
+        (*j)++; /* done or failed, its a, b, c are freed */
+        if (err != CUZK_OK) {
+            goto done;
+        }
+        if (grp->front_done) {
+            grp->front_done(grp, *j - 1, classes_bytes(cl[*j - 1]));
+        }
+        if (*j - hs == g->kept_h) {
+            CZ_TRY(err, group_passes(g, grp->jobs, hs, *j, h, sums, cl, pool, dg), done);
+            hs = *j;
+        }
+    }
+    if (hs < *j) {
+        CZ_TRY(err, group_passes(g, grp->jobs, hs, *j, h, sums, cl, pool, dg), done);
+    }
+done:
+    return err;
+}
+
+/* A group's proofs (1 .. share_max) sharing each pass over the streamed points: their fronts and
+ * resident MSMs in turn, h's passes as the kept area fills (group_fronts), then one pass per
+ * other streamed section for all of them; the proofs are each what gpu_prove makes. */
+static cuzk_err gpu_prove_group(g16_gpu_params *gp, g16_group_t *grp, cz_pool *pool, cz_diag *dg)
 {
     gpu_params_impl *g = (gpu_params_impl *)gp;
+    g16_prove_job_t *jobs = grp->jobs;
     g16_sums_t sums[G16_GPU_MAX_SHARE];
     gpu_fr_classes cl[G16_GPU_MAX_SHARE][KEPT_COUNT];
     const uint64_t h2d0 = gpu_dev_h2d_bytes(g->dev);
@@ -1120,19 +1186,17 @@ static cuzk_err gpu_prove_group(g16_gpu_params *gp, g16_prove_job_t *jobs, size_
     size_t j = 0;
 
     memset(cl, 0, sizeof(cl));
-    if (count == 1 || !g->stream_mask || g->share_max < 2) {
-        for (; j < count && err == CUZK_OK; j++) {
-            err = gpu_prove(gp, &jobs[j], pool, dg);
-        }
+    if (!g->stream_mask || g->share_max < 2 || (grp->count == 1 && !grp->more)) {
+        err = group_alone(gp, grp, &j, pool, dg);
         goto free_rest;
     }
-    CZ_CHECK(count <= g->share_max);
-    for (; j < count; j++) {
-        kept_sc k = kept_of(g, j, cl[j]);
-        CZ_TRY(err, prove_part(g, &jobs[j], &sums[j], &k, pool, dg), done);
-    }
-    CZ_TRY(err, group_passes(g, jobs, count, sums, cl, pool, dg), done);
-    for (size_t i = 0; i < count; i++) { /* ---- assembly (4.7) ---- */
+    CZ_CHECK(grp->count <= g->share_max);
+    CZ_TRY(err, group_fronts(g, grp, sums, cl, &j, pool, dg), done);
+    CZ_TRY(err,
+           group_passes(g, jobs, 0, grp->count, G16_GPU_STREAM_ALL & ~(1u << G16_SEC_H), sums, cl,
+                        pool, dg),
+           done);
+    for (size_t i = 0; i < grp->count; i++) { /* ---- assembly (4.7) ---- */
         double t = g16_now_ms();
         g16_prove_assemble(gp->params, jobs[i].out, &sums[i], jobs[i].r, jobs[i].s);
         jobs[i].st->assemble_ms = g16_stage_end(jobs[i].opts, "assemble", t);
@@ -1141,16 +1205,15 @@ done:
     if (err != CUZK_OK) {
         cuzk_err e2 = ring_drain(&g->ring, NULL); /* no transfer left in flight */
         (void)e2;
-        j++; /* the failed proof freed its a, b, c */
     }
-    for (size_t i = 0; i < count; i++) { /* the group's bytes, shared evenly */
-        jobs[i].st->h2d_bytes = (gpu_dev_h2d_bytes(g->dev) - h2d0) / count;
+    for (size_t i = 0; i < grp->count; i++) { /* the group's bytes, shared evenly */
+        jobs[i].st->h2d_bytes = (gpu_dev_h2d_bytes(g->dev) - h2d0) / grp->count;
         for (int t = 0; t < KEPT_COUNT; t++) {
             gpu_fr_classes_clear(&cl[i][t]);
         }
     }
 free_rest:
-    for (; j < count; j++) {
+    for (; j < grp->count; j++) {
         for (int k = 0; jobs[j].take && k < 3; k++) {
             cz_free(jobs[j].abc[k]);
             jobs[j].abc[k] = NULL;
@@ -1355,7 +1418,7 @@ done:
 
 /* With share_max > 1: the scalar chunk buffers of the group's passes, their events and the
  * pinned area of the kept scalars. */
-static cuzk_err share_new(gpu_params_impl *g, unsigned share_max, cz_diag *dg)
+static cuzk_err share_new(gpu_params_impl *g, unsigned share_max, unsigned kept_h, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     const size_t sb = share_chunk_bytes(g->chunk_bytes);
@@ -1368,6 +1431,7 @@ static cuzk_err share_new(gpu_params_impl *g, unsigned share_max, cz_diag *dg)
         return CUZK_OK;
     }
     g->share_max = share_max;
+    g->kept_h = kept_h && kept_h < share_max ? kept_h : share_max;
     g->head.share_max = share_max;
     for (int b = 0; b < 2; b++) {
         CZ_TRY(err, gpu_event_new(&g->sev[b], g->dev, dg), done);
@@ -1381,7 +1445,7 @@ static cuzk_err share_new(gpu_params_impl *g, unsigned share_max, cz_diag *dg)
            done);
     if (kept_values(g)) {
         CZ_TRY(err,
-               pinned(g, (void **)&g->kept, share_max * kept_values(g) * sizeof(fr_t),
+               pinned(g, (void **)&g->kept, g->kept_h * kept_values(g) * sizeof(fr_t),
                       "the scalars kept for shared passes", dg),
                done);
     }
@@ -1548,7 +1612,7 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
     g->map_key = cz_malloc((2 * ((g->na + 63) / 64) + (g->ni + 63) / 64) * sizeof(uint64_t));
     if (g->stream_mask) {
         CZ_TRY(err, stream_new(g, opts->stream_bytes, dg), done);
-        CZ_TRY(err, share_new(g, opts->share_max, dg), done);
+        CZ_TRY(err, share_new(g, opts->share_max, opts->kept_h, dg), done);
     }
     if (opts && opts->spare_assignment && !g->lean) {
         CZ_TRY(err, spare_new(g, slot_bytes, slots, dg), done);

@@ -543,11 +543,11 @@ TEST(gpu_streaming_plan_for_32g_porep_cards)
         int buffers;       /* 0: does not fit */
         bool on_device;    /* a, b, c from the shape */
         unsigned streamed; /* sections streamed */
-        unsigned share;    /* partitions per pass (gpus.stream_share 4 by default) */
+        unsigned share;    /* partitions per pass (gpus.stream_share 10 by default) */
     } cards[] = {
-        {141, false, 4, true, 0x00, 1}, {80, false, 4, true, 0x18, 4},
-        {32, false, 4, true, 0x1f, 4},  {24, true, 4, true, 0x1f, 4},
-        {16, true, 2, false, 0x1f, 4},  {12, true, 2, false, 0x1f, 4},
+        {141, false, 4, true, 0x00, 1}, {80, false, 4, true, 0x1c, 10},
+        {32, false, 4, true, 0x1f, 10}, {24, true, 4, true, 0x1f, 10},
+        {16, true, 2, false, 0x1f, 10}, {12, true, 2, false, 0x1f, 10},
         {8, true, 0, false, 0, 0},
     };
     eng_config_t cfg;
@@ -593,7 +593,8 @@ TEST(gpu_streaming_modes_and_failure_mid_stream)
     resident_sizes(&rc, &rb);
 
     eng_config_t cfg;
-    stream_cfg(&cfg, 0);
+    stream_cfg(&cfg,
+               1); /* one partition at a time: the group path is gpu_partitions_share_a_pass's */
     eng_t *eng = start_captured(&cfg);
     tk_req c = etu_req(0, 2, 71), c2 = etu_req(0, 1, 72);
     prove_ok(eng, ENG_KIND_POREP, "always-c", &c);
@@ -635,7 +636,8 @@ TEST(gpu_streaming_modes_and_failure_mid_stream)
 /* gpus.stream_share: the partitions of a job ready together share the passes over the streamed
  * points (event=shared_pass): the same valid proofs, all on the device, fewer bytes moved than
  * with a pass per partition. A copy failure inside a group (event=group_failed) loses nothing:
- * its partitions are proved again one by one. */
+ * its partitions are proved again one by one, those whose witness went after their front
+ * (event=witness_released) once synthesized again. */
 TEST(gpu_partitions_share_a_pass)
 {
     need_gpu();
@@ -675,6 +677,10 @@ TEST(gpu_partitions_share_a_pass)
         CHECK_MSG((groups > 0) == (share > 1), "%s", etu_log_text());
         CHECK_MSG(etu_count_lines("job=shared-fail", "event=group_failed") == (share > 1), "%s",
                   etu_log_text());
+        /* in a group proved from the device shape, each partition's witness goes after its
+         * front; those of the failed group were synthesized again (the job completed) */
+        CHECK_MSG((etu_count_lines("job=shared-fail", "event=witness_released") > 0) == (share > 1),
+                  "%s", etu_log_text());
         printf("  share %u: %zu shared passes, %llu bytes to the device\n", share, groups,
                (unsigned long long)h2d[share / 2]);
     }

@@ -36,7 +36,8 @@
 #                                       printed), host-to-device bytes, peak RSS, the copy's mode
 #                                       (STREAM_NEVER=1 first: the same with streaming off, 90 s;
 #                                       E2E_BATCH=0: no batch; STREAM_SHARE: partitions per
-#                                       pass, gpus.stream_share, 4)
+#                                       pass, gpus.stream_share, 10; STREAM_KEPT_H:
+#                                       gpus.stream_kept_h, 3)
 #   bash BUILD/carry/device.sh e2e-32g  setup32 when its files are missing, a synthetic 32 GiB
 #                                       PoRep C1, cuzkd on the device with those parameters,
 #                                       one proof verified (cuzk-bench single --vk), then a
@@ -341,8 +342,8 @@ for step in "${@:-tests}"; do
         SMI=$!
         for never in ${STREAM_NEVER:+1} 0; do
             cuzkd_toml "$W/cuzkd-s.toml" "$W/p32"
-            printf '[gpus]\ndevice_memory = "%sGiB"\ndebug_h2d_rate = "%s"\nstream_share = %s\n' \
-                "$G" "${STREAM_RATE:-25GB}" "${STREAM_SHARE:-4}" >> "$W/cuzkd-s.toml"
+            printf '[gpus]\ndevice_memory = "%sGiB"\ndebug_h2d_rate = "%s"\nstream_share = %s\nstream_kept_h = %s\n' \
+                "$G" "${STREAM_RATE:-25GB}" "${STREAM_SHARE:-10}" "${STREAM_KEPT_H:-3}" >> "$W/cuzkd-s.toml"
             [ "$never" = 1 ] && printf 'streaming = "never"\n' >> "$W/cuzkd-s.toml"
             printf '[memory]\ntotal_budget = "%s"\n' "${STREAM_BUDGET:-76GiB}" >> "$W/cuzkd-s.toml"
             L=$OUT/cuzkd-s$never-$G.log
@@ -370,6 +371,8 @@ for step in "${@:-tests}"; do
             stop_cuzkd "(streamed)"
             grep -E 'event=(resident|opened|gpu_error|cpu_fallback|shared_pass|group_failed)' \
                 "$L" | head -20 | cut -c1-300
+            grep -o -E 'event=shared_pass partitions=[0-9]+' "$L" | sort | uniq -c
+            echo "witnesses released after their fronts: $(grep -c event=witness_released "$L")"
             "$W/cuzk-bench" timeline --log "$L" --out "$OUT/timeline-s32g-$G.svg" \
                 > "$OUT/s-timeline-$G.log" 2>&1
             head -40 "$OUT/s-timeline-$G.log"

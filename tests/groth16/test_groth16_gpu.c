@@ -609,14 +609,45 @@ static size_t group_scalar_bytes(const g16_params_t *p, unsigned mask, const cs_
     return b;
 }
 
-#define GROUP_MAX 3
+#define GROUP_MAX       3
+#define GROUP_MAX_TRIED G16_GPU_MAX_SHARE
+
+/* A group's proofs joining one at a time (g16_prove_opts_t.group_more) and their fronts
+ * reported (group_front): asg[0 .. want) in all. */
+typedef struct group_feed {
+    const cs_assignment_t **ap;
+    cs_assignment_t *asg;
+    size_t want, fronts, asked;
+    uint64_t kept[GROUP_MAX_TRIED];
+} group_feed;
+
+static size_t feed_more(void *ctx, size_t have, size_t cap)
+{
+    group_feed *f = ctx;
+    f->asked++;
+    CHECK(have == f->fronts && cap >= have);
+    if (have == f->want) {
+        return 0;
+    }
+    f->ap[have] = &f->asg[have];
+    return 1;
+}
+
+static void feed_front(void *ctx, size_t j, uint64_t kept_bytes)
+{
+    group_feed *f = ctx;
+    CHECK(j == f->fronts);
+    f->kept[f->fronts++] = kept_bytes;
+}
 
 /* Groups of 1 .. GROUP_MAX proofs (witnesses vseed + j, r and s from rs_seed + j) against the
  * same proofs one by one on the device and on the CPU: the same bytes, and the group moves
- * exactly the singles' bytes less (count - 1) passes over the streamed points plus each proof's
- * streamed scalars (h dense, the others as classes). */
+ * exactly the singles' bytes less (count - 1) passes over the streamed points, plus one pass
+ * over h's points per kept_h proofs after the first, plus each proof's streamed scalars (h
+ * dense, the others as classes); then the largest group again with its proofs joining one by
+ * one after the first (group_more): the same bytes, each front reported with its classes. */
 static void check_group(const gc_spec *sp, const g16_params_t *p, g16_gpu_params *gp, gpu_dev *dev,
-                        uint64_t vseed, uint64_t rs_seed)
+                        unsigned kept_h, uint64_t vseed, uint64_t rs_seed)
 {
     cs_assignment_t asg[GROUP_MAX];
     const cs_assignment_t *ap[GROUP_MAX];
@@ -654,12 +685,37 @@ static void check_group(const gc_spec *sp, const g16_params_t *p, g16_gpu_params
                       "%s: proof %zu of a group of %zu differs from the CPU's", sp->name, j, count);
             CHECK(st[j].h2d_bytes == group / count && st[j].total_ms >= 0.0);
         }
+        const size_t kh = kept_h ? kept_h : count, h_passes = (count + kh - 1) / kh;
         uint64_t expect = single[count] - (count - 1) * streamed_bytes(p, mask);
         for (size_t j = 0; count > 1 && j < count; j++) {
             expect += group_scalar_bytes(p, mask, &asg[j], g16_gpu_params_stream_bytes(gp));
         }
+        expect += count > 1 ? (h_passes - 1) * streamed_bytes(p, mask & 1u) : 0;
         CHECK_MSG(group == expect, "%s: a group of %zu moved %llu bytes, expected %llu", sp->name,
                   count, (unsigned long long)group, (unsigned long long)expect);
+        if (count < GROUP_MAX) {
+            continue;
+        }
+        group_feed f = {.ap = ap, .asg = asg, .want = count};
+        g16_prove_opts_t of = og;
+        of.group_more = feed_more;
+        of.group_front = feed_front;
+        of.group_ctx = &f;
+        memset(proof, 0, sizeof(proof));
+        h0 = gpu_dev_h2d_bytes(dev);
+        GPU_OK(g16_prove_group(p, proof, ap, r, s, 1, &of, st, test_pool(), DG));
+        CHECK_EQ_U64(gpu_dev_h2d_bytes(dev) - h0, group);
+        /* asked after each front while there is room */
+        CHECK(f.fronts == count &&
+              f.asked == (count < g16_gpu_params_share_max(gp) ? count : count - 1));
+        for (size_t j = 0; j < count; j++) {
+            g16_proof_to_bytes(got, &proof[j]);
+            CHECK_MSG(memcmp(got, want[j], sizeof(got)) == 0, "%s: joined proof %zu differs",
+                      sp->name, j);
+            /* the classes of what is streamed beside L, A, B: nothing when none is */
+            CHECK(f.kept[j] < 32 * (asg[j].num_inputs + asg[j].num_aux) * 3 &&
+                  (f.kept[j] > 0) == ((mask & 0x1e) != 0));
+        }
     }
     for (size_t j = 0; j < GROUP_MAX; j++) {
         cs_assignment_clear(&asg[j]);
@@ -680,6 +736,10 @@ TEST(gpu_prove_group)
         {.stream_sections = G16_GPU_STREAM_ALL, .stream_bytes = 256, .share_max = GROUP_MAX},
         {.stream_sections = 0x16, .stream_bytes = 2048, .share_max = 4},
         {.stream_sections = G16_GPU_STREAM_ALL,
+         .stream_bytes = 512,
+         .share_max = GROUP_MAX,
+         .kept_h = 2},
+        {.stream_sections = G16_GPU_STREAM_ALL,
          .stream_bytes = 1000,
          .lean_buffers = true,
          .share_max = GROUP_MAX,
@@ -694,7 +754,7 @@ TEST(gpu_prove_group)
             g16_gpu_params *gp = NULL;
             GPU_OK(g16_gpu_params_new(&gp, p, dev, &opts[k], test_pool(), DG));
             CHECK_EQ_U64(g16_gpu_params_share_max(gp), opts[k].share_max);
-            check_group(&specs[i], p, gp, dev, 30 + k, 700 + k);
+            check_group(&specs[i], p, gp, dev, opts[k].kept_h, 30 + k, 700 + k);
             g16_gpu_params_free(gp);
         }
         /* no sharing: a group of one is a proof, more is refused */
@@ -796,7 +856,7 @@ TEST(gpu_prove_group_failures)
         cs_assignment_clear(&asg[j]);
     }
     CHECK_EQ_U64(cz_alloc_live(), live);
-    check_group(&sp, p, gp, dev, 64, 64);
+    check_group(&sp, p, gp, dev, 0, 64, 64);
     g16_gpu_params_free(gp);
     g16_params_free(p);
 }
