@@ -70,9 +70,11 @@ static double ms_between(uint64_t t0, uint64_t t1)
 /* Host bytes of a partition that a device proves from the circuit's shape (a, b, c computed
  * there): its witness, [inputs | aux] and the densities' bits, a quarter more for the classes of
  * its scalars in a shared pass (gpu.h gpu_fr_classes) and the synthesis's transients, and a
- * margin; the plan's estimate (the CPU prover's working set) when the counts are unknown, the
- * shape not yet recorded (partitions synthesized meanwhile make a, b, c on the host) or the
- * device path is not open to it. A CPU fallback takes the rest back (regrow_locked). */
+ * margin; with a device copy that has no room for the shape, a, b, c made from it on the host
+ * too (at the domain size, an eighth more); the plan's estimate (the CPU prover's working set)
+ * when the counts are unknown, the shape not yet recorded (partitions synthesized meanwhile make
+ * a, b, c with the prover backend) or the device path is not open to it. A CPU fallback takes
+ * the rest back (regrow_locked). */
 static uint64_t part_bytes_locked(eng_t *eng, const eng_plan_t *plan, const eng_srs *srs)
 {
     const cs_counts_t *c = &plan->shape;
@@ -81,20 +83,27 @@ static uint64_t part_bytes_locked(eng_t *eng, const eng_plan_t *plan, const eng_
     const uint64_t dev = v + v / 4 + ((uint64_t)c->num_aux + c->num_inputs) / 2 + 64 * MIB;
 
     if (c->num_aux == 0 || eng->cfg.synth_mode == ENG_SYNTH_PROVER ||
-        !eng_shape_ready_locked(eng, plan->circuit_id) || !eng_gpu_any_usable_locked(eng) ||
-        eng_gpu_host_products_locked(eng, srs)) {
+        !eng_shape_ready_locked(eng, plan->circuit_id) || !eng_gpu_any_usable_locked(eng)) {
         return full;
+    }
+    if (eng_gpu_host_products_locked(eng, srs)) {
+        /* the shape's products on the host, uploaded: a, b, c at the domain size besides */
+        uint64_t n = 1;
+        while (n < (uint64_t)c->num_constraints + c->num_inputs) {
+            n <<= 1;
+        }
+        const uint64_t abc = dev + 3 * n * sizeof(fr_t) + 3 * n * sizeof(fr_t) / 8;
+        return abc < full ? abc : full;
     }
     return dev < full ? dev : full;
 }
 
-/* Partition part of job takes back the plan's whole estimate before a, b, c are made on the host
- * (a CPU fallback, or a device without the shape): at once, past the budget if need be (a proof
- * in progress is not stopped; later reservations wait for it), logged. */
-static void regrow_locked(eng_t *eng, const eng_job *job, eng_part *part)
+/* Partition part of job grows its reservation to `full` before a, b, c are made on the host: at
+ * once, past the budget if need be (a proof in progress is not stopped; later reservations
+ * wait for it), logged. regrow_locked: the plan's whole estimate (a CPU fallback, or a
+ * partition synthesized with the prover backend). */
+static void grow_locked(eng_t *eng, const eng_job *job, eng_part *part, uint64_t full)
 {
-    const uint64_t full = job->plan.partition_mem_bytes;
-
     if (part->reserved == 0 || part->reserved >= full) {
         return;
     }
@@ -102,6 +111,11 @@ static void regrow_locked(eng_t *eng, const eng_job *job, eng_part *part)
     eng_mem_force_locked(eng, more, job->qid);
     eng->mem_parts += more;
     part->reserved = full;
+}
+
+static void regrow_locked(eng_t *eng, const eng_job *job, eng_part *part)
+{
+    grow_locked(eng, job, part, job->plan.partition_mem_bytes);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -543,23 +557,25 @@ typedef struct prove_out {
     bool resynth;                    /* released after its front in a group that failed */
 } prove_out;
 
-/* One proof of partition k with fresh r and s: on g's device when g is not NULL and use_gpu
- * (the parameters made resident first), else, or when the device cannot, on the CPU.
- * *on_gpu: the proof came from the device. Runs without the lock. */
 /* a, b, c of partition k on the host, from its shape, when synthesis left them to a device
- * that cannot take them now. */
-static cuzk_err host_products(eng_t *eng, const eng_job *job, eng_part *part, cz_diag *dg)
+ * that cannot take them now; the reservation grown first to what a device proof from them
+ * holds or, for the CPU prover (cpu), to the plan's whole estimate. */
+static cuzk_err host_products(eng_t *eng, const eng_job *job, eng_part *part, bool cpu, cz_diag *dg)
 {
+    pthread_mutex_lock(&eng->mu);
+    grow_locked(eng, job, part,
+                cpu ? job->plan.partition_mem_bytes : part_bytes_locked(eng, &job->plan, job->srs));
+    pthread_mutex_unlock(&eng->mu);
     if (part->asg.a) {
         return CUZK_OK;
     }
     CZ_CHECK(part->shape != NULL);
-    pthread_mutex_lock(&eng->mu);
-    regrow_locked(eng, job, part);
-    pthread_mutex_unlock(&eng->mu);
     return cs_shape_products(part->shape, &part->asg, eng->prove_pool, dg);
 }
 
+/* One proof of partition k with fresh r and s: on g's device when g is not NULL and use_gpu
+ * (the parameters made resident first), else, or when the device cannot, on the CPU.
+ * *on_gpu: the proof came from the device. Runs without the lock. */
 static cuzk_err prove_once(eng_t *eng, eng_gpu *g, bool use_gpu, eng_job *job, size_t k,
                            eng_srs *srs, const g16_params_t *params, prove_out *o, bool *on_gpu)
 {
@@ -594,7 +610,7 @@ static cuzk_err prove_once(eng_t *eng, eng_gpu *g, bool use_gpu, eng_job *job, s
             opts.gpu_shape = eng_gpu_shape(eng, g, opts.gpu, part->shape, job, k);
             o->upload_ns += eng_now_ns() - t0;
             if (!opts.gpu_shape) {
-                CZ_TRY(err, host_products(eng, job, part, &o->dg), done);
+                CZ_TRY(err, host_products(eng, job, part, false, &o->dg), done);
             }
         }
         if (opts.gpu) {
@@ -619,7 +635,7 @@ static cuzk_err prove_once(eng_t *eng, eng_gpu *g, bool use_gpu, eng_job *job, s
             opts.gpu_shape = NULL;
         }
     }
-    CZ_TRY(err, host_products(eng, job, part, &o->dg), done);
+    CZ_TRY(err, host_products(eng, job, part, true, &o->dg), done);
     o->cpu_fallback = g != NULL; /* a device thread proving on the CPU */
     CZ_TRY(err, eng_srs_points_acquire(eng, srs, params, NULL, NULL, NULL, &o->dg),
            done); /* the CPU reads them */
@@ -743,7 +759,7 @@ static g16_gpu_params *group_copy(eng_t *eng, eng_gpu *g, eng_job *job, const si
         o[0].upload_ns += eng_now_ns() - t0;
     }
     for (size_t i = 0; i < cnt && !opts->gpu_shape; i++) {
-        if (host_products(eng, job, &job->parts[ks[i]], &o[i].dg) != CUZK_OK) {
+        if (host_products(eng, job, &job->parts[ks[i]], false, &o[i].dg) != CUZK_OK) {
             return NULL;
         }
     }
@@ -759,6 +775,7 @@ typedef struct eng_group {
     eng_job *job;
     size_t *ks, *cnt;
     prove_out *o;
+    bool host; /* a, b, c made on the host for each partition (no device shape) */
     const cs_assignment_t *asg[G16_GPU_MAX_SHARE];
     g16_proof_t proof[G16_GPU_MAX_SHARE];
     g16_prove_stats_t st[G16_GPU_MAX_SHARE];
@@ -768,22 +785,33 @@ typedef struct eng_group {
 static size_t gather_locked(eng_t *eng, eng_gpu *g, eng_job *job, size_t *ks, size_t have,
                             size_t cap);
 
-/* g16_prove_opts_t.group_more: READY partitions of the job claimed into the group. */
+/* g16_prove_opts_t.group_more: READY partitions of the job claimed into the group; one at a
+ * time when its a, b, c are made here (given back if that fails). */
 static size_t group_more(void *ctx, size_t have, size_t cap)
 {
     eng_group *gr = ctx;
     eng_t *eng = gr->eng;
+    cz_diag dg;
 
     pthread_mutex_lock(&eng->mu);
+    cap = gr->host && cap > have + 1 ? have + 1 : cap;
     size_t cnt = atomic_load(&gr->job->cancel)
                      ? have
                      : gather_locked(eng, gr->g, gr->job, gr->ks, have, cap);
     gr->job->running += cnt - have;
-    for (size_t i = have; i < cnt; i++) {
-        gr->asg[i] = &gr->job->parts[gr->ks[i]].asg;
-    }
     *gr->cnt = cnt;
     pthread_mutex_unlock(&eng->mu);
+    for (size_t i = have; i < cnt; i++) {
+        eng_part *p = &gr->job->parts[gr->ks[i]];
+        gr->asg[i] = &p->asg;
+        if (gr->host && host_products(eng, gr->job, p, false, &dg) != CUZK_OK) {
+            pthread_mutex_lock(&eng->mu);
+            p->state = PART_READY;
+            gr->job->running--;
+            *gr->cnt = cnt = have;
+            pthread_mutex_unlock(&eng->mu);
+        }
+    }
     return cnt - have;
 }
 
@@ -795,7 +823,7 @@ static void shed_locked(eng_t *eng, eng_job *job, size_t k, uint64_t kept, eng_d
 {
     eng_part *p = &job->parts[k];
 
-    if (!job->slot->ops.public_inputs || !p->asg.aux || p->asg.a) {
+    if (!job->slot->ops.public_inputs || !p->asg.aux) {
         return;
     }
     kept = kept < p->reserved ? kept : p->reserved;
@@ -807,7 +835,8 @@ static void shed_locked(eng_t *eng, eng_job *job, size_t k, uint64_t kept, eng_d
     }
     const cs_assignment_t counts = {
         .m = p->asg.m, .num_inputs = p->asg.num_inputs, .num_aux = p->asg.num_aux};
-    uint64_t spared = eng_spare_put_locked(eng, &p->asg, p->reserved - kept, d);
+    /* a spare is a witness (the products' vectors go) */
+    uint64_t spared = p->asg.a ? 0 : eng_spare_put_locked(eng, &p->asg, p->reserved - kept, d);
     if (!spared) {
         eng_defer_item it = {.kind = DEFER_FREE_ASG, .asg = p->asg};
         eng_defer_add(d, &it);
@@ -869,11 +898,10 @@ static void prove_together(eng_t *eng, eng_gpu *g, eng_job *job, size_t *ks, siz
     if (!opts.gpu || err != CUZK_OK) {
         goto wipe;
     }
-    if (opts.gpu_shape) { /* partitions join and leave their witness as the fronts go */
-        opts.group_more = group_more;
-        opts.group_front = group_front;
-        opts.group_ctx = gr;
-    }
+    gr->host = !opts.gpu_shape;
+    opts.group_more = group_more; /* partitions join and leave their witness as the fronts go */
+    opts.group_front = group_front;
+    opts.group_ctx = gr;
     uint64_t t0 = eng_now_ns();
     err = g16_prove_group(params, gr->proof, gr->asg, gr->r, gr->s, cnt0, &opts, gr->st,
                           eng->prove_pool, &gdg);
