@@ -343,6 +343,8 @@ void eng_part_release_locked(eng_t *eng, eng_job *job, size_t k, eng_defer *d)
     }
     memset(&p->asg, 0, sizeof(p->asg)); /* a shed partition kept only its counts */
     p->shed = false;
+    g16_classes_free(p->classes); /* what a group left of them, or all */
+    p->classes = NULL;
     if (p->reserved) {
         eng_mem_release_locked(eng, p->reserved - kept); /* a spare keeps its own bytes */
         eng->mem_parts -= p->reserved;

@@ -440,6 +440,19 @@ bool eng_gpu_host_products_locked(const eng_t *eng, const eng_srs *srs)
     return any;
 }
 
+bool eng_gpu_groups_locked(const eng_t *eng, const eng_srs *srs)
+{
+    for (unsigned i = 0; srs && i < eng->n_gpus; i++) {
+        for (const eng_gpu_res *r = eng->gpus[i].res; eng->gpus[i].usable && r; r = r->next) {
+            if (r->srs == srs && !r->freeing && r->streamed &&
+                g16_gpu_params_share_max(r->gp) > 1) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 const g16_gpu_shape *eng_gpu_shape(eng_t *eng, eng_gpu *g, g16_gpu_params *gp,
                                    const cs_shape_t *shape, const eng_job *job, size_t k)
 {

@@ -144,6 +144,7 @@ typedef struct eng_part {
     bool staging;                /* READY, being staged to a device (eng_gpu_stage_locked): no
                                 prover takes it until that ends */
     struct eng_gpu *staged_on;   /* its inputs and aux wait in that device's spare buffer */
+    g16_classes *classes;        /* READY: its classes for a group, built ahead, or NULL */
     bool shed;                   /* PROVE in a group past its front: inputs and aux released,
                                     `reserved` cut to the classes the group keeps for it; proved
                                     again only after a new synthesis */
@@ -473,6 +474,10 @@ bool eng_gpu_any_usable_locked(const eng_t *eng);
  *  it without room for the recorded shape: they would compute a, b, c on the host on their
  *  own thread, so a synthesis worker computes them instead, beside the devices' proofs. */
 bool eng_gpu_host_products_locked(const eng_t *eng, const eng_srs *srs);
+/** True when a usable device holds a streamed copy of srs's parameters whose proofs share
+ *  passes: a partition synthesized now will be proved in a group, which sends the classes of
+ *  its scalars (built ahead by the synthesis worker: g16_classes_new). */
+bool eng_gpu_groups_locked(const eng_t *eng, const eng_srs *srs);
 /** Called by the worker that synthesized partition k of job (READY; mu held, dropped during
  *  the copy): when a usable device is proving another partition with the same parameters and
  *  its spare buffer is free, uploads this partition's inputs and aux there (g16_gpu_stage), so

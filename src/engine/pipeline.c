@@ -315,6 +315,30 @@ static cuzk_err synthesize_partition(eng_t *eng, eng_job *job, size_t k, uint64_
     return err;
 }
 
+/* The classes of partition k's streamed scalars (asg: its witness) when a device will prove it
+ * in a group: built here on the synthesis worker (a timing stage "classes"), so that the
+ * device's front only uploads them; NULL otherwise or when the build fails (the front builds
+ * them then). */
+static g16_classes *part_classes(eng_t *eng, eng_job *job, size_t k, const cs_assignment_t *asg)
+{
+    g16_classes *c = NULL;
+
+    pthread_mutex_lock(&eng->mu);
+    bool want = eng_gpu_groups_locked(eng, job->srs);
+    pthread_mutex_unlock(&eng->mu);
+    if (!want) {
+        return NULL;
+    }
+    uint64_t t0 = eng_now_ns();
+    if (g16_classes_new(&c, asg, eng->synth_pool, NULL) != CUZK_OK) {
+        return NULL;
+    }
+    if (eng->cfg.timing) {
+        eng_timing_stage(eng, job, k, "classes", NULL, t0, eng_now_ns());
+    }
+    return c;
+}
+
 static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
 {
     eng_srs *srs = job->srs;
@@ -406,6 +430,7 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
     uint64_t t1 = 0;
     err = synthesize_partition(eng, job, k, t0, &t1, &asg, &shape, &dg);
     bool pce = shape != NULL;
+    g16_classes *classes = err == CUZK_OK && pce && !asg.a ? part_classes(eng, job, k, &asg) : NULL;
 
     pthread_mutex_lock(&eng->mu);
     job->running--;
@@ -418,6 +443,7 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
         }
     }
     part->asg = asg;
+    part->classes = classes;
     part->shape = shape ? &shape->shape : NULL;
     part->shape_ref = shape;
     eng_part_hold_asg_locked(eng, part);
@@ -777,6 +803,7 @@ typedef struct eng_group {
     prove_out *o;
     bool host; /* a, b, c made on the host for each partition (no device shape) */
     const cs_assignment_t *asg[G16_GPU_MAX_SHARE];
+    g16_classes *cls[G16_GPU_MAX_SHARE];
     g16_proof_t proof[G16_GPU_MAX_SHARE];
     g16_prove_stats_t st[G16_GPU_MAX_SHARE];
     fr_t r[G16_GPU_MAX_SHARE], s[G16_GPU_MAX_SHARE];
@@ -804,6 +831,7 @@ static size_t group_more(void *ctx, size_t have, size_t cap)
     for (size_t i = have; i < cnt; i++) {
         eng_part *p = &gr->job->parts[gr->ks[i]];
         gr->asg[i] = &p->asg;
+        gr->cls[i] = p->classes;
         if (gr->host && host_products(eng, gr->job, p, false, &dg) != CUZK_OK) {
             pthread_mutex_lock(&eng->mu);
             p->state = PART_READY;
@@ -892,6 +920,7 @@ static void prove_together(eng_t *eng, eng_gpu *g, eng_job *job, size_t *ks, siz
     opts.gpu = group_copy(eng, g, job, ks, cnt0, srs, params, &opts, o);
     for (size_t i = 0; opts.gpu && i < G16_GPU_MAX_SHARE && err == CUZK_OK; i++) {
         gr->asg[i] = i < cnt0 ? &job->parts[ks[i]].asg : NULL;
+        gr->cls[i] = i < cnt0 ? job->parts[ks[i]].classes : NULL;
         err = g16_fr_random(&gr->r[i], &gdg);
         err = err == CUZK_OK ? g16_fr_random(&gr->s[i], &gdg) : err;
     }
@@ -902,6 +931,7 @@ static void prove_together(eng_t *eng, eng_gpu *g, eng_job *job, size_t *ks, siz
     opts.group_more = group_more; /* partitions join and leave their witness as the fronts go */
     opts.group_front = group_front;
     opts.group_ctx = gr;
+    opts.group_classes = gr->cls;
     uint64_t t0 = eng_now_ns();
     err = g16_prove_group(params, gr->proof, gr->asg, gr->r, gr->s, cnt0, &opts, gr->st,
                           eng->prove_pool, &gdg);

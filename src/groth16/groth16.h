@@ -232,6 +232,8 @@ void g16_proofs_to_bytes(uint8_t *out, const g16_proof_t *proofs, size_t n);
 typedef struct g16_gpu_params g16_gpu_params;
 /** A recorded circuit shape resident beside them (g16_gpu_shape_new below). */
 typedef struct g16_gpu_shape g16_gpu_shape;
+/** The classes of one assignment's streamed scalars, built ahead (g16_classes_new below). */
+typedef struct g16_classes g16_classes;
 
 /** Backend choice and tuning that never change the proof bytes (spec 4.7: the proof is a
  *  function of params, assignment, r and s only). */
@@ -279,6 +281,11 @@ typedef struct g16_prove_opts {
     void (*group_front)(void *ctx, size_t j, uint64_t kept_bytes);
     size_t (*group_more)(void *ctx, size_t have, size_t cap);
     void *group_ctx;
+    /* g16_prove_group only: NULL, or per proof (an array beside asg, with room for share_max)
+     * the classes of its assignment built ahead (g16_classes_new), or NULL to build them at
+     * the front. The group takes the vectors of those it uses (g16_classes_bytes is then 0);
+     * the caller still frees them. */
+    g16_classes *const *group_classes;
 } g16_prove_opts_t;
 
 /** Wall-clock milliseconds of each prover stage (g16_prove_ex / g16_prove_take). */
@@ -509,6 +516,20 @@ unsigned g16_gpu_params_buffers(const g16_gpu_params *gp);
 /** How many proofs g16_prove_group may pass to gp at once: its share_max, at least 1 (0 for
  *  NULL). */
 unsigned g16_gpu_params_share_max(const g16_gpu_params *gp);
+
+/** The classes (gpu.h gpu_fr_classes) of the scalars a group's proof of one assignment sends
+ *  instead of dense vectors: L's (aux), A's ([inputs | aux] at [every input | a_aux_density]),
+ *  B's ([b_input_density | b_aux_density]) and [inputs | aux]'s. A group builds them at each
+ *  proof's front; built ahead, on any thread (the engine's synthesis workers), they are passed
+ *  in g16_prove_opts_t.group_classes and the front only uploads. */
+/** Builds asg's classes (borrowed during the call; a vector with more than a quarter others is
+ *  kept dense, as a group would). Errors: CUZK_E_NOMEM. */
+CZ_MUST_USE cuzk_err g16_classes_new(g16_classes **out, const cs_assignment_t *asg, cz_pool *pool,
+                                     cz_diag *dg);
+/** NULL does nothing. */
+void g16_classes_free(g16_classes *c);
+/** Host bytes c holds (0 once a group took its vectors). */
+uint64_t g16_classes_bytes(const g16_classes *c);
 
 /** Makes a recorded shape (borrowed during the call) resident on gp's device: its A, B and C
  *  (about 6 bytes per non-zero and 4 per row each, plus the dictionary) for proofs with

@@ -177,6 +177,7 @@ typedef struct g16_prove_job {
     unsigned lg;                /* domain size 2^lg */
     const fr_t *r, *s;
     const g16_prove_opts_t *opts; /* may be NULL */
+    g16_classes *classes;         /* a group's proof: built ahead (g16_classes_new), or NULL */
     g16_prove_stats_t *st;        /* zeroed; the backend sets every stage but total_ms */
     double t0;                    /* start of the first "prep" stage (g16_now_ms) */
 } g16_prove_job_t;

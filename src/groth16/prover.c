@@ -413,16 +413,18 @@ static cuzk_err group_job(g16_group_t *grp, size_t j, cz_diag *dg)
         return err;
     }
     CZ_CHECK(in->o->gpu_shape || (a->a && a->b && a->c));
-    grp->jobs[j] = (g16_prove_job_t){.p = in->p,
-                                     .out = &in->out[j],
-                                     .asg = a,
-                                     .abc = {a->a, a->b, a->c},
-                                     .lg = in->lg,
-                                     .r = &in->r[j],
-                                     .s = &in->s[j],
-                                     .opts = in->o,
-                                     .st = &in->st[j],
-                                     .t0 = in->t0};
+    grp->jobs[j] =
+        (g16_prove_job_t){.p = in->p,
+                          .out = &in->out[j],
+                          .asg = a,
+                          .abc = {a->a, a->b, a->c},
+                          .lg = in->lg,
+                          .r = &in->r[j],
+                          .s = &in->s[j],
+                          .opts = in->o,
+                          .classes = in->o->group_classes ? in->o->group_classes[j] : NULL,
+                          .st = &in->st[j],
+                          .t0 = in->t0};
     return CUZK_OK;
 }
 

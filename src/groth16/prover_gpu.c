@@ -730,6 +730,95 @@ static cuzk_err part_classes(gpu_params_impl *g, const cs_assignment_t *asg, gpu
     return err;
 }
 
+/* ---- classes built ahead (g16_classes_new) ---- */
+
+enum { CL_Z, CL_L, CL_A, CL_B, CL_COUNT };
+
+struct g16_classes {
+    gpu_fr_classes v[CL_COUNT];
+};
+
+cuzk_err g16_classes_new(g16_classes **out, const cs_assignment_t *asg, cz_pool *pool, cz_diag *dg)
+{
+    const size_t ni = asg->num_inputs, na = asg->num_aux, nw = (ni + na + 63) / 64 + 1;
+    g16_classes *c = cz_calloc(1, sizeof(*c));
+    uint64_t *ka = cz_calloc(nw, sizeof(uint64_t)), *kb = cz_calloc(nw, sizeof(uint64_t));
+    cuzk_err err = CUZK_OK;
+
+    *out = NULL;
+    if (!c || !ka || !kb) {
+        err = cz_fail(dg, CUZK_E_NOMEM, "the classes of %zu values", ni + na);
+        goto done;
+    }
+    bits_or_at(ka, 0, NULL, ni); /* A: every input, then a_aux_density */
+    bits_or_at(ka, ni, asg->a_aux_density.words, na);
+    bits_or_at(kb, 0, asg->b_input_density.words, ni);
+    bits_or_at(kb, ni, asg->b_aux_density.words, na);
+    const gpu_fr_select sel[CL_COUNT] = {{NULL, 0, 0}, {NULL, 0, ni}, {ka, 1, 0}, {kb, 1, 0}};
+    CZ_TRY(err,
+           gpu_fr_classes_build(c->v, CL_COUNT, asg->inputs, ni, asg->aux, na, sel, &FR_ONE, 0.25,
+                                pool, dg),
+           done);
+    *out = c;
+    c = NULL;
+done:
+    cz_free(ka);
+    cz_free(kb);
+    g16_classes_free(c);
+    return err;
+}
+
+void g16_classes_free(g16_classes *c)
+{
+    if (!c) {
+        return;
+    }
+    for (int t = 0; t < CL_COUNT; t++) {
+        gpu_fr_classes_clear(&c->v[t]);
+    }
+    cz_free(c);
+}
+
+/* Host bytes of a vector's classes (0 when not built). */
+static uint64_t one_classes_bytes(const gpu_fr_classes *v)
+{
+    if (v->dense) {
+        return v->n * sizeof(fr_t);
+    }
+    return gpu_fr_classes_words(v->n) * sizeof(uint64_t) + v->n_oth * sizeof(fr_t);
+}
+
+uint64_t g16_classes_bytes(const g16_classes *c)
+{
+    uint64_t n = 0;
+
+    for (int t = 0; c && t < CL_COUNT; t++) {
+        n += one_classes_bytes(&c->v[t]);
+    }
+    return n;
+}
+
+/* part_classes' result from classes built ahead: moved out of c (left empty), those not wanted
+ * freed. */
+static void take_classes(const gpu_params_impl *g, g16_classes *c, gpu_fr_classes *zc,
+                         gpu_fr_classes *cl)
+{
+    const unsigned want[KEPT_COUNT] = {1u << G16_SEC_L, 1u << G16_SEC_A,
+                                       (1u << G16_SEC_B_G1) | (1u << G16_SEC_B_G2)};
+    gpu_fr_classes *to[CL_COUNT] = {zc, NULL, NULL, NULL};
+
+    for (int t = 0; cl && t < KEPT_COUNT; t++) {
+        to[CL_L + t] = (g->stream_mask & want[t]) ? &cl[t] : NULL;
+    }
+    for (int t = 0; t < CL_COUNT; t++) {
+        if (to[t]) {
+            *to[t] = c->v[t];
+            memset(&c->v[t], 0, sizeof(c->v[t]));
+        }
+        gpu_fr_classes_clear(&c->v[t]);
+    }
+}
+
 /* [inputs | aux] into dz from its classes zc (not dense): the class words and the others staged
  * in dc, then expanded; *done false when they are dense or do not fit in dc (the caller then
  * uploads z dense). */
@@ -999,7 +1088,12 @@ static cuzk_err prove_part(gpu_params_impl *g, g16_prove_job_t *job, g16_sums_t 
     CZ_CHECK(asg->m <= g->n);
     if (keep || zcl) { /* the maps first: the classes of A and B follow them */
         CZ_TRY(err, upload_maps(g, asg, &a_cnt, &b_cnt, dg), done);
-        CZ_TRY(err, part_classes(g, asg, zcl ? &zc : NULL, keep ? keep->cl : NULL, pool, dg), done);
+        if (job->classes) {
+            take_classes(g, job->classes, zcl ? &zc : NULL, keep ? keep->cl : NULL);
+        } else {
+            CZ_TRY(err, part_classes(g, asg, zcl ? &zc : NULL, keep ? keep->cl : NULL, pool, dg),
+                   done);
+        }
     }
     if (g->lean) {
         CZ_TRY(err, prove_lean_front(g, job, &a_cnt, &b_cnt, pool, dg), done);
@@ -1065,9 +1159,7 @@ static uint64_t classes_bytes(const gpu_fr_classes *cl)
     uint64_t n = 0;
 
     for (int t = 0; t < KEPT_COUNT; t++) {
-        n += cl[t].dense
-                 ? cl[t].n * sizeof(fr_t)
-                 : gpu_fr_classes_words(cl[t].n) * sizeof(uint64_t) + cl[t].n_oth * sizeof(fr_t);
+        n += one_classes_bytes(&cl[t]);
     }
     return n;
 }

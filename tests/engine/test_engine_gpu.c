@@ -649,6 +649,7 @@ TEST(gpu_partitions_share_a_pass)
         eng_config_t cfg;
         eng_result_copy_t res;
         stream_cfg(&cfg, share);
+        cfg.timing = true;
         eng_t *eng = start_captured(&cfg);
         prove(eng, ENG_KIND_POREP, share == 1 ? "alone" : "shared", &c, &res);
         etu_check_proofs(&res, &c);
@@ -681,6 +682,9 @@ TEST(gpu_partitions_share_a_pass)
          * front; those of the failed group were synthesized again (the job completed) */
         CHECK_MSG((etu_count_lines("job=shared-fail", "event=witness_released") > 0) == (share > 1),
                   "%s", etu_log_text());
+        /* with a copy that shares passes, the synthesis workers build the classes */
+        CHECK_MSG((etu_count_lines("job=shared-fail", "stage=classes") > 0) == (share > 1), "%s",
+                  etu_log_text());
         printf("  share %u: %zu shared passes, %llu bytes to the device\n", share, groups,
                (unsigned long long)h2d[share / 2]);
     }

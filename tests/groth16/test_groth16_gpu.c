@@ -613,7 +613,7 @@ static size_t group_scalar_bytes(const g16_params_t *p, unsigned mask, const cs_
 #define GROUP_MAX_TRIED G16_GPU_MAX_SHARE
 
 /* A group's proofs joining one at a time (g16_prove_opts_t.group_more) and their fronts
- * reported (group_front): asg[0 .. want) in all. */
+ * reported (group_front): asg[0 .. want) in all (some with classes built ahead). */
 typedef struct group_feed {
     const cs_assignment_t **ap;
     cs_assignment_t *asg;
@@ -698,9 +698,15 @@ static void check_group(const gc_spec *sp, const g16_params_t *p, g16_gpu_params
         }
         group_feed f = {.ap = ap, .asg = asg, .want = count};
         g16_prove_opts_t of = og;
+        g16_classes *cls[GROUP_MAX] = {NULL}; /* built ahead for the odd proofs */
+        for (size_t j = 1; j < count; j += 2) {
+            CHECK_OK(g16_classes_new(&cls[j], &asg[j], test_pool(), NULL));
+            CHECK(g16_classes_bytes(cls[j]) > 0);
+        }
         of.group_more = feed_more;
         of.group_front = feed_front;
         of.group_ctx = &f;
+        of.group_classes = cls;
         memset(proof, 0, sizeof(proof));
         h0 = gpu_dev_h2d_bytes(dev);
         GPU_OK(g16_prove_group(p, proof, ap, r, s, 1, &of, st, test_pool(), DG));
@@ -715,6 +721,8 @@ static void check_group(const gc_spec *sp, const g16_params_t *p, g16_gpu_params
             /* the classes of what is streamed beside L, A, B: nothing when none is */
             CHECK(f.kept[j] < 32 * (asg[j].num_inputs + asg[j].num_aux) * 3 &&
                   (f.kept[j] > 0) == ((mask & 0x1e) != 0));
+            CHECK(g16_classes_bytes(cls[j]) == 0); /* taken by the group */
+            g16_classes_free(cls[j]);
         }
     }
     for (size_t j = 0; j < GROUP_MAX; j++) {
