@@ -478,6 +478,9 @@ bool eng_gpu_host_products_locked(const eng_t *eng, const eng_srs *srs);
  *  passes: a partition synthesized now will be proved in a group, which sends the classes of
  *  its scalars (built ahead by the synthesis worker: g16_classes_new). */
 bool eng_gpu_groups_locked(const eng_t *eng, const eng_srs *srs);
+/** Host bytes a partition of plan holds when synthesized as a witness from the recorded shape
+ *  (a device computes a, b, c): [inputs | aux], the densities, a quarter more, a margin. */
+uint64_t eng_part_witness_bytes(const eng_plan_t *plan);
 /** Called by the worker that synthesized partition k of job (READY; mu held, dropped during
  *  the copy): when a usable device is proving another partition with the same parameters and
  *  its spare buffer is free, uploads this partition's inputs and aux there (g16_gpu_stage), so

@@ -75,12 +75,19 @@ static double ms_between(uint64_t t0, uint64_t t1)
  * when the counts are unknown, the shape not yet recorded (partitions synthesized meanwhile make
  * a, b, c with the prover backend) or the device path is not open to it. A CPU fallback takes
  * the rest back (regrow_locked). */
+uint64_t eng_part_witness_bytes(const eng_plan_t *plan)
+{
+    const cs_counts_t *c = &plan->shape;
+    const uint64_t v = ((uint64_t)c->num_aux + c->num_inputs) * sizeof(fr_t);
+
+    return v + v / 4 + ((uint64_t)c->num_aux + c->num_inputs) / 2 + 64 * MIB;
+}
+
 static uint64_t part_bytes_locked(eng_t *eng, const eng_plan_t *plan, const eng_srs *srs)
 {
     const cs_counts_t *c = &plan->shape;
     const uint64_t full = plan->partition_mem_bytes;
-    const uint64_t v = ((uint64_t)c->num_aux + c->num_inputs) * sizeof(fr_t);
-    const uint64_t dev = v + v / 4 + ((uint64_t)c->num_aux + c->num_inputs) / 2 + 64 * MIB;
+    const uint64_t dev = eng_part_witness_bytes(plan);
 
     if (c->num_aux == 0 || eng->cfg.synth_mode == ENG_SYNTH_PROVER ||
         !eng_shape_ready_locked(eng, plan->circuit_id) || !eng_gpu_any_usable_locked(eng)) {

@@ -155,6 +155,24 @@ static cuzk_err load_or_record(eng_t *eng, eng_job *job, size_t k, const g16_par
     return err;
 }
 
+/* The shape's bytes out of the reservation of partition k, which records it (mu held): it was
+ * admitted before the shape existed, with the plan's whole estimate, and is synthesized from
+ * the shape as a witness next, which needs far less (eng_part_witness_bytes); the bytes stay
+ * counted in the budget, now as the shape's. False when its reservation cannot spare them. */
+static bool from_recorder_locked(eng_t *eng, eng_job *job, size_t k, uint64_t bytes)
+{
+    eng_part *p = &job->parts[k];
+
+    if (p->reserved < bytes || p->reserved - bytes < eng_part_witness_bytes(&job->plan)) {
+        return false;
+    }
+    p->reserved -= bytes;
+    eng->mem_parts -= bytes;
+    CZ_LOG(CZ_LOG_INFO, "job=%s k=%zu event=shape_from_partition bytes=%llu", job->qid, k,
+           (unsigned long long)bytes);
+    return true;
+}
+
 /* The worker that created entry s (RECORDING) fills it; runs without the lock. Returns the
  * entry, the caller counted as a user, when it became READY, else NULL. */
 static eng_shape *fill(eng_t *eng, eng_shape *s, eng_job *job, size_t k, const g16_params_t *params,
@@ -174,7 +192,8 @@ static eng_shape *fill(eng_t *eng, eng_shape *s, eng_job *job, size_t k, const g
     uint64_t dev_bytes = err == CUZK_OK ? g16_gpu_shape_device_estimate(&shape) : 0;
     pthread_mutex_lock(&eng->mu);
     uint64_t bytes = err == CUZK_OK ? cs_shape_bytes(&shape) : 0;
-    if (err == CUZK_OK && eng_mem_reserve_locked(eng, bytes, NULL, &wake, &d) != RESERVE_OK) {
+    if (err == CUZK_OK && eng_mem_reserve_locked(eng, bytes, NULL, &wake, &d) != RESERVE_OK &&
+        !from_recorder_locked(eng, job, k, bytes)) {
         err = cz_fail(&dg, CUZK_E_NOMEM, "the shape's %llu bytes do not fit the memory budget",
                       (unsigned long long)bytes);
     }

@@ -965,6 +965,34 @@ TEST(synthesis_modes_and_shape_cache)
     rmdir(dir);
 }
 
+/* A budget that holds the parameters and one partition's estimate, no more: the first
+ * partition, admitted with the estimate before the shape exists, gives the shape's bytes out of
+ * its own reservation (it is synthesized from the shape next, as a witness), so the shape is
+ * recorded instead of failing for the budget. */
+TEST(shape_recorded_within_its_partitions_budget)
+{
+    eng_config_t cfg;
+    eng_result_copy_t res;
+    const uint64_t part = UINT64_C(128) << 20;
+    test_cfg(&cfg);
+    cfg.synth_mode = ENG_SYNTH_PCE;
+    cfg.mem_budget_bytes = etu_file_size(tk_params_path(etu_tk(), false)) + part;
+    etu_capture_start();
+    eng_t *eng = etu_start(&cfg, etu_all_kinds, &tk_ops);
+    tk_req r = etu_req(0, 1, 61);
+    r.mem_bytes = part;
+    etu_submit(eng, ENG_KIND_POREP, 0, "tight-shape", &r, NULL);
+    etu_wait(eng, "tight-shape", &res, 30);
+    etu_check_proofs(&res, &r);
+    eng_result_copy_clear(&res);
+    cz_log_set_sink(NULL, NULL);
+    CHECK_EQ_U64(metric_of(eng, "cuzk_shapes_total{how=\"recorded\"}"), 1);
+    CHECK_EQ_U64(metric_of(eng, "cuzk_synthesis_partitions_total{path=\"pce\"}"), 1);
+    CHECK(etu_captured("job=tight-shape k=0 event=shape_from_partition"));
+    CHECK(!etu_captured("event=record_failed"));
+    eng_free(eng);
+}
+
 /* The key a shape file was saved under (docs/formats.md "Compact shape": key_len at byte 12,
  * the key at byte 88), NUL-terminated into key. */
 static size_t shape_file_key(const char *path, char *key, size_t cap)
