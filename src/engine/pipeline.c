@@ -120,6 +120,17 @@ static void grow_locked(eng_t *eng, const eng_job *job, eng_part *part, uint64_t
     part->reserved = full;
 }
 
+/* Partition part gives back what its reservation holds beyond `want`. */
+static void trim_locked(eng_t *eng, eng_part *part, uint64_t want)
+{
+    if (part->reserved <= want) {
+        return;
+    }
+    eng_mem_release_locked(eng, part->reserved - want);
+    eng->mem_parts -= part->reserved - want;
+    part->reserved = want;
+}
+
 static void regrow_locked(eng_t *eng, const eng_job *job, eng_part *part)
 {
     grow_locked(eng, job, part, job->plan.partition_mem_bytes);
@@ -456,6 +467,10 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
     eng_part_hold_asg_locked(eng, part);
     if (asg.a) { /* a, b, c on the host after all (no shape): the whole estimate */
         regrow_locked(eng, job, part);
+    } else if (pce && err == CUZK_OK &&
+               job->plan.shape
+                   .num_aux) { /* a witness: an estimate made before the shape, trimmed */
+        trim_locked(eng, part, eng_part_witness_bytes(&job->plan));
     }
     if (err != CUZK_OK) {
         if (!(err == CUZK_E_CANCELLED && atomic_load(&job->cancel))) {
