@@ -1244,6 +1244,9 @@ static cuzk_err group_fronts(gpu_params_impl *g, g16_group_t *grp, g16_sums_t *s
             break;
         }
         kept_sc k = kept_of(g, *j, cl[*j]);
+        if (*j > 0) { /* its "prep" starts now, not with the group */
+            grp->jobs[*j].t0 = g16_now_ms();
+        }
         err = prove_part(g, &grp->jobs[*j], &sums[*j], &k, pool, dg);
         (*j)++; /* done or failed, its a, b, c are freed */
         if (err != CUZK_OK) {
