@@ -36,7 +36,7 @@ static const stage_color COLORS[] = {
     {"msm_a", "#43a047"},      {"msm_b_g1", "#00897b"}, {"msm_b_g2", "#3949ab"},
     {"assemble", "#c0ca33"},   {"verify", "#d81b60"},   {"shape_record", "#4e342e"},
     {"shape_load", "#795548"}, {"products", "#26c6da"}, {"staging", "#ffb300"},
-    {"gpu_upload", "#5d4037"},
+    {"gpu_upload", "#5d4037"}, {"classes", "#7cb342"},
 };
 #define OTHER_COLOR "#546e7a"
 

@@ -275,9 +275,9 @@ void perf_memmon_stop(perf_memmon *m, perf_memmon_peak *out)
 /* ---- timing logs ------------------------------------------------------------------------- */
 
 const char *const perf_stage_order[] = {
-    "queue",  "parse",    "srs_load", "gpu_upload", "shape_record", "shape_load", "synthesis",
-    "finish", "products", "staging",  "prep",       "quotient",     "msm_h",      "msm_l",
-    "msm_a",  "msm_b_g1", "msm_b_g2", "assemble",   "verify",
+    "queue",  "parse",   "srs_load", "gpu_upload", "shape_record", "shape_load", "synthesis",
+    "finish", "classes", "products", "staging",    "prep",         "quotient",   "msm_h",
+    "msm_l",  "msm_a",   "msm_b_g1", "msm_b_g2",   "assemble",     "verify",
 };
 const size_t perf_stage_norder = ARRAY_LEN(perf_stage_order);
 
