@@ -691,81 +691,80 @@ typedef struct kept_sc {
     gpu_fr_classes *cl;
 } kept_sc;
 
-/* The classes a proof of asg sends: with zc, those of [inputs | aux] for the front
- * (z_from_classes); with cl (a group's proof), those of its streamed L, A and B scalars, from the
- * density maps (map_a, map_b: the A scalars are [inputs | aux] at the positions of [1^ni |
- * a_aux_density], the B scalars at [b_input | b_aux]; L's are aux). All from one reading of the
- * assignment. Vectors of more than a quarter others (not PoRep's or SnapDeals') stay dense. */
-static cuzk_err part_classes(gpu_params_impl *g, const cs_assignment_t *asg, gpu_fr_classes *zc,
-                             gpu_fr_classes *cl, cz_pool *pool, cz_diag *dg)
-{
-    const unsigned m = g->stream_mask;
-    const unsigned want[KEPT_COUNT] = {1u << G16_SEC_L, 1u << G16_SEC_A,
-                                       (1u << G16_SEC_B_G1) | (1u << G16_SEC_B_G2)};
-    const gpu_fr_select all[KEPT_COUNT] = {{NULL, 0, g->ni}, {g->map_a, 2, 0}, {g->map_b, 2, 0}};
-    gpu_fr_select sel[KEPT_COUNT + 1];
-    gpu_fr_classes got[KEPT_COUNT + 1];
-    gpu_fr_classes *to[KEPT_COUNT + 1];
-    size_t count = 0;
-    cuzk_err err;
-
-    if (zc) {
-        to[count] = zc;
-        sel[count++] = (gpu_fr_select){NULL, 0, 0};
-    }
-    for (int t = 0; cl && t < KEPT_COUNT; t++) {
-        if (m & want[t]) {
-            to[count] = &cl[t];
-            sel[count++] = all[t];
-        }
-    }
-    if (count == 0) {
-        return CUZK_OK;
-    }
-    err = gpu_fr_classes_build(got, count, asg->inputs, g->ni, asg->aux, g->na, sel, &FR_ONE, 0.25,
-                               pool, dg);
-    for (size_t i = 0; err == CUZK_OK && i < count; i++) {
-        *to[i] = got[i];
-    }
-    return err;
-}
-
-/* ---- classes built ahead (g16_classes_new) ---- */
+/* ---- the classes of a proof's streamed scalars ---- */
 
 enum { CL_Z, CL_L, CL_A, CL_B, CL_COUNT };
+
+/* The sections whose scalars each class vector holds (CL_Z: none, it feeds the front). */
+static const unsigned CL_SECS[CL_COUNT] = {0, 1u << G16_SEC_L, 1u << G16_SEC_A,
+                                           (1u << G16_SEC_B_G1) | (1u << G16_SEC_B_G2)};
 
 struct g16_classes {
     gpu_fr_classes v[CL_COUNT];
 };
 
-cuzk_err g16_classes_new(g16_classes **out, const cs_assignment_t *asg, cz_pool *pool, cz_diag *dg)
+/* The classes of asg's vectors in want (bits 1 << CL_*) into v (the rest zeroed), from one
+ * reading of [inputs | aux]: z = [inputs | aux]; L = aux; A = z at [every input |
+ * a_aux_density]; B = z at [b_input_density | b_aux_density]. A vector of more than a quarter
+ * others (not PoRep's or SnapDeals') stays dense. */
+static cuzk_err classes_build(gpu_fr_classes *v, const cs_assignment_t *asg, unsigned want,
+                              cz_pool *pool, cz_diag *dg)
 {
     const size_t ni = asg->num_inputs, na = asg->num_aux, nw = (ni + na + 63) / 64 + 1;
-    g16_classes *c = cz_calloc(1, sizeof(*c));
     uint64_t *ka = cz_calloc(nw, sizeof(uint64_t)), *kb = cz_calloc(nw, sizeof(uint64_t));
+    gpu_fr_select sel[CL_COUNT];
+    gpu_fr_classes got[CL_COUNT];
+    size_t count = 0;
     cuzk_err err = CUZK_OK;
 
-    *out = NULL;
-    if (!c || !ka || !kb) {
+    memset(v, 0, CL_COUNT * sizeof(*v));
+    if (!ka || !kb) {
         err = cz_fail(dg, CUZK_E_NOMEM, "the classes of %zu values", ni + na);
         goto done;
     }
-    bits_or_at(ka, 0, NULL, ni); /* A: every input, then a_aux_density */
+    bits_or_at(ka, 0, NULL, ni);
     bits_or_at(ka, ni, asg->a_aux_density.words, na);
     bits_or_at(kb, 0, asg->b_input_density.words, ni);
     bits_or_at(kb, ni, asg->b_aux_density.words, na);
-    const gpu_fr_select sel[CL_COUNT] = {{NULL, 0, 0}, {NULL, 0, ni}, {ka, 1, 0}, {kb, 1, 0}};
-    CZ_TRY(err,
-           gpu_fr_classes_build(c->v, CL_COUNT, asg->inputs, ni, asg->aux, na, sel, &FR_ONE, 0.25,
-                                pool, dg),
-           done);
-    *out = c;
-    c = NULL;
+    const gpu_fr_select all[CL_COUNT] = {{NULL, 0, 0}, {NULL, 0, ni}, {ka, 1, 0}, {kb, 1, 0}};
+    for (int t = 0; t < CL_COUNT; t++) {
+        if (want & (1u << t)) {
+            sel[count++] = all[t];
+        }
+    }
+    if (count) {
+        CZ_TRY(err,
+               gpu_fr_classes_build(got, count, asg->inputs, ni, asg->aux, na, sel, &FR_ONE, 0.25,
+                                    pool, dg),
+               done);
+    }
+    for (int t = 0, i = 0; t < CL_COUNT; t++) {
+        if (want & (1u << t)) {
+            v[t] = got[i++];
+        }
+    }
 done:
     cz_free(ka);
     cz_free(kb);
-    g16_classes_free(c);
     return err;
+}
+
+cuzk_err g16_classes_new(g16_classes **out, const cs_assignment_t *asg, cz_pool *pool, cz_diag *dg)
+{
+    g16_classes *c = cz_calloc(1, sizeof(*c));
+    cuzk_err err;
+
+    *out = NULL;
+    if (!c) {
+        return cz_fail(dg, CUZK_E_NOMEM, "classes");
+    }
+    err = classes_build(c->v, asg, (1u << CL_COUNT) - 1, pool, dg);
+    if (err != CUZK_OK) {
+        g16_classes_free(c);
+        return err;
+    }
+    *out = c;
+    return CUZK_OK;
 }
 
 void g16_classes_free(g16_classes *c)
@@ -798,17 +797,26 @@ uint64_t g16_classes_bytes(const g16_classes *c)
     return n;
 }
 
-/* part_classes' result from classes built ahead: moved out of c (left empty), those not wanted
- * freed. */
-static void take_classes(const gpu_params_impl *g, g16_classes *c, gpu_fr_classes *zc,
-                         gpu_fr_classes *cl)
+/* The classes the front of job's proof sends: with zc, those of [inputs | aux]
+ * (z_from_classes); with cl (a group's proof), those of its streamed L, A and B scalars into
+ * cl[KEPT_L ..]. Taken out of the classes built ahead (job->classes, left empty; what is not
+ * wanted is freed), else built here. */
+static cuzk_err part_classes(const gpu_params_impl *g, g16_prove_job_t *job, gpu_fr_classes *zc,
+                             gpu_fr_classes *cl, cz_pool *pool, cz_diag *dg)
 {
-    const unsigned want[KEPT_COUNT] = {1u << G16_SEC_L, 1u << G16_SEC_A,
-                                       (1u << G16_SEC_B_G1) | (1u << G16_SEC_B_G2)};
     gpu_fr_classes *to[CL_COUNT] = {zc, NULL, NULL, NULL};
+    g16_classes own, *c = job->classes ? job->classes : &own;
+    unsigned want = 0;
+    cuzk_err err = CUZK_OK;
 
-    for (int t = 0; cl && t < KEPT_COUNT; t++) {
-        to[CL_L + t] = (g->stream_mask & want[t]) ? &cl[t] : NULL;
+    for (int t = CL_L; cl && t < CL_COUNT; t++) {
+        to[t] = (g->stream_mask & CL_SECS[t]) ? &cl[KEPT_L + t - CL_L] : NULL;
+    }
+    for (int t = 0; t < CL_COUNT; t++) {
+        want |= to[t] ? 1u << t : 0;
+    }
+    if (!job->classes) {
+        CZ_TRY(err, classes_build(own.v, job->asg, want, pool, dg), done);
     }
     for (int t = 0; t < CL_COUNT; t++) {
         if (to[t]) {
@@ -817,6 +825,8 @@ static void take_classes(const gpu_params_impl *g, g16_classes *c, gpu_fr_classe
         }
         gpu_fr_classes_clear(&c->v[t]);
     }
+done:
+    return err;
 }
 
 /* [inputs | aux] into dz from its classes zc (not dense): the class words and the others staged
@@ -1088,12 +1098,7 @@ static cuzk_err prove_part(gpu_params_impl *g, g16_prove_job_t *job, g16_sums_t 
     CZ_CHECK(asg->m <= g->n);
     if (keep || zcl) { /* the maps first: the classes of A and B follow them */
         CZ_TRY(err, upload_maps(g, asg, &a_cnt, &b_cnt, dg), done);
-        if (job->classes) {
-            take_classes(g, job->classes, zcl ? &zc : NULL, keep ? keep->cl : NULL);
-        } else {
-            CZ_TRY(err, part_classes(g, asg, zcl ? &zc : NULL, keep ? keep->cl : NULL, pool, dg),
-                   done);
-        }
+        CZ_TRY(err, part_classes(g, job, zcl ? &zc : NULL, keep ? keep->cl : NULL, pool, dg), done);
     }
     if (g->lean) {
         CZ_TRY(err, prove_lean_front(g, job, &a_cnt, &b_cnt, pool, dg), done);
