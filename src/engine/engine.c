@@ -326,22 +326,28 @@ void eng_part_hold_asg_locked(eng_t *eng, eng_part *p)
     }
 }
 
-/* Releases what partition k holds: its assignment, its budget bytes, its parameter ref. */
-void eng_part_release_locked(eng_t *eng, eng_job *job, size_t k, eng_defer *d)
+uint64_t eng_part_drop_asg_locked(eng_t *eng, eng_part *p, uint64_t room, eng_defer *d)
 {
-    eng_part *p = &job->parts[k];
     eng_gpu_stage_drop_locked(p);
     if (p->asg_bytes) {
         eng->asg_bytes -= p->asg_bytes;
         eng->asg_held--;
         p->asg_bytes = 0;
     }
-    uint64_t kept = eng_spare_put_locked(eng, &p->asg, p->reserved, d);
+    uint64_t kept = eng_spare_put_locked(eng, &p->asg, room, d);
     if (p->asg.a || p->asg.aux || p->asg.inputs) {
         eng_defer_item it = {.kind = DEFER_FREE_ASG, .asg = p->asg};
         eng_defer_add(d, &it);
     }
-    memset(&p->asg, 0, sizeof(p->asg)); /* a shed partition kept only its counts */
+    memset(&p->asg, 0, sizeof(p->asg));
+    return kept;
+}
+
+/* Releases what partition k holds: its assignment, its budget bytes, its parameter ref. */
+void eng_part_release_locked(eng_t *eng, eng_job *job, size_t k, eng_defer *d)
+{
+    eng_part *p = &job->parts[k];
+    uint64_t kept = eng_part_drop_asg_locked(eng, p, p->reserved, d);
     p->shed = false;
     g16_classes_free(p->classes); /* what a group left of them, or all */
     p->classes = NULL;

@@ -612,6 +612,10 @@ bool eng_same_circuit_type(const eng_job *a, const eng_job *b);
 /* Partition p now holds its synthesized assignment: counted in what partitions hold on the
  * host (eng->asg_bytes and the peaks) until eng_part_release_locked. */
 void eng_part_hold_asg_locked(eng_t *eng, eng_part *p);
+/** Lets go of partition p's assignment (zeroed after): its count in eng->asg_bytes, a staging
+ *  of it, and its vectors, kept as a spare when they fit in `room` bytes of p's reservation
+ *  (returned: those bytes are the spare's now, still in the budget), else to the reaper. */
+uint64_t eng_part_drop_asg_locked(eng_t *eng, eng_part *p, uint64_t room, eng_defer *d);
 /* Releases what partition k holds: assignment, budget bytes, parameter reference. */
 void eng_part_release_locked(eng_t *eng, eng_job *job, size_t k, eng_defer *d);
 /* Drops finished jobs beyond the retention limits; returns the next expiry time (0 = none). */

@@ -48,6 +48,7 @@
 #include "common/alloc.h"
 #include "common/log.h"
 #include "engine/timing.h"
+#include "poly/poly.h"
 
 #define ENG_MAX_PARTITIONS 4096
 
@@ -95,10 +96,9 @@ static uint64_t part_bytes_locked(eng_t *eng, const eng_plan_t *plan, const eng_
     }
     if (eng_gpu_host_products_locked(eng, srs)) {
         /* the shape's products on the host, uploaded: a, b, c at the domain size besides */
-        uint64_t n = 1;
-        while (n < (uint64_t)c->num_constraints + c->num_inputs) {
-            n <<= 1;
-        }
+        unsigned lg = 32;
+        (void)ntt_lg_for(&lg, c->num_constraints + c->num_inputs); /* 32: too large, full */
+        const uint64_t n = (uint64_t)1 << lg;
         const uint64_t abc = dev + 3 * n * sizeof(fr_t) + 3 * n * sizeof(fr_t) / 8;
         return abc < full ? abc : full;
     }
@@ -467,9 +467,8 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
     eng_part_hold_asg_locked(eng, part);
     if (asg.a) { /* a, b, c on the host after all (no shape): the whole estimate */
         regrow_locked(eng, job, part);
-    } else if (pce && err == CUZK_OK &&
-               job->plan.shape
-                   .num_aux) { /* a witness: an estimate made before the shape, trimmed */
+    } else if (pce && err == CUZK_OK && job->plan.shape.num_aux) {
+        /* a witness: the estimate it was admitted with (before the shape) trimmed */
         trim_locked(eng, part, eng_part_witness_bytes(&job->plan));
     }
     if (err != CUZK_OK) {
@@ -822,7 +821,6 @@ typedef struct eng_group {
     eng_gpu *g;
     eng_job *job;
     size_t *ks, *cnt;
-    prove_out *o;
     bool host; /* a, b, c made on the host for each partition (no device shape) */
     const cs_assignment_t *asg[G16_GPU_MAX_SHARE];
     g16_classes *cls[G16_GPU_MAX_SHARE];
@@ -877,26 +875,16 @@ static void shed_locked(eng_t *eng, eng_job *job, size_t k, uint64_t kept, eng_d
         return;
     }
     kept = kept < p->reserved ? kept : p->reserved;
-    eng_gpu_stage_drop_locked(p);
-    if (p->asg_bytes) {
-        eng->asg_bytes -= p->asg_bytes;
-        eng->asg_held--;
-        p->asg_bytes = 0;
-    }
     const cs_assignment_t counts = {
         .m = p->asg.m, .num_inputs = p->asg.num_inputs, .num_aux = p->asg.num_aux};
     /* a spare is a witness (the products' vectors go) */
-    uint64_t spared = p->asg.a ? 0 : eng_spare_put_locked(eng, &p->asg, p->reserved - kept, d);
-    if (!spared) {
-        eng_defer_item it = {.kind = DEFER_FREE_ASG, .asg = p->asg};
-        eng_defer_add(d, &it);
-    }
+    uint64_t spared = eng_part_drop_asg_locked(eng, p, p->asg.a ? 0 : p->reserved - kept, d);
     p->asg = counts;
-    eng_mem_release_locked(eng, p->reserved - kept - spared); /* a spare keeps its own bytes */
-    eng->mem_parts -= p->reserved - kept;
     CZ_LOG(CZ_LOG_INFO, "job=%s k=%zu event=witness_released reserved_bytes=%llu kept_bytes=%llu",
            job->qid, k, (unsigned long long)p->reserved, (unsigned long long)kept);
-    p->reserved = kept;
+    p->reserved -= spared; /* those are the spare's now, still in the budget */
+    eng->mem_parts -= spared;
+    trim_locked(eng, p, kept);
     p->shed = true;
 }
 
@@ -934,7 +922,7 @@ static void prove_together(eng_t *eng, eng_gpu *g, eng_job *job, size_t *ks, siz
     if (!gr) {
         return; /* proved one by one */
     }
-    *gr = (eng_group){.eng = eng, .g = g, .job = job, .ks = ks, .cnt = cnt, .o = o};
+    *gr = (eng_group){.eng = eng, .g = g, .job = job, .ks = ks, .cnt = cnt};
     if (eng->cfg.timing) {
         opts.on_stage = eng_timing_prover_stage;
         opts.on_stage_ctx = &tc;
