@@ -26,6 +26,9 @@
  * --msm-chunk-points points (1593937 by default: the 24 GiB card's chunk) summed on the host,
  * the points resident: the compute a streamed pass adds over one MSM, without the bus; checked
  * against the one MSM's sum.
+ * gpu_msm_g1_sets_01_x10 / _dense_x3 (and _single): --sets-points G1 points (678576 by
+ * default: the 24 GiB group plan's chunk) against 10 sets with a PoRep partition's shares of
+ * zeros and ones, or 3 dense sets, in one gpu_msm_g1_sets call or one MSM per set; checked equal.
  * gpu_classes_build (host, runs without a GPU; --classes-n N values, 130169893 by default: a
  * 32 GiB PoRep partition's aux): gpu_fr_classes_build of z, L, A and B in one call on a pool of
  * every core, the values drawn with the partition's measured shares (61.6% zero, 37.1% one,
@@ -54,6 +57,8 @@
 static gpu_dev *dev;
 /* gpu_msm_g1_dense_chunks: points per MSM, as the 24 GiB plan's 153,018,112-byte chunks */
 static size_t msm_chunk_points = 1593937;
+/* gpu_msm_g1_sets_*: points per chunk, as the 24 GiB group plan's 65,143,296-byte chunks */
+static size_t sets_points = 678576;
 static unsigned min_lg = 20, max_lg = 27, g2_max_lg = 24, window, ntt_minb, acc_chunk,
                 aff_rounds = GPU_MSM_AFF_ROUNDS_AUTO;
 
@@ -866,6 +871,119 @@ static void bench_ceiling(int argc, char **argv, unsigned sms)
     }
 }
 
+/* ---- several scalar sets over one chunk of points (a shared streamed pass) ---- */
+
+struct sets_ctx {
+    gpu_msm_bases *bases;
+    gpu_msm_set sets[GPU_MSM_MAX_SETS];
+    unsigned nsets;
+    size_t n;
+    g1_t out[GPU_MSM_MAX_SETS];
+};
+
+/* One gpu_msm_g1_buf per set, as the passes ran before the sets */
+static void run_sets_single(void *vctx)
+{
+    struct sets_ctx *c = vctx;
+    for (unsigned s = 0; s < c->nsets; s++) {
+        TRY(gpu_msm_g1_buf(dev, &c->out[s], c->bases, 0, c->sets[s].buf, c->sets[s].off, c->n, true,
+                           NULL, DG));
+    }
+}
+
+static void run_sets(void *vctx)
+{
+    struct sets_ctx *c = vctx;
+    TRY(gpu_msm_g1_sets(dev, c->out, c->bases, 0, c->n, c->sets, c->nsets, DG));
+}
+
+/* gpu_msm_g1_sets_{01_x10,dense_x3} (and _single): a chunk of --sets-points G1 points (the
+ * 24 GiB group plan's 65 MB chunk by default) against 10 sets of Montgomery scalars with a
+ * 32 GiB PoRep partition's shares of zeros and ones (61.6% / 37.1%), or 3 dense sets (h),
+ * in one gpu_msm_g1_sets call against one gpu_msm_g1_buf per set; checked equal. */
+static void bench_sets(int argc, char **argv, size_t n)
+{
+    static const struct {
+        const char *name;
+        unsigned nsets;
+        int zero_one;
+    } cases[] = {{"01_x10", 10, 1}, {"dense_x3", 3, 0}};
+    const size_t d = (size_t)1 << DISTINCT_G1_LG;
+    struct sets_ctx c;
+    gpu_buf *sc[GPU_MSM_MAX_SETS] = {0};
+    g1_aff_t *pts = NULL;
+    fr_t *v = NULL;
+    cz_prng g;
+    char name[2][64];
+    bool any = false;
+
+    for (size_t k = 0; k < ARRAY_LEN(cases); k++) {
+        snprintf(name[0], sizeof(name[0]), "gpu_msm_g1_sets_%s", cases[k].name);
+        snprintf(name[1], sizeof(name[1]), "gpu_msm_g1_sets_%s_single", cases[k].name);
+        any |= bench_selected(argc, argv, name[0]) || bench_selected(argc, argv, name[1]);
+    }
+    if (!any) {
+        return;
+    }
+    memset(&c, 0, sizeof(c));
+    c.n = n;
+    pts = xmalloc(d * sizeof(g1_aff_t));
+    v = xmalloc(n * sizeof(fr_t));
+    g1_points(pts, d);
+    TRY(gpu_msm_bases_new_g1(&c.bases, dev, n, DG));
+    for (size_t off = 0; off < n; off += d) {
+        TRY(gpu_msm_bases_upload_g1(c.bases, off, pts, n - off < d ? n - off : d, DG));
+    }
+    cz_prng_seed(&g, 3);
+    for (size_t k = 0; k < ARRAY_LEN(cases); k++) {
+        c.nsets = cases[k].nsets;
+        for (unsigned s = 0; s < c.nsets; s++) {
+            for (size_t i = 0; i < n; i++) {
+                const unsigned r = (unsigned)(cz_prng_u64(&g) % 1000);
+                uint64_t w[4] = {cz_prng_u64(&g), cz_prng_u64(&g), cz_prng_u64(&g),
+                                 cz_prng_u64(&g)};
+                if (cases[k].zero_one && r < 616) {
+                    v[i] = FR_ZERO;
+                } else if (cases[k].zero_one && r < 987) {
+                    v[i] = FR_ONE;
+                } else {
+                    fr_from_u256_reduce(&v[i], w);
+                }
+            }
+            if (!sc[s]) {
+                TRY(gpu_buf_new(&sc[s], dev, n * sizeof(fr_t), DG));
+            }
+            TRY(gpu_buf_upload(sc[s], 0, v, n * sizeof(fr_t), DG));
+            c.sets[s] = (gpu_msm_set){.buf = sc[s], .mont = true};
+        }
+        snprintf(name[0], sizeof(name[0]), "gpu_msm_g1_sets_%s", cases[k].name);
+        snprintf(name[1], sizeof(name[1]), "gpu_msm_g1_sets_%s_single", cases[k].name);
+        g1_t single[GPU_MSM_MAX_SETS];
+        run_sets_single(&c);
+        memcpy(single, c.out, sizeof(single));
+        if (bench_selected(argc, argv, name[1])) {
+            bench_case(name[1], n * c.nsets, 5, 1, BENCH_MS, run_sets_single, &c);
+        }
+        if (bench_selected(argc, argv, name[0])) {
+            bench_case(name[0], n * c.nsets, 5, 1, BENCH_MS, run_sets, &c);
+            print_profile(name[0]);
+        }
+        run_sets(&c);
+        bool ok = true;
+        for (unsigned s = 0; s < c.nsets; s++) {
+            ok &= g1_eq(&c.out[s], &single[s]);
+        }
+        printf("check %s (%u sets of %zu) vs one MSM per set: %s\n", name[0], c.nsets, n,
+               ok ? "ok" : "FAIL");
+    }
+    for (unsigned s = 0; s < GPU_MSM_MAX_SETS; s++) {
+        gpu_buf_free(sc[s]);
+    }
+    gpu_msm_bases_free(c.bases);
+    free(pts);
+    free(v);
+}
+
 int main(int argc, char **argv)
 {
     char **filters = xmalloc(((size_t)argc + 1) * sizeof(char *));
@@ -895,6 +1013,8 @@ int main(int argc, char **argv)
             spmv_uniform = 1;
         } else if (strcmp(argv[i], "--msm-chunk-points") == 0 && i + 1 < argc) {
             msm_chunk_points = (size_t)strtoull(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--sets-points") == 0 && i + 1 < argc) {
+            sets_points = (size_t)strtoull(argv[++i], NULL, 10);
         } else if (strcmp(argv[i], "--classes-n") == 0 && i + 1 < argc) {
             classes_n = (size_t)strtoull(argv[++i], NULL, 10);
         } else {
@@ -936,6 +1056,7 @@ int main(int argc, char **argv)
     bench_ntt(nf, filters);
     bench_msm(nf, filters, 0);
     bench_msm(nf, filters, 1);
+    bench_sets(nf, filters, sets_points);
     bench_spmv(nf, filters);
     bench_ceiling(nf, filters, info.sm_count);
     gpu_dev_close(dev);

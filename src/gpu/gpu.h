@@ -256,6 +256,42 @@ CZ_MUST_USE cuzk_err gpu_msm_g2_buf(gpu_dev *dev, struct g2 *out, const gpu_msm_
                                     size_t first, const gpu_buf *scalars, size_t off, size_t n,
                                     bool mont, const gpu_msm_opts *opts, cz_diag *dg);
 
+/* ---- several scalar vectors over the same bases in one MSM (a streamed chunk's proofs) ----
+ * One classification per set, then one sort, accumulation and reduction for all the sets: the
+ * launches and dependent bucket chains that dominate a small MSM are paid once. */
+
+/** Most sets in one gpu_msm_*_sets call. */
+#define GPU_MSM_MAX_SETS 16
+
+/** One set of n scalars in device memory: dense (nw = 0), n 32-byte values at byte `off` (a
+ *  multiple of 32) of buf; or a slice of a vector's classes (gpu_fr_classes_slice; nw > 0):
+ *  its nw class words at byte `off` (a multiple of 8), its n_oth others at byte oth_off (a
+ *  multiple of 32), position i of the set being bit bit0 + i of the slice (bit0 = first % 64)
+ *  and `base` the index of the slice's first other in the whole vector; the unit class is the
+ *  scalar 1. mont: the values (the others) are Montgomery, else canonical; each below r. */
+typedef struct gpu_msm_set {
+    const gpu_buf *buf;
+    size_t off;
+    bool mont;
+    size_t nw, oth_off, n_oth;
+    unsigned bit0;
+    uint64_t base;
+} gpu_msm_set;
+
+/** outs[s] = sum_{i<n} [set s's scalar i] bases[first + i], for s < nsets (1 to
+ *  GPU_MSM_MAX_SETS, nsets n below 2^31); the same group elements nsets gpu_msm_g1_buf calls
+ *  give. The sets are read, not changed. CUZK_E_INVAL for a set outside its buffer or not on
+ *  dev. */
+CZ_MUST_USE cuzk_err gpu_msm_g1_sets(gpu_dev *dev, struct g1 *outs, const gpu_msm_bases *bases,
+                                     size_t first, size_t n, const gpu_msm_set *sets,
+                                     unsigned nsets, cz_diag *dg);
+CZ_MUST_USE cuzk_err gpu_msm_g2_sets(gpu_dev *dev, struct g2 *outs, const gpu_msm_bases *bases,
+                                     size_t first, size_t n, const gpu_msm_set *sets,
+                                     unsigned nsets, cz_diag *dg);
+/** The device scratch a gpu_msm_g1_sets (group 1) or _g2_sets (2) call of these sets asks for
+ *  (0 for n = 0, and without a GPU backend). */
+size_t gpu_msm_sets_scratch_bytes(size_t n, int group, const gpu_msm_set *sets, unsigned nsets);
+
 /** Window the automatic choice takes for a tail of m terms (for benchmarks and tests). */
 unsigned gpu_msm_auto_window_bits(size_t m);
 /** The device scratch an MSM of n terms asks for (gpu_msm_g1/_g2 and their _buf forms, the

@@ -214,3 +214,13 @@ done:
     }
     return err;
 }
+
+struct g1 *gpu_host_g1_at(struct g1 *v, size_t i)
+{
+    return (g1_t *)v + i;
+}
+
+struct g2 *gpu_host_g2_at(struct g2 *v, size_t i)
+{
+    return (g2_t *)v + i;
+}

@@ -279,6 +279,23 @@ cuzk_err gpu_msm_g2_buf(gpu_dev *dev, struct g2 *out, const gpu_msm_bases *bases
     return no_gpu(dg);
 }
 
+cuzk_err gpu_msm_g1_sets(gpu_dev *dev, struct g1 *outs, const gpu_msm_bases *bases, size_t first,
+                         size_t n, const gpu_msm_set *sets, unsigned nsets, cz_diag *dg)
+{
+    return no_gpu(dg);
+}
+
+cuzk_err gpu_msm_g2_sets(gpu_dev *dev, struct g2 *outs, const gpu_msm_bases *bases, size_t first,
+                         size_t n, const gpu_msm_set *sets, unsigned nsets, cz_diag *dg)
+{
+    return no_gpu(dg);
+}
+
+size_t gpu_msm_sets_scratch_bytes(size_t n, int group, const gpu_msm_set *sets, unsigned nsets)
+{
+    return 0;
+}
+
 cuzk_err gpu_fr_compact_buf(gpu_dev *dev, gpu_buf *out, size_t out_off, const gpu_buf *in,
                             size_t in_off, const gpu_buf *map, size_t map_off, size_t n,
                             size_t count, cz_diag *dg)

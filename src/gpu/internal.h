@@ -50,6 +50,10 @@ void gpu_host_msm_finish_g1(struct g1 *out, const uint64_t *win, unsigned nwin, 
 void gpu_host_msm_finish_g2(struct g2 *out, const uint64_t *win, unsigned nwin, unsigned c,
                             const uint64_t extra[GPU_G2_XYZZ_LIMBS]);
 
+/** Element i of an array of G1 (G2) points, for code that does not see their size. */
+struct g1 *gpu_host_g1_at(struct g1 *v, size_t i);
+struct g2 *gpu_host_g2_at(struct g2 *v, size_t i);
+
 /* ---- debug entry points (cuda/debug.cu): device arithmetic on small arrays ---- */
 
 typedef enum gpu_dbg_op {

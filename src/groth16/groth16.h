@@ -437,8 +437,8 @@ typedef struct g16_gpu_opts {
 #define G16_GPU_MAX_SHARE 16
 
 /** Device bytes of the shared passes' buffers for share_max proofs and chunks of chunk_bytes:
- *  two scalar chunks per proof (a chunk's dense scalars or its classes) and one chunk of
- *  expanded scalars; 0 when share_max < 2. */
+ *  two scalar chunks per proof (a chunk's dense scalars or its classes; a chunk's MSM reads
+ *  the classes as they are); 0 when share_max < 2. */
 size_t g16_gpu_share_bytes(unsigned share_max, size_t chunk_bytes);
 
 #define G16_GPU_STREAM_ALL           0x1fu

@@ -197,10 +197,9 @@ typedef struct gpu_params_impl {
     /* share_max > 1: g16_prove_group's proofs share each pass over the streamed points; their
      * scalars cross beside the points into sbuf[b][j] (share_chunk_bytes: a chunk's scalars, 32
      * bytes a G1 point, dense or as classes), uploaded through the ring, whose stream records
-     * sev[b] after them; classes are expanded into xbuf before the chunk's MSM */
+     * sev[b] after them; a chunk's MSM reads classes as they are (gpu_msm_set) */
     unsigned share_max, kept_h;
     gpu_buf *sbuf[2][G16_GPU_MAX_SHARE];
-    gpu_buf *xbuf;
     gpu_event *sev[2];
     fr_t *kept; /* pinned: kept_h x kept_values(), the h of a group's proofs (kept_sc) waiting
                    for their pass */
@@ -372,25 +371,6 @@ done:
     return err;
 }
 
-/* One MSM of a chunk: the k points in buffer b against k scalars at byte soff of sc. */
-static cuzk_err chunk_msm(gpu_params_impl *g, unsigned b, unsigned sec, void *out,
-                          const gpu_buf *sc, size_t soff, size_t k, cz_diag *dg)
-{
-    cuzk_err err = CUZK_OK;
-    const bool g2 = sec == G16_SEC_B_G2;
-    gpu_msm_bases *v = NULL;
-
-    CZ_TRY(err, gpu_msm_bases_view(&v, g->chunk[b], 0, g2 ? 2 : 1, k, dg), done);
-    if (g2) {
-        err = gpu_msm_g2_buf(g->dev, out, v, 0, sc, soff, k, true, NULL, dg);
-    } else {
-        err = gpu_msm_g1_buf(g->dev, out, v, 0, sc, soff, k, true, NULL, dg);
-    }
-done:
-    gpu_msm_bases_free(v);
-    return err;
-}
-
 /* Where one proof's scalars of a pass come from: count Montgomery values at byte off of a device
  * buffer, or (buf NULL) in host memory, uploaded beside each chunk of points: directly when
  * page-locked (`pinned`), else through the staging ring; or (cl) a vector's classes, whose
@@ -429,12 +409,10 @@ static size_t share_chunk_bytes(size_t chunk_bytes)
 
 size_t g16_gpu_share_bytes(unsigned share_max, size_t chunk_bytes)
 {
-    const size_t per = chunk_bytes / sizeof(g1_aff_t);
-
     if (share_max < 2) {
         return 0;
     }
-    return 2 * (size_t)share_max * share_chunk_bytes(chunk_bytes) + per * sizeof(fr_t);
+    return 2 * (size_t)share_max * share_chunk_bytes(chunk_bytes);
 }
 
 /* Fills the uploads of proof j's scalars of a chunk (k values from `first`) into dst; returns
@@ -559,37 +537,67 @@ done:
     return err;
 }
 
-/* The nsrc MSMs of chunk i (k points from `first`), added into outs (g1_t or g2_t each). */
+_Static_assert(G16_GPU_MAX_SHARE <= GPU_MSM_MAX_SETS, "a chunk's proofs fit one MSM call");
+
+/* Proof j's scalars of chunk i (k points from `first`, buffer set b) as an MSM set. */
+static gpu_msm_set pass_set(const pass_t *ps, size_t j, unsigned b, size_t first, size_t k)
+{
+    const pass_src *src = &ps->src[j];
+
+    if (src->buf) {
+        return (gpu_msm_set){.buf = src->buf, .off = src->off + first * sizeof(fr_t), .mont = true};
+    }
+    gpu_msm_set st = {.buf = ps->g->sbuf[b][j], .mont = true};
+    if (src->cl && !src->cl->dense) { /* the chunk's classes */
+        cl_slice sl = slice_of(src->cl, first, k);
+        st.nw = sl.nw;
+        st.oth_off = sl.oth_off;
+        st.n_oth = sl.n_oth;
+        st.bit0 = (unsigned)(first % 64);
+        st.base = sl.base;
+    }
+    return st;
+}
+
+/* The nsrc MSMs of chunk i (k points from `first`), added into outs (g1_t or g2_t each): as
+ * many proofs per gpu_msm_*_sets call as the device scratch of one dense chunk MSM holds (the
+ * plan's figure), at least one. */
 static cuzk_err pass_msms(pass_t *ps, size_t i, size_t first, size_t k, void *outs, cz_diag *dg)
 {
     const bool g2 = ps->sec == G16_SEC_B_G2;
+    const int group = g2 ? 2 : 1;
     const unsigned b = (unsigned)(i % 2);
+    const size_t budget = gpu_msm_scratch_bytes(ps->per, group, true);
+    gpu_msm_set sets[G16_GPU_MAX_SHARE];
+    g1_t p1[G16_GPU_MAX_SHARE];
+    g2_t p2[G16_GPU_MAX_SHARE];
+    gpu_msm_bases *v = NULL;
     cuzk_err err = CUZK_OK;
 
+    CZ_TRY(err, gpu_msm_bases_view(&v, ps->g->chunk[b], 0, group, k, dg), done);
     for (size_t j = 0; j < ps->nsrc; j++) {
-        const pass_src *src = &ps->src[j];
-        const gpu_buf *sc = src->buf ? src->buf : ps->g->sbuf[b][j];
-        const size_t soff = src->buf ? src->off + first * sizeof(fr_t) : 0;
-        g1_t p1;
-        g2_t p2;
-
-        if (src->cl && !src->cl->dense) { /* the chunk's classes, expanded */
-            cl_slice sl = slice_of(src->cl, first, k);
-            CZ_TRY(err,
-                   gpu_fr_expand_buf(ps->g->dev, ps->g->xbuf, 0, sc, 0, sl.nw, sl.oth_off, sl.n_oth,
-                                     (unsigned)(first % 64), sl.base, k, &FR_ONE, dg),
-                   done);
-            sc = ps->g->xbuf;
+        sets[j] = pass_set(ps, j, b, first, k);
+    }
+    for (size_t j0 = 0, m = 1; j0 < ps->nsrc; j0 += m, m = 1) {
+        while (j0 + m < ps->nsrc &&
+               gpu_msm_sets_scratch_bytes(k, group, sets + j0, (unsigned)m + 1) <= budget) {
+            m++;
         }
-        CZ_TRY(err, chunk_msm(ps->g, b, ps->sec, g2 ? (void *)&p2 : (void *)&p1, sc, soff, k, dg),
-               done);
         if (g2) {
-            g2_add((g2_t *)outs + j, (g2_t *)outs + j, &p2);
+            CZ_TRY(err, gpu_msm_g2_sets(ps->g->dev, p2, v, 0, k, sets + j0, (unsigned)m, dg), done);
         } else {
-            g1_add((g1_t *)outs + j, (g1_t *)outs + j, &p1);
+            CZ_TRY(err, gpu_msm_g1_sets(ps->g->dev, p1, v, 0, k, sets + j0, (unsigned)m, dg), done);
+        }
+        for (size_t t = 0; t < m; t++) {
+            if (g2) {
+                g2_add((g2_t *)outs + j0 + t, (g2_t *)outs + j0 + t, &p2[t]);
+            } else {
+                g1_add((g1_t *)outs + j0 + t, (g1_t *)outs + j0 + t, &p1[t]);
+            }
         }
     }
 done:
+    gpu_msm_bases_free(v);
     return err;
 }
 
@@ -1539,10 +1547,6 @@ static cuzk_err share_new(gpu_params_impl *g, unsigned share_max, unsigned kept_
             CZ_TRY(err, dev_buf(g, &g->sbuf[b][j], sb, "a chunk of streamed scalars", dg), done);
         }
     }
-    CZ_TRY(err,
-           dev_buf(g, &g->xbuf, g->chunk_bytes / sizeof(g1_aff_t) * sizeof(fr_t),
-                   "a chunk of expanded scalars", dg),
-           done);
     if (kept_values(g)) {
         CZ_TRY(err,
                pinned(g, (void **)&g->kept, g->kept_h * kept_values(g) * sizeof(fr_t),
@@ -1561,7 +1565,6 @@ static void share_clear(gpu_params_impl *g)
             gpu_buf_free(g->sbuf[b][j]);
         }
     }
-    gpu_buf_free(g->xbuf);
     gpu_host_free(g->kept);
 }
 

@@ -1258,6 +1258,147 @@ TEST(gpu_msm_g1_kinds_and_windows)
     cz_free_aligned(s);
 }
 
+/* Places a set of n scalars (canonical s) on the device for gpu_msm_*_sets, in one of three
+ * forms: 0 dense canonical, 1 dense Montgomery, 2 the classes (unit: Montgomery one) of a
+ * longer Montgomery vector, the set being its slice from position 67 (bit 3 of a word, others
+ * before it). */
+static void set_upload(gpu_dev *dev, gpu_buf **buf, gpu_msm_set *st, const fr_repr_t *s, size_t n,
+                       int form)
+{
+    const size_t pre = form == 2 ? 67 : 0;
+    fr_t *v = xmalloc((pre + n) * 32);
+
+    for (size_t i = 0; i < pre; i++) {
+        rand_fr(&v[i]);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (form == 0) {
+            memcpy(&v[i], &s[i], 32);
+        } else {
+            CHECK(fr_from_repr(&v[pre + i], &s[i]));
+        }
+    }
+    memset(st, 0, sizeof(*st));
+    if (form < 2) {
+        GPU_OK(gpu_buf_new(buf, dev, n * 32 + 64, DG));
+        GPU_OK(gpu_buf_upload(*buf, 32, v, n * 32, DG));
+        *st = (gpu_msm_set){.off = 32, .mont = form == 1};
+    } else {
+        const gpu_fr_select all = {NULL, 0, 0};
+        const fr_t unit = FR_ONE;
+        gpu_fr_classes c;
+        size_t w0, nw, base, n_oth;
+        CHECK_OK(gpu_fr_classes_build(&c, 1, v, pre + n, NULL, 0, &all, &unit, 1.0, NULL, NULL));
+        gpu_fr_classes_slice(&c, pre, n, &w0, &nw, &base, &n_oth);
+        const size_t oth_off = (8 + nw * 8 + 31) / 32 * 32;
+        GPU_OK(gpu_buf_new(buf, dev, oth_off + n_oth * 32 + 32, DG));
+        GPU_OK(gpu_buf_upload(*buf, 8, c.map + w0, nw * 8, DG));
+        if (n_oth) {
+            GPU_OK(gpu_buf_upload(*buf, oth_off, c.oth + base, n_oth * 32, DG));
+        }
+        *st = (gpu_msm_set){.off = 8,
+                            .mont = true,
+                            .nw = nw,
+                            .oth_off = oth_off,
+                            .n_oth = n_oth,
+                            .bit0 = (unsigned)(pre % 64),
+                            .base = base};
+        gpu_fr_classes_clear(&c);
+    }
+    st->buf = *buf;
+    cz_free_aligned(v);
+}
+
+/* gpu_msm_g1_sets / _g2_sets: every set's sum equals the CPU MSM of its scalars, for 1, 3 and 16
+ * sets of every scalar kind in each of the three forms, window groups that straddle the sets'
+ * windows, sets without a tail; malformed sets are refused; the scratch figure is exact. */
+TEST(gpu_msm_sets)
+{
+    gpu_dev *dev = gtu_need_dev();
+    enum { S = GPU_MSM_MAX_SETS };
+    const size_t N = MSM_MID_N, n = 700, first = 37, n2 = 150;
+    const unsigned counts[] = {1, 3, S}, groups[] = {0, 1, 5};
+    g1_aff_t *p = xmalloc(N * sizeof(g1_aff_t));
+    g2_aff_t *q = xmalloc(n2 * sizeof(g2_aff_t));
+    fr_repr_t *s = xmalloc(S * n * sizeof(fr_repr_t));
+    gpu_buf *buf[S] = {0};
+    gpu_msm_set st[S];
+    g1_t got[S], want;
+    g2_t got2[3], want2;
+    gpu_msm_bases *b = g1_bases_with_identities(dev, p, N), *b2 = NULL;
+
+    for (unsigned k = 0; k < S; k++) {
+        fill_scalars(s + k * n, n, (int)(k % SC_KINDS));
+        set_upload(dev, &buf[k], &st[k], s + k * n, n, (int)(k % 3));
+    }
+    for (size_t gi = 0; gi < ARRAY_LEN(groups); gi++) {
+        GPU_OK(gpu_debug_msm_group(dev, groups[gi], DG));
+        for (size_t t = 0; t < ARRAY_LEN(counts); t++) {
+            memset(got, 0, sizeof(got));
+            GPU_OK(gpu_msm_g1_sets(dev, got, b, first, n, st, counts[t], DG));
+            for (unsigned k = 0; k < counts[t]; k++) {
+                g1_cpu_msm(&want, p + first, s + k * n, n);
+                CHECK_MSG(g1_eq(&got[k], &want), "%u sets, groups of %u: set %u (%s, form %u)",
+                          counts[t], groups[gi], k, SC_NAMES[k % SC_KINDS], k % 3);
+            }
+        }
+    }
+    GPU_OK(gpu_debug_msm_group(dev, 0, DG));
+    /* no tail at all: the ones (classes) and the zeros (dense) */
+    GPU_OK(gpu_msm_g1_sets(dev, got, b, first, n, st + 2, 2, DG));
+    g1_cpu_msm(&want, p + first, s + 2 * n, n);
+    CHECK(g1_eq(&got[0], &want) && g1_is_identity(&got[1]));
+    /* the scratch figure: one byte short fails, the figure runs */
+    {
+        const size_t need = gpu_msm_sets_scratch_bytes(n, 1, st, S);
+        gpu_dev_info info;
+        CHECK(need > gpu_msm_sets_scratch_bytes(n, 1, st, 1));
+        GPU_OK(gpu_dev_trim(dev, DG));
+        GPU_OK(gpu_dev_get_info(dev, &info, DG));
+        gpu_dev_set_mem_cap(dev, info.used_mem + need - 1);
+        CHECK_ERR(gpu_msm_g1_sets(dev, got, b, first, n, st, S, NULL), CUZK_E_NOMEM);
+        gpu_dev_set_mem_cap(dev, info.used_mem + need);
+        GPU_OK(gpu_msm_g1_sets(dev, got, b, first, n, st, S, DG));
+        gpu_dev_set_mem_cap(dev, 0);
+        g1_cpu_msm(&want, p + first, s + (S - 1) * n, n);
+        CHECK(g1_eq(&got[S - 1], &want));
+    }
+    /* malformed sets */
+    CHECK_ERR(gpu_msm_g1_sets(dev, got, b, first, n, st, 0, NULL), CUZK_E_INVAL);
+    CHECK_ERR(gpu_msm_g1_sets(dev, got, b, first, n, st, S + 1, NULL), CUZK_E_INVAL);
+    CHECK_ERR(gpu_msm_g1_sets(dev, got, b, N - n + 1, n, st, 1, NULL), CUZK_E_INVAL);
+    {
+        gpu_msm_set bad = st[2];
+        bad.nw -= 3;
+        CHECK_ERR(gpu_msm_g1_sets(dev, got, b, first, n, &bad, 1, NULL), CUZK_E_INVAL);
+        bad = st[2];
+        bad.n_oth = n + 1;
+        CHECK_ERR(gpu_msm_g1_sets(dev, got, b, first, n, &bad, 1, NULL), CUZK_E_INVAL);
+        bad = st[0];
+        bad.off = 16;
+        CHECK_ERR(gpu_msm_g1_sets(dev, got, b, first, n, &bad, 1, NULL), CUZK_E_INVAL);
+        bad.off = 96; /* n values from 96 run past the buffer's end */
+        CHECK_ERR(gpu_msm_g1_sets(dev, got, b, first, n, &bad, 1, NULL), CUZK_E_INVAL);
+    }
+    /* G2: three sets, one of each form */
+    g2_random_points(q, NULL, n2);
+    GPU_OK(gpu_msm_bases_new_g2(&b2, dev, n2, DG));
+    GPU_OK(gpu_msm_bases_upload_g2(b2, 0, q, n2, DG));
+    GPU_OK(gpu_msm_g2_sets(dev, got2, b2, 0, n2, st, 3, DG));
+    for (unsigned k = 0; k < 3; k++) {
+        g2_cpu_msm(&want2, q, s + k * n, n2);
+        CHECK_MSG(g2_eq(&got2[k], &want2), "G2 set %u", k);
+    }
+    for (unsigned k = 0; k < S; k++) {
+        gpu_buf_free(buf[k]);
+    }
+    gpu_msm_bases_free(b);
+    gpu_msm_bases_free(b2);
+    cz_free_aligned(p);
+    cz_free_aligned(q);
+    cz_free_aligned(s);
+}
+
 /* Bases that collide within a bucket: P, -P, P, the identity, ... (with equal or small scalars
  * the affine rounds meet doublings, cancellations and identities at every level). */
 static void g1_colliding_points(g1_aff_t *p, size_t n)

@@ -79,6 +79,12 @@ inline size_t host_cdiv(size_t a, size_t b)
     return (a + b - 1) / b;
 }
 
+/** Set bits of a 64-bit word (two 32-bit counts: the emulation has no 64-bit intrinsic). */
+CZ_DEV unsigned popc64(uint64_t x)
+{
+    return (unsigned)__popc((unsigned)x) + (unsigned)__popc((unsigned)(x >> 32));
+}
+
 /** Offsets of sub-buffers in one scratch allocation, each 256-byte aligned. */
 struct layout {
     size_t off = 0;

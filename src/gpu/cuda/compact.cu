@@ -18,12 +18,6 @@ namespace czg
 namespace
 {
 
-/* Set bits of a 64-bit word (two 32-bit counts: the emulation has no 64-bit intrinsic). */
-CZ_DEV unsigned popc64(uint64_t x)
-{
-    return (unsigned)__popc((unsigned)x) + (unsigned)__popc((unsigned)(x >> 32));
-}
-
 /* out[prefix(i)] = in[i] for every set position i < n; elements are two uint4 each. */
 __global__ void compact_kernel(uint4 *out, const uint4 *in, const uint64_t *map, size_t n)
 {

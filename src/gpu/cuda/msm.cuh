@@ -28,8 +28,16 @@
  *     sum), and a two-launch tree per window reduces the segments;
  *  3. the ones list goes through the same chunked reduction into one bucket;
  *  4. the host combines the windows by doublings (Horner) and adds the ones (gpu_host.c).
+ * Sets (gpu_msm_g1_sets): several scalar vectors over the same bases go through one call. Each
+ * set is classified on its own (dense values, or a slice of a vector's classes: gpu.h), its
+ * tail entries numbered after the sets before it; its windows are numbered after theirs (set s
+ * owns windows [s W, s W + W)), so one sort, one accumulation and one reduction serve all of
+ * them, and their ones lists, packed one after another, are one reduction with a run per set.
+ * The bucket chains and launches that dominate a small MSM are paid once for all the sets.
  * Memory: about 40 bytes per term (indices, compacted scalars), 32 more when the scalars are
- * copied in or converted; twice (two sets) 4 bytes per sorted entry (at most max(n, 2^26)),
+ * copied in or converted (with sets: 36 bytes per possible tail scalar, n for a dense set and
+ * its others for a class slice, and 8 per term of each set for the ones, none copied); twice
+ * (two sort sets) 4 bytes per sorted entry (at most max(n, 2^26)),
  * records (2 XYZZ points per level-0 thread: at most max(2^18, entries / 32)), and the
  * buckets: 2^(c-1) XYZZ points per window (192 bytes on G1, 384 on G2), at most 256 MiB unless
  * one window needs more; the affine rounds' points in the second scratch area (half an affine
@@ -103,12 +111,77 @@ CZ_DEV int32_t booth_digit(const uint32_t *planes, size_t stride, size_t i, unsi
     return (int32_t)(v + b) - (int32_t)(t << c);
 }
 
-/* Splits the scalars into zeros (dropped), ones (one_idx) and the rest (tail_idx, and their
- * words in planes of stride n);
- * counts[0] / counts[1] receive the tail / ones counts (zeroed by the caller). */
+/* Where one set's n scalars come from (msm_classify_kernel): 32-byte values in device memory
+ * (sc; canonical, or Montgomery with mont), or (sc NULL) a slice of a vector's classes (gpu.h:
+ * map holds three words per block of 64 positions, oth the slice's n_oth others, the first of
+ * which is the vector's other `base`; position i of the set is bit0 + i of the slice), whose
+ * unit class is the scalar 1. */
+struct set_src {
+    const uint4 *sc;
+    const uint64_t *map;
+    const uint4 *oth;
+    size_t n_oth;
+    uint64_t base;
+    unsigned bit0;
+    int mont;
+};
+
+/* Where the counts of one set land (zeroed by the caller): the tail's shared count (positions in
+ * tail_idx and the planes), the set's own tail count, and its ones count. */
+struct set_cnt {
+    uint32_t *tail, *set_tail, *ones;
+};
+
+/** Value i of src as canonical words; false when it is zero (a class slice's zeros are not
+ *  read; nor is an other outside the slice's others, when the slice is malformed). */
+CZ_DEV bool src_value(const set_src &src, size_t i, uint32_t w[8])
+{
+    uint4 lo = {0, 0, 0, 0}, hi = {0, 0, 0, 0};
+    if (src.sc) {
+        lo = src.sc[2 * i];
+        hi = src.sc[2 * i + 1];
+    } else {
+        const size_t p = i + src.bit0, wd = p >> 6;
+        const uint64_t bit = (uint64_t)1 << (p & 63);
+        if (!(src.map[3 * wd] & bit)) {
+            return false;
+        }
+        if (!(src.map[3 * wd + 1] & bit)) {
+            CZ_UNROLL
+            for (unsigned j = 0; j < 8; j++) {
+                w[j] = j == 0;
+            }
+            return true;
+        }
+        const size_t q =
+            (size_t)(src.map[3 * wd + 2] + popc64(src.map[3 * wd + 1] & (bit - 1)) - src.base);
+        if (q >= src.n_oth) {
+            return false;
+        }
+        lo = src.oth[2 * q];
+        hi = src.oth[2 * q + 1];
+    }
+    fr_e v;
+    v.w[0] = lo.x, v.w[1] = lo.y, v.w[2] = lo.z, v.w[3] = lo.w;
+    v.w[4] = hi.x, v.w[5] = hi.y, v.w[6] = hi.z, v.w[7] = hi.w;
+    if (src.mont) {
+        v = from_mont(v);
+    }
+    uint32_t any = 0;
+    CZ_UNROLL
+    for (unsigned j = 0; j < 8; j++) {
+        w[j] = v.w[j];
+        any |= v.w[j];
+    }
+    return any != 0;
+}
+
+/* Splits a set's n scalars into zeros (dropped), ones (one_idx: their positions) and the rest
+ * (tail_idx: vbase + position, the set's first virtual index added; their words in planes of
+ * stride `stride`). Block-level atomics keep the order unspecified, which no sum depends on. */
 __global__ void __launch_bounds__(256)
-    msm_classify_kernel(const uint4 *sc, size_t n, int split01, uint32_t *tail_idx,
-                        uint32_t *planes, uint32_t *one_idx, uint32_t *counts)
+    msm_classify_kernel(set_src src, size_t n, int split01, uint32_t vbase, uint32_t *tail_idx,
+                        uint32_t *planes, size_t stride, uint32_t *one_idx, set_cnt cnt)
 {
     __shared__ uint32_t s_cnt[2];
     __shared__ uint32_t s_base[2];
@@ -121,35 +194,28 @@ __global__ void __launch_bounds__(256)
         __syncthreads();
         const size_t i = base + t;
         int cls = 0; /* 0 drop, 1 tail, 2 one */
-        uint4 lo = {0, 0, 0, 0}, hi = {0, 0, 0, 0};
-        uint32_t my = 0;
-        if (i < n) {
-            lo = sc[2 * i];
-            hi = sc[2 * i + 1];
-            uint32_t upper = lo.y | lo.z | lo.w | hi.x | hi.y | hi.z | hi.w;
-            if (upper == 0 && lo.x == 0) {
-                cls = 0;
-            } else if (upper == 0 && lo.x == 1 && split01) {
-                cls = 2;
-            } else {
-                cls = 1;
-            }
+        uint32_t w[8] = {0, 0, 0, 0, 0, 0, 0, 0}, my = 0;
+        if (i < n && src_value(src, i, w)) {
+            const uint32_t upper = w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7];
+            cls = upper == 0 && w[0] == 1 && split01 ? 2 : 1;
         }
         if (cls) {
             my = atomicAdd(&s_cnt[cls - 1], 1u);
         }
         __syncthreads();
-        if (t < 2) {
-            s_base[t] = atomicAdd(&counts[t], s_cnt[t]);
+        if (t == 0) {
+            s_base[0] = atomicAdd(cnt.tail, s_cnt[0]);
+            atomicAdd(cnt.set_tail, s_cnt[0]);
+        } else if (t == 1) {
+            s_base[1] = atomicAdd(cnt.ones, s_cnt[1]);
         }
         __syncthreads();
         if (cls == 1) {
             const uint32_t pos = s_base[0] + my;
-            tail_idx[pos] = (uint32_t)i;
-            const uint32_t w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+            tail_idx[pos] = vbase + (uint32_t)i;
             CZ_UNROLL
             for (unsigned j = 0; j < 8; j++) {
-                planes[j * n + pos] = w[j];
+                planes[j * stride + pos] = w[j];
             }
         } else if (cls == 2) {
             one_idx[s_base[1] + my] = (uint32_t)i;
@@ -158,15 +224,61 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-/* hist[g nb + |d| - 1] counts the nonzero Booth digits d of tail scalar i in window w0 + g, for
- * g < G (planes of stride `stride`, m tail scalars). */
-__global__ void msm_digits_kernel(const uint32_t *planes, size_t stride, size_t m, unsigned w0,
-                                  unsigned G, unsigned c, size_t nb, uint32_t *hist)
+/* Packs the sets' ones lists (set s's at one_idx[s n ..], ones[s] of them) one after another
+ * into pack, set s's run starting at offs[s]; *total = all of them. Block s moves set s. */
+__global__ void msm_ones_pack_kernel(const uint32_t *one_idx, size_t n, const uint32_t *ones,
+                                     unsigned sets, uint32_t *pack, uint32_t *offs, uint32_t *total)
+{
+    const unsigned s = blockIdx.x;
+    uint32_t start = 0, all = 0;
+    for (unsigned j = 0; j < sets; j++) {
+        start += j < s ? ones[j] : 0;
+        all += ones[j];
+    }
+    if (threadIdx.x == 0) {
+        offs[s] = start;
+        if (s == 0) {
+            *total = all;
+        }
+    }
+    for (uint32_t i = threadIdx.x; i < ones[s]; i += blockDim.x) {
+        pack[start + i] = one_idx[(size_t)s * n + i];
+    }
+}
+
+/* The sets' windows are numbered one set after another (set s has windows [s W, s W + W)), so
+ * one sort serves all of them. Of the group's windows [w0, w0 + G), tail scalar i (of set
+ * tail_idx[i] / n) has digits in [*g0, *g1) (group-relative), those of its set's windows from
+ * *wl0 on; its base is *local. */
+struct set_win {
+    unsigned g0, g1, wl0;
+    uint32_t local;
+};
+
+CZ_DEV set_win set_windows(uint32_t idx, size_t n, unsigned W, unsigned w0, unsigned G)
+{
+    const uint32_t s = idx / (uint32_t)n;
+    const unsigned lo = s * W, hi = lo + W;
+    set_win r;
+    r.g0 = lo > w0 ? lo - w0 : 0;
+    r.g1 = hi < w0 + G ? (hi > w0 ? hi - w0 : 0) : G;
+    r.wl0 = w0 + r.g0 - lo;
+    r.local = idx - s * (uint32_t)n;
+    return r;
+}
+
+/* hist[g nb + |d| - 1] counts the nonzero Booth digits d of tail scalar i in its set's window of
+ * group window g, for g < G (planes of stride `stride`, m tail scalars; sets of n scalars, W
+ * windows each). */
+__global__ void msm_digits_kernel(const uint32_t *planes, size_t stride, const uint32_t *tail_idx,
+                                  size_t m, size_t n, unsigned W, unsigned w0, unsigned G,
+                                  unsigned c, size_t nb, uint32_t *hist)
 {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
          i += (size_t)gridDim.x * blockDim.x) {
-        for (unsigned g = 0; g < G; g++) {
-            const int32_t d = booth_digit(planes, stride, i, w0 + g, c);
+        const set_win sw = set_windows(tail_idx[i], n, W, w0, G);
+        for (unsigned g = sw.g0; g < sw.g1; g++) {
+            const int32_t d = booth_digit(planes, stride, i, sw.wl0 + g - sw.g0, c);
             if (d) {
                 atomicAdd(&hist[g * nb + (uint32_t)(d < 0 ? -d : d) - 1], 1u);
             }
@@ -177,19 +289,19 @@ __global__ void msm_digits_kernel(const uint32_t *planes, size_t stride, size_t 
 /* Counting-sort scatter: every nonzero digit of the group puts (base index | sign) into its
  * bucket's range (key = g nb + |d| - 1; the ranges, offs, tell the keys apart later). */
 __global__ void msm_scatter_kernel(const uint32_t *planes, size_t stride, const uint32_t *tail_idx,
-                                   size_t m, unsigned w0, unsigned G, unsigned c, size_t nb,
-                                   uint32_t *cursor, uint32_t *vals)
+                                   size_t m, size_t n, unsigned W, unsigned w0, unsigned G,
+                                   unsigned c, size_t nb, uint32_t *cursor, uint32_t *vals)
 {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
          i += (size_t)gridDim.x * blockDim.x) {
-        const uint32_t idx = tail_idx[i];
-        for (unsigned g = 0; g < G; g++) {
-            const int32_t d = booth_digit(planes, stride, i, w0 + g, c);
+        const set_win sw = set_windows(tail_idx[i], n, W, w0, G);
+        for (unsigned g = sw.g0; g < sw.g1; g++) {
+            const int32_t d = booth_digit(planes, stride, i, sw.wl0 + g - sw.g0, c);
             if (!d) {
                 continue;
             }
             const uint32_t key = (uint32_t)(g * nb) + (uint32_t)(d < 0 ? -d : d) - 1;
-            vals[atomicAdd(&cursor[key], 1u)] = idx | (d < 0 ? SIGN_BIT : 0);
+            vals[atomicAdd(&cursor[key], 1u)] = sw.local | (d < 0 ? SIGN_BIT : 0);
         }
     }
 }
@@ -681,15 +793,36 @@ done:
     return err;
 }
 
-/** Device scratch of one MSM call, sized for n terms and windows up to c_max bits. The sorted
- *  entries of a group and their bucket starts come in two sets, so that group k + 1 is sorted
- *  (on s_sort) into one while group k is accumulated (on s) from the other. */
+/* Counts in scratch (uint32 each): the tail's, the groups' entries per sort set, the affine
+ * rounds' points, the packed ones, then each set's ones and tail. */
+enum {
+    CNT_TAIL = 0,
+    CNT_GROUP = 2, /* + sort set */
+    CNT_ROUND = 4, /* + round % 2 */
+    CNT_ONES_ALL = 6,
+    CNT_ONES = 8, /* + set */
+    CNT_SET_TAIL = CNT_ONES + GPU_MSM_MAX_SETS,
+    CNT_LEN = CNT_SET_TAIL + GPU_MSM_MAX_SETS
+};
+
+/** What an MSM call's scratch is laid out for: `sets` sets of n scalars over the same n bases,
+ *  at most `tail` scalars other than 0 and 1 in all and t_max in one set. */
+struct msm_shape {
+    size_t n;
+    unsigned sets;
+    size_t tail, t_max;
+};
+
+/** Device scratch of one MSM call, laid out for a shape and windows up to c_max bits. The
+ *  sorted entries of a group and their bucket starts come in two sets, so that group k + 1 is
+ *  sorted (on s_sort) into one while group k is accumulated (on s) from the other. */
 template <class F> struct msm_mem {
-    uint32_t *counts; /* [0] tail, [1] ones, [2 + p] nonzero digits of the group in set p,
-                         [4 + r % 2] the points after affine round r */
+    uint32_t *counts; /* CNT_* */
     uint32_t *tail_idx;
-    uint32_t *planes; /* the tail scalars' words, 8 planes of n */
-    uint32_t *one_idx;
+    uint32_t *planes;   /* the tail scalars' words, 8 planes of `stride` */
+    uint32_t *one_idx;  /* set s's ones from s n */
+    uint32_t *one_pack; /* with several sets: their ones one after another ... */
+    uint32_t *one_offs; /* ... set s's from one_offs[s] */
     uint32_t *hist[2], *offs[2], *cursor[2], *scan_tmp[2];
     uint32_t *vals[2];
     xyzz_t<F> *buckets;
@@ -698,6 +831,7 @@ template <class F> struct msm_mem {
     xyzz_t<F> *seg, *sum_tmp, *win;
     unsigned rounds;  /* affine rounds (aff_rounds_for), 0 until the tail is known */
     aff_t<F> *aff[2]; /* their points, even and odd rounds (second scratch area) */
+    size_t stride;    /* the planes' */
     size_t e_cap;     /* sorted entries (vals) */
     size_t b_cap;     /* buckets of a group (hist, offs, cursor, buckets) */
 };
@@ -742,29 +876,32 @@ static size_t aff_out_max(size_t cnt, size_t nk)
     return (cnt + (nk < cnt ? nk : cnt) + 1) / 2;
 }
 
-/* Lays out (base == NULL: only sizes) the scratch of an MSM of n terms (the affine rounds'
- * points come later: aff_scratch). */
-template <class F> static size_t msm_layout(char *base, size_t n, unsigned c_max, msm_mem<F> *m)
+/* Lays out (base == NULL: only sizes) the scratch of an MSM call of shape sh (the affine
+ * rounds' points come later: aff_scratch). */
+template <class F>
+static size_t msm_layout(char *base, const msm_shape &sh, unsigned c_max, msm_mem<F> *m)
 {
     typedef xyzz_t<F> X;
-    const size_t nb = (size_t)1 << (c_max - 1);
-    const size_t e_cap = n * GROUP_MAX < GROUP_ENTRIES ? n * GROUP_MAX
-                         : n > GROUP_ENTRIES           ? n
-                                                       : GROUP_ENTRIES;
+    const size_t nb = (size_t)1 << (c_max - 1), tm = sh.t_max;
+    const size_t e_cap = tm * GROUP_MAX < GROUP_ENTRIES ? tm * GROUP_MAX
+                         : tm > GROUP_ENTRIES           ? tm
+                                                        : GROUP_ENTRIES;
     /* smaller windows have more of them but fewer buckets in all: c_max's total bounds them */
     const size_t b_all = (size_t)((256 + c_max - 1) / c_max) * nb;
     const size_t b_grp =
         b_all < GROUP_BUCKET_BYTES / sizeof(X) ? b_all : GROUP_BUCKET_BYTES / sizeof(X);
     const size_t b_cap = nb > b_grp ? nb : b_grp;
-    const size_t rec0 = 2 * acc_threads_max(e_cap), rec1 = 2 * host_cdiv(rec0, REC_CHUNK);
+    const size_t ones = sh.n * sh.sets, e_rec = e_cap > ones ? e_cap : ones;
+    const size_t rec0 = 2 * acc_threads_max(e_rec), rec1 = 2 * host_cdiv(rec0, REC_CHUNK);
     const size_t nseg = host_cdiv(b_cap, SEG_MIN) + GROUP_MAX;
     layout L;
-    size_t o_counts = L.add(32), o_tidx = L.add(n * 4), o_tsc = L.add(n * 32),
-           o_oidx = L.add(n * 4), o_bk = L.add(b_cap * sizeof(X)), o_rk0 = L.add(rec0 * 4),
-           o_rk1 = L.add(rec1 * 4), o_rp0 = L.add(rec0 * sizeof(X)),
+    size_t o_counts = L.add(CNT_LEN * 4), o_tidx = L.add(sh.tail * 4), o_tsc = L.add(sh.tail * 32),
+           o_oidx = L.add(ones * 4), o_pack = L.add(sh.sets > 1 ? ones * 4 : 0),
+           o_ooff = L.add(GPU_MSM_MAX_SETS * 4), o_bk = L.add(b_cap * sizeof(X)),
+           o_rk0 = L.add(rec0 * 4), o_rk1 = L.add(rec1 * 4), o_rp0 = L.add(rec0 * sizeof(X)),
            o_rp1 = L.add(rec1 * sizeof(X)), o_seg = L.add(nseg * sizeof(X)),
            o_sum = L.add((size_t)GROUP_MAX * SUM_BLOCKS * sizeof(X)),
-           o_win = L.add(258 * sizeof(X));
+           o_win = L.add((size_t)sh.sets * 258 * sizeof(X));
     size_t o_hist[2], o_offs[2], o_cur[2], o_scan[2], o_vals[2];
     for (int p = 0; p < 2; p++) {
         o_hist[p] = L.add(b_cap * 4);
@@ -778,6 +915,8 @@ template <class F> static size_t msm_layout(char *base, size_t n, unsigned c_max
         m->tail_idx = (uint32_t *)(base + o_tidx);
         m->planes = (uint32_t *)(base + o_tsc);
         m->one_idx = (uint32_t *)(base + o_oidx);
+        m->one_pack = (uint32_t *)(base + o_pack);
+        m->one_offs = (uint32_t *)(base + o_ooff);
         for (int p = 0; p < 2; p++) {
             m->hist[p] = (uint32_t *)(base + o_hist[p]);
             m->offs[p] = (uint32_t *)(base + o_offs[p]);
@@ -795,6 +934,7 @@ template <class F> static size_t msm_layout(char *base, size_t n, unsigned c_max
         m->win = (X *)(base + o_win);
         m->rounds = 0;
         m->aff[0] = m->aff[1] = NULL;
+        m->stride = sh.tail;
         m->e_cap = e_cap;
         m->b_cap = b_cap;
     }
@@ -921,7 +1061,7 @@ static cuzk_err aff_rounds(gpu_dev *d, const msm_mem<F> &m, int p, runs_t<F> *r,
     uint32_t *ob[2] = {m.hist[p], m.cursor[p]};
 
     for (unsigned k = 0; k < m.rounds && r->cnt_max > 1; k++) {
-        uint32_t *offs_out = ob[k & 1], *cout = m.counts + 4 + (k & 1);
+        uint32_t *offs_out = ob[k & 1], *cout = m.counts + CNT_ROUND + (k & 1);
         const size_t out_max = aff_out_max(r->cnt_max, r->nk);
         const size_t T = host_cdiv(out_max, AFF_PER);
         CUDA_LAUNCH(err, done, msm_half_runs_kernel, grid_for(d, r->nk, 256), 256, 0, d->s, r->offs,
@@ -947,53 +1087,63 @@ static unsigned group_width(unsigned W, unsigned G, unsigned w0)
     return W - w0 < G ? W - w0 : G;
 }
 
-/** Sorts the tail's digits of windows [w0, w0 + g) into set p, on the sort stream. */
+/* The tail of an MSM call: `tail` scalars in all, at most t_max of one set, sets of n scalars
+ * with W windows of c bits each (set s's windows are [s W, s W + W) of the V in all), sorted in
+ * groups of G windows. */
+struct tail_t {
+    size_t tail, t_max, n;
+    unsigned W, V, G, c;
+};
+
+/** Sorts the tail's digits of windows [w0, w0 + g) into sort set p, on the sort stream. */
 template <class F>
-static cuzk_err sort_group(gpu_dev *d, const msm_mem<F> &m, int p, size_t n, size_t tail,
-                           unsigned w0, unsigned g, unsigned c, cz_diag *dg)
+static cuzk_err sort_group(gpu_dev *d, const msm_mem<F> &m, int p, const tail_t &t, unsigned w0,
+                           unsigned g, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     cudaStream_t st = d->s_sort;
-    const size_t nb = (size_t)1 << (c - 1), tb = g * nb;
+    const size_t nb = (size_t)1 << (t.c - 1), tb = g * nb;
 
     CUDA_TRY(err, cudaMemsetAsync(m.hist[p], 0, tb * 4, st), done);
-    CUDA_LAUNCH(err, done, msm_digits_kernel, grid_for(d, tail, 256), 256, 0, st,
-                (const uint32_t *)m.planes, n, tail, w0, g, c, nb, m.hist[p]);
-    CZ_TRY(err, scan_u32(d, st, m.hist[p], m.offs[p], tb, m.counts + 2 + p, m.scan_tmp[p], dg),
+    CUDA_LAUNCH(err, done, msm_digits_kernel, grid_for(d, t.tail, 256), 256, 0, st,
+                (const uint32_t *)m.planes, m.stride, (const uint32_t *)m.tail_idx, t.tail, t.n,
+                t.W, w0, g, t.c, nb, m.hist[p]);
+    CZ_TRY(err,
+           scan_u32(d, st, m.hist[p], m.offs[p], tb, m.counts + CNT_GROUP + p, m.scan_tmp[p], dg),
            done);
     CUDA_TRY(err, cudaMemcpyAsync(m.cursor[p], m.offs[p], tb * 4, cudaMemcpyDeviceToDevice, st),
              done);
-    CUDA_LAUNCH(err, done, msm_scatter_kernel, grid_for(d, tail, 256), 256, 0, st,
-                (const uint32_t *)m.planes, n, (const uint32_t *)m.tail_idx, tail, w0, g, c, nb,
-                m.cursor[p], m.vals[p]);
+    CUDA_LAUNCH(err, done, msm_scatter_kernel, grid_for(d, t.tail, 256), 256, 0, st,
+                (const uint32_t *)m.planes, m.stride, (const uint32_t *)m.tail_idx, t.tail, t.n,
+                t.W, w0, g, t.c, nb, m.cursor[p], m.vals[p]);
     CUDA_TRY(err, cudaEventRecord(d->msm_ev[EV_SORTED + p], st), done);
 done:
     return err;
 }
 
-/** The window groups of the tail (W windows of c bits, G per group) into m.win: group k + 1 is
- *  sorted on s_sort (into set k + 1 mod 2) while group k is accumulated on s (from set k mod 2).
+/** The window groups of the tail into m.win (window v's sum at v): group k + 1 is sorted on
+ *  s_sort (into sort set k + 1 mod 2) while group k is accumulated on s (from set k mod 2).
  *  The sort waits until that accumulation has started: then the set it overwrites is no longer
  *  read (group k - 1's accumulation is over), and its kernels share the device with the long
  *  accumulation rather than with the short, latency-bound bucket reduction before it. Every
  *  s_sort launch is ordered after the work already on s, and s waits for the last sort. */
 template <class F>
-static cuzk_err msm_groups(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *bases, size_t n,
-                           size_t tail, unsigned W, unsigned G, unsigned c, cz_diag *dg)
+static cuzk_err msm_groups(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *bases, const tail_t &t,
+                           cz_diag *dg)
 {
     typedef xyzz_t<F> X;
     cuzk_err err = CUZK_OK;
-    const size_t nb = (size_t)1 << (c - 1);
-    const unsigned groups = tail ? (W + G - 1) / G : 0;
+    const size_t nb = (size_t)1 << (t.c - 1);
+    const unsigned G = t.G, groups = t.tail ? (t.V + G - 1) / G : 0;
 
     if (!groups) {
         return CUZK_OK;
     }
     CUDA_TRY(err, cudaEventRecord(d->msm_ev[EV_START], d->s), done);
     CUDA_TRY(err, cudaStreamWaitEvent(d->s_sort, d->msm_ev[EV_START], 0), done);
-    CZ_TRY(err, sort_group<F>(d, m, 0, n, tail, 0, group_width(W, G, 0), c, dg), done);
+    CZ_TRY(err, sort_group<F>(d, m, 0, t, 0, group_width(t.V, G, 0), dg), done);
     for (unsigned k = 0; k < groups; k++) {
-        const unsigned w0 = k * G, g = group_width(W, G, w0);
+        const unsigned w0 = k * G, g = group_width(t.V, G, w0);
         const int p = (int)(k & 1);
         const size_t tb = g * nb;
         const unsigned seg = seg_size(tb);
@@ -1004,11 +1154,10 @@ static cuzk_err msm_groups(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *base
         if (k + 1 < groups) {
             CUDA_TRY(err, cudaEventRecord(d->msm_ev[EV_ACC_START], d->s), done);
             CUDA_TRY(err, cudaStreamWaitEvent(d->s_sort, d->msm_ev[EV_ACC_START], 0), done);
-            CZ_TRY(err,
-                   sort_group<F>(d, m, 1 - p, n, tail, w0 + G, group_width(W, G, w0 + G), c, dg),
+            CZ_TRY(err, sort_group<F>(d, m, 1 - p, t, w0 + G, group_width(t.V, G, w0 + G), dg),
                    done);
         }
-        runs_t<F> runs = {{bases, m.vals[p]}, m.offs[p], m.counts + 2 + p, tb, g * tail};
+        runs_t<F> runs = {{bases, m.vals[p]}, m.offs[p], m.counts + CNT_GROUP + p, tb, g * t.t_max};
         CZ_TRY(err, aff_rounds<F>(d, m, p, &runs, dg), done);
         CZ_TRY(err, reduce_runs<F>(d, m, runs, m.buckets, dg), done);
         prof_mark(d, 2);
@@ -1021,55 +1170,88 @@ done:
     return err;
 }
 
-/** The MSM of n canonical device scalars `sc` against bases[0 .. n). Writes to `win_host` the
- *  W window sums and then the ones sum (W + 1 XYZZ points), and W, c. `base` is scratch laid out
- *  by msm_layout(n, c_max). */
+/** Each set's ones summed into out[s]: one set's run of one_idx, or the runs of several sets
+ *  packed one after another (one reduction for all of them, a run per set). */
 template <class F>
-static cuzk_err msm_run(gpu_dev *d, char *base, size_t n, unsigned c_max, const aff_t<F> *bases,
-                        const uint4 *sc, const gpu_msm_opts *opts, uint64_t *win_host,
-                        unsigned *w_out, unsigned *c_out, cz_diag *dg)
+static cuzk_err msm_ones(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *bases,
+                         const msm_shape &sh, size_t ones, xyzz_t<F> *out, cz_diag *dg)
+{
+    cuzk_err err = CUZK_OK;
+
+    if (sh.sets == 1) {
+        const runs_t<F> r = {{bases, m.one_idx}, NULL, m.counts + CNT_ONES, 1, ones};
+        return reduce_runs<F>(d, m, r, out, dg);
+    }
+    if (!ones) {
+        return CUZK_OK;
+    }
+    CUDA_LAUNCH(err, done, msm_ones_pack_kernel, sh.sets, 256, 0, d->s, (const uint32_t *)m.one_idx,
+                sh.n, (const uint32_t *)(m.counts + CNT_ONES), sh.sets, m.one_pack, m.one_offs,
+                m.counts + CNT_ONES_ALL);
+    {
+        const runs_t<F> r = {
+            {bases, m.one_pack}, m.one_offs, m.counts + CNT_ONES_ALL, sh.sets, ones};
+        CZ_TRY(err, reduce_runs<F>(d, m, r, out, dg), done);
+    }
+done:
+    return err;
+}
+
+/** The MSM of each of the sh.sets sets (srcs) against bases[0 .. sh.n). Writes to `win_host`
+ *  the V = sets W window sums (set s's from s W) and then each set's ones sum (V + sets XYZZ
+ *  points), and W, c. `base` is scratch laid out by msm_layout(sh, c_max). */
+template <class F>
+static cuzk_err msm_run(gpu_dev *d, char *base, const msm_shape &sh, unsigned c_max,
+                        const aff_t<F> *bases, const set_src *srcs, const gpu_msm_opts *opts,
+                        uint64_t *win_host, unsigned *w_out, unsigned *c_out, cz_diag *dg)
 {
     typedef xyzz_t<F> X;
     cuzk_err err = CUZK_OK;
     msm_mem<F> m;
-    uint32_t counts[2] = {0, 0};
-    size_t tail = 0, ones = 0, nb = 0;
-    unsigned c = 0, W = 0, G = 0;
+    uint32_t counts[CNT_LEN];
+    size_t ones = 0, nb = 0;
+    const unsigned S = sh.sets;
+    tail_t t = {0, 0, sh.n, 0, 0, 0, 0};
 
-    msm_layout<F>(base, n, c_max, &m);
+    msm_layout<F>(base, sh, c_max, &m);
     prof_begin(d);
-    CUDA_TRY(err, cudaMemsetAsync(m.counts, 0, 32, d->s), done);
-    CUDA_LAUNCH(err, done, msm_classify_kernel, grid_for(d, n, 256), 256, 0, d->s, sc, n,
-                opts && opts->no_split01 ? 0 : 1, m.tail_idx, m.planes, m.one_idx, m.counts);
-    CUDA_TRY(err, cudaMemcpyAsync(counts, m.counts, 8, cudaMemcpyDeviceToHost, d->s), done);
+    CUDA_TRY(err, cudaMemsetAsync(m.counts, 0, sizeof(counts), d->s), done);
+    for (unsigned s = 0; s < S; s++) {
+        const set_cnt cnt = {m.counts + CNT_TAIL, m.counts + CNT_SET_TAIL + s,
+                             m.counts + CNT_ONES + s};
+        CUDA_LAUNCH(err, done, msm_classify_kernel, grid_for(d, sh.n, 256), 256, 0, d->s, srcs[s],
+                    sh.n, opts && opts->no_split01 ? 0 : 1, (uint32_t)(s * sh.n), m.tail_idx,
+                    m.planes, m.stride, m.one_idx + s * sh.n, cnt);
+    }
+    CUDA_TRY(err, cudaMemcpyAsync(counts, m.counts, sizeof(counts), cudaMemcpyDeviceToHost, d->s),
+             done);
     CUDA_TRY(err, cudaStreamSynchronize(d->s), done);
     prof_mark(d, 0);
-    tail = counts[0];
-    ones = counts[1];
-    c = opts && opts->window_bits ? opts->window_bits : gpu_msm_auto_window_bits(tail);
-    if (c > c_max) {
-        c = c_max;
+    t.tail = counts[CNT_TAIL];
+    for (unsigned s = 0; s < S; s++) {
+        t.t_max = counts[CNT_SET_TAIL + s] > t.t_max ? counts[CNT_SET_TAIL + s] : t.t_max;
+        ones += counts[CNT_ONES + s];
     }
-    W = (256 + c - 1) / c;
-    nb = (size_t)1 << (c - 1);
-    G = group_windows(d, m, W, tail, nb);
-    CZ_TRY(err, aff_scratch<F>(d, &m, tail, G, nb, dg), done);
-    CUDA_TRY(err, cudaMemsetAsync(m.win, 0, (W + 1) * sizeof(X), d->s), done);
-    CZ_TRY(err, msm_groups<F>(d, m, bases, n, tail, W, G, c, dg), done);
+    t.c = opts && opts->window_bits ? opts->window_bits : gpu_msm_auto_window_bits(t.t_max);
+    t.c = t.c > c_max ? c_max : t.c;
+    t.W = (256 + t.c - 1) / t.c;
+    t.V = S * t.W;
+    nb = (size_t)1 << (t.c - 1);
+    t.G = group_windows(d, m, t.V, t.t_max, nb);
+    CZ_TRY(err, aff_scratch<F>(d, &m, t.t_max, t.G, nb, dg), done);
+    CUDA_TRY(err, cudaMemsetAsync(m.win, 0, (t.V + S) * sizeof(X), d->s), done);
+    CZ_TRY(err, msm_groups<F>(d, m, bases, t, dg), done);
     prof_mark(d, 1);
-    {
-        const runs_t<F> one_runs = {{bases, m.one_idx}, NULL, m.counts + 1, 1, ones};
-        CZ_TRY(err, reduce_runs<F>(d, m, one_runs, m.win + W, dg), done);
-    }
+    CZ_TRY(err, msm_ones<F>(d, m, bases, sh, ones, m.win + t.V, dg), done);
     prof_mark(d, 4);
     CUDA_TRY(err,
-             cudaMemcpyAsync(win_host, m.win, (W + 1) * sizeof(X), cudaMemcpyDeviceToHost, d->s),
+             cudaMemcpyAsync(win_host, m.win, (t.V + S) * sizeof(X), cudaMemcpyDeviceToHost, d->s),
              done);
     prof_mark(d, 5);
     CUDA_TRY(err, cudaStreamSynchronize(d->s), done);
     prof_end(d);
-    *w_out = W;
-    *c_out = c;
+    *w_out = t.W;
+    *c_out = t.c;
 done:
     return err;
 }
@@ -1079,7 +1261,42 @@ done:
 template <class F> static size_t msm_scratch_total(size_t n, unsigned c_max, bool sc_in_scratch)
 {
     const size_t sc_bytes = sc_in_scratch ? n * 32 : 0;
-    return ((sc_bytes + 255) & ~(size_t)255) + msm_layout<F>(NULL, n, c_max, NULL);
+    const msm_shape sh = {n, 1, n, n};
+    return ((sc_bytes + 255) & ~(size_t)255) + msm_layout<F>(NULL, sh, c_max, NULL);
+}
+
+/** Checks the bases of an MSM of n terms from `first` (group 1 or 2). */
+static cuzk_err check_bases(gpu_dev *dev, const gpu_msm_bases *bases, size_t first, size_t n,
+                            int group, cz_diag *dg)
+{
+    if (!bases || bases->group != group || bases->dev != dev || first > bases->n ||
+        n > bases->n - first) {
+        return cz_fail(dg, CUZK_E_INVAL, "MSM of %zu terms at base %zu of %zu (group %d)", n, first,
+                       bases ? bases->n : 0, group);
+    }
+    return CUZK_OK;
+}
+
+/** outs[i] = the host's combination of a set's window sums (W of c bits) and its ones sum. */
+static void msm_finish(int group, void *outs, size_t i, const uint64_t *win, unsigned W, unsigned c,
+                       const uint64_t *ones)
+{
+    if (group == 1) {
+        gpu_host_msm_finish_g1(gpu_host_g1_at((struct g1 *)outs, i), win, W, c, ones);
+    } else {
+        gpu_host_msm_finish_g2(gpu_host_g2_at((struct g2 *)outs, i), win, W, c, ones);
+    }
+}
+
+/** outs[i] = the identity of the group. */
+static void msm_identity(int group, void *outs, size_t i)
+{
+    static const uint64_t zero_xyzz[GPU_G2_XYZZ_LIMBS] = {0};
+    if (group == 1) {
+        gpu_host_xyzz_to_g1(gpu_host_g1_at((struct g1 *)outs, i), zero_xyzz);
+    } else {
+        gpu_host_xyzz_to_g2(gpu_host_g2_at((struct g2 *)outs, i), zero_xyzz);
+    }
 }
 
 /** Common front end: argument checks, scratch, scalar placement, run, host combination. */
@@ -1093,15 +1310,11 @@ static cuzk_err msm_call(gpu_dev *dev, void *out, const gpu_msm_bases *bases, si
     unsigned c_max = 0, W = 0, c = 0;
     size_t sc_bytes = 0, total = 0;
     char *buf = NULL;
-    const uint4 *sc = NULL;
+    set_src src = {NULL, NULL, NULL, 0, 0, 0, 0};
     uint64_t *win = NULL;
-    static const uint64_t zero_xyzz[GPU_G2_XYZZ_LIMBS] = {0};
+    const msm_shape sh = {n, 1, n, n};
 
-    if (!bases || bases->group != group || bases->dev != dev || first > bases->n ||
-        n > bases->n - first) {
-        return cz_fail(dg, CUZK_E_INVAL, "MSM of %zu terms at base %zu of %zu (group %d)", n, first,
-                       bases ? bases->n : 0, group);
-    }
+    CZ_TRY(err, check_bases(dev, bases, first, n, group, dg), done);
     if (opts && opts->window_bits > GPU_MSM_MAX_WINDOW_BITS) {
         return cz_fail(dg, CUZK_E_INVAL, "window of %u bits", opts->window_bits);
     }
@@ -1111,11 +1324,7 @@ static cuzk_err msm_call(gpu_dev *dev, void *out, const gpu_msm_bases *bases, si
                        dev_sc->len);
     }
     if (n == 0) {
-        if (group == 1) {
-            gpu_host_xyzz_to_g1((struct g1 *)out, zero_xyzz);
-        } else {
-            gpu_host_xyzz_to_g2((struct g2 *)out, zero_xyzz);
-        }
+        msm_identity(group, out, 0);
         return CUZK_OK;
     }
     c_max = opts && opts->window_bits ? opts->window_bits : gpu_msm_auto_window_bits(n);
@@ -1129,22 +1338,123 @@ static cuzk_err msm_call(gpu_dev *dev, void *out, const gpu_msm_bases *bases, si
     CZ_TRY(err, dev_scratch(dev, total, &buf, dg), done);
     if (host_sc) {
         CZ_TRY(err, dev_h2d(dev, buf, host_sc, n * 32, dev->s, dg), done);
-        sc = (const uint4 *)buf;
+        src.sc = (const uint4 *)buf;
     } else if (mont) {
         CUDA_LAUNCH(err, done, msm_from_mont_kernel, grid_for(dev, n, 256), 256, 0, dev->s,
                     (const fr_e *)((const char *)dev_sc->ptr + off), (fr_e *)buf, n);
-        sc = (const uint4 *)buf;
+        src.sc = (const uint4 *)buf;
     } else {
-        sc = (const uint4 *)((const char *)dev_sc->ptr + off);
+        src.sc = (const uint4 *)((const char *)dev_sc->ptr + off);
     }
     CZ_TRY(err,
-           msm_run<F>(dev, buf + ((sc_bytes + 255) & ~(size_t)255), n, c_max,
-                      (const aff_t<F> *)bases->ptr + first, sc, opts, win, &W, &c, dg),
+           msm_run<F>(dev, buf + ((sc_bytes + 255) & ~(size_t)255), sh, c_max,
+                      (const aff_t<F> *)bases->ptr + first, &src, opts, win, &W, &c, dg),
            done);
-    if (group == 1) {
-        gpu_host_msm_finish_g1((struct g1 *)out, win, W, c, win + (size_t)W * GPU_G1_XYZZ_LIMBS);
-    } else {
-        gpu_host_msm_finish_g2((struct g2 *)out, win, W, c, win + (size_t)W * GPU_G2_XYZZ_LIMBS);
+    msm_finish(group, out, 0, win, W, c, win + (size_t)W * (sizeof(X) / 8));
+done:
+    cz_free(win);
+    return err;
+}
+
+/** The scratch shape of an MSM over sets (a dense set's tail bound is n, a class slice's its
+ *  others). */
+static msm_shape sets_shape(size_t n, const gpu_msm_set *sets, unsigned nsets)
+{
+    msm_shape sh = {n, nsets, 0, 0};
+    for (unsigned s = 0; s < nsets; s++) {
+        const size_t t = sets[s].nw ? sets[s].n_oth : n;
+        sh.tail += t;
+        sh.t_max = t > sh.t_max ? t : sh.t_max;
+    }
+    return sh;
+}
+
+/** Checks one set of n scalars (gpu.h, gpu_msm_set) and says where it lies on the device. */
+static cuzk_err set_check(gpu_dev *dev, const gpu_msm_set *st, size_t n, set_src *src, cz_diag *dg)
+{
+    const gpu_buf *b = st->buf;
+    const char *p = b ? (const char *)b->ptr : NULL;
+
+    if (!b || b->dev != dev) {
+        return cz_fail(dg, CUZK_E_INVAL, "an MSM set without a buffer of the device");
+    }
+    *src = set_src{NULL, NULL, NULL, 0, st->base, st->bit0, st->mont ? 1 : 0};
+    if (!st->nw) {
+        if (st->off % 32 != 0 || st->off > b->len || n > (b->len - st->off) / 32) {
+            return cz_fail(dg, CUZK_E_INVAL, "%zu scalars at offset %zu of a %zu-byte buffer", n,
+                           st->off, b->len);
+        }
+        src->sc = (const uint4 *)(p + st->off);
+        return CUZK_OK;
+    }
+    if (st->off % 8 != 0 || st->oth_off % 32 != 0 || st->bit0 >= 64 || st->n_oth > n ||
+        st->nw > b->len / 8 || st->nw < (st->bit0 + n + 63) / 64 * 3 || st->off > b->len ||
+        st->nw * 8 > b->len - st->off || st->oth_off > b->len ||
+        st->n_oth > (b->len - st->oth_off) / 32) {
+        return cz_fail(dg, CUZK_E_INVAL,
+                       "classes of %zu scalars (bit %u): %zu words at %zu and %zu others at %zu "
+                       "of a %zu-byte buffer",
+                       n, st->bit0, st->nw, st->off, st->n_oth, st->oth_off, b->len);
+    }
+    src->map = (const uint64_t *)(const void *)(p + st->off);
+    src->oth = (const uint4 *)(p + st->oth_off);
+    src->n_oth = st->n_oth;
+    return CUZK_OK;
+}
+
+/** The scratch bytes msm_sets_call asks for. */
+template <class F> static size_t msm_sets_scratch(size_t n, const gpu_msm_set *sets, unsigned nsets)
+{
+    const msm_shape sh = sets_shape(n, sets, nsets);
+    return n ? msm_layout<F>(NULL, sh, gpu_msm_auto_window_bits(sh.t_max), NULL) : 0;
+}
+
+/** outs[s] = the MSM of set s's scalars against bases [first, first + n), for s < nsets: one
+ *  classification per set, then one sort, accumulation and reduction for all of them. */
+template <class F>
+static cuzk_err msm_sets_call(gpu_dev *dev, void *outs, const gpu_msm_bases *bases, size_t first,
+                              size_t n, const gpu_msm_set *sets, unsigned nsets, int group,
+                              cz_diag *dg)
+{
+    typedef xyzz_t<F> X;
+    const size_t limbs = sizeof(X) / 8;
+    cuzk_err err = CUZK_OK;
+    set_src src[GPU_MSM_MAX_SETS];
+    unsigned W = 0, c = 0;
+    uint64_t *win = NULL;
+    char *buf = NULL;
+
+    CZ_TRY(err, check_bases(dev, bases, first, n, group, dg), done);
+    if (nsets < 1 || nsets > GPU_MSM_MAX_SETS || (size_t)nsets * n >= GPU_MSM_MAX_BASES) {
+        return cz_fail(dg, CUZK_E_INVAL, "%u sets of %zu scalars (1 to %u sets, below 2^31 in all)",
+                       nsets, n, (unsigned)GPU_MSM_MAX_SETS);
+    }
+    for (unsigned s = 0; s < nsets; s++) {
+        CZ_TRY(err, set_check(dev, &sets[s], n, &src[s], dg), done);
+    }
+    if (n == 0) {
+        for (unsigned s = 0; s < nsets; s++) {
+            msm_identity(group, outs, s);
+        }
+        return CUZK_OK;
+    }
+    {
+        const msm_shape sh = sets_shape(n, sets, nsets);
+        const unsigned c_max = gpu_msm_auto_window_bits(sh.t_max);
+        win = (uint64_t *)cz_malloc((size_t)nsets * 258 * sizeof(X));
+        if (!win) {
+            return cz_fail(dg, CUZK_E_NOMEM, "MSM window sums");
+        }
+        CZ_TRY(err, dev_enter(dev, dg), done);
+        CZ_TRY(err, dev_scratch(dev, msm_layout<F>(NULL, sh, c_max, NULL), &buf, dg), done);
+        CZ_TRY(err,
+               msm_run<F>(dev, buf, sh, c_max, (const aff_t<F> *)bases->ptr + first, src, NULL, win,
+                          &W, &c, dg),
+               done);
+    }
+    for (unsigned s = 0; s < nsets; s++) {
+        msm_finish(group, outs, s, win + (size_t)s * W * limbs, W, c,
+                   win + ((size_t)nsets * W + s) * limbs);
     }
 done:
     cz_free(win);

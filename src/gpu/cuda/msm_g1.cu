@@ -135,6 +135,21 @@ cuzk_err gpu_msm_g1_buf(gpu_dev *dev, struct g1 *out, const gpu_msm_bases *bases
     return msm_call<fp_e>(dev, out, bases, first, NULL, scalars, off, n, mont, opts, 1, dg);
 }
 
+cuzk_err gpu_msm_g1_sets(gpu_dev *dev, struct g1 *outs, const gpu_msm_bases *bases, size_t first,
+                         size_t n, const gpu_msm_set *sets, unsigned nsets, cz_diag *dg)
+{
+    return msm_sets_call<fp_e>(dev, outs, bases, first, n, sets, nsets, 1, dg);
+}
+
+size_t gpu_msm_sets_scratch_bytes(size_t n, int group, const gpu_msm_set *sets, unsigned nsets)
+{
+    if (nsets < 1 || nsets > GPU_MSM_MAX_SETS) {
+        return 0;
+    }
+    return group == 2 ? msm_sets_scratch<fp2_e>(n, sets, nsets)
+                      : msm_sets_scratch<fp_e>(n, sets, nsets);
+}
+
 size_t gpu_msm_scratch_bytes(size_t n, int group, bool scalars_in_scratch)
 {
     const unsigned c_max = gpu_msm_auto_window_bits(n);

@@ -18,4 +18,10 @@ cuzk_err gpu_msm_g2_buf(gpu_dev *dev, struct g2 *out, const gpu_msm_bases *bases
     return msm_call<fp2_e>(dev, out, bases, first, NULL, scalars, off, n, mont, opts, 2, dg);
 }
 
+cuzk_err gpu_msm_g2_sets(gpu_dev *dev, struct g2 *outs, const gpu_msm_bases *bases, size_t first,
+                         size_t n, const gpu_msm_set *sets, unsigned nsets, cz_diag *dg)
+{
+    return msm_sets_call<fp2_e>(dev, outs, bases, first, n, sets, nsets, 2, dg);
+}
+
 } /* extern "C" */
