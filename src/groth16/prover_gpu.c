@@ -559,15 +559,25 @@ static gpu_msm_set pass_set(const pass_t *ps, size_t j, unsigned b, size_t first
     return st;
 }
 
+/* The device scratch planned for a chunk's MSMs: what one dense MSM of a chunk of G1 or of G2
+ * points asks, whichever is more (the engine's plan reserves it). */
+static size_t pass_budget(const gpu_params_impl *g)
+{
+    const size_t s1 = gpu_msm_scratch_bytes(g->chunk_bytes / sizeof(g1_aff_t), 1, true);
+    const size_t s2 = gpu_msm_scratch_bytes(g->chunk_bytes / sizeof(g2_aff_t), 2, true);
+
+    return s1 > s2 ? s1 : s2;
+}
+
 /* The nsrc MSMs of chunk i (k points from `first`), added into outs (g1_t or g2_t each): as
- * many proofs per gpu_msm_*_sets call as the device scratch of one dense chunk MSM holds (the
- * plan's figure), at least one. */
+ * many proofs per gpu_msm_*_sets call as the planned scratch holds (pass_budget), at least
+ * one. */
 static cuzk_err pass_msms(pass_t *ps, size_t i, size_t first, size_t k, void *outs, cz_diag *dg)
 {
     const bool g2 = ps->sec == G16_SEC_B_G2;
     const int group = g2 ? 2 : 1;
     const unsigned b = (unsigned)(i % 2);
-    const size_t budget = gpu_msm_scratch_bytes(ps->per, group, true);
+    const size_t budget = pass_budget(ps->g);
     gpu_msm_set sets[G16_GPU_MAX_SHARE];
     g1_t p1[G16_GPU_MAX_SHARE];
     g2_t p2[G16_GPU_MAX_SHARE];
