@@ -374,7 +374,7 @@ done:
 /* Where one proof's scalars of a pass come from: count Montgomery values at byte off of a device
  * buffer, or (buf NULL) in host memory, uploaded beside each chunk of points: directly when
  * page-locked (`pinned`), else through the staging ring; or (cl) a vector's classes, whose
- * slices go through the ring and are expanded on the device. */
+ * slices go through the ring and are read as they are by the chunk's MSM (gpu_msm_set). */
 typedef struct pass_src {
     const gpu_buf *buf;
     size_t off;
