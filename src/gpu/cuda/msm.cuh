@@ -269,14 +269,14 @@ CZ_DEV set_win set_windows(uint32_t idx, size_t n, unsigned W, unsigned w0, unsi
 
 /* hist[g nb + |d| - 1] counts the nonzero Booth digits d of tail scalar i in its set's window of
  * group window g, for g < G (planes of stride `stride`, m tail scalars; sets of n scalars, W
- * windows each). */
+ * windows each; with one set the indices are not read). */
 __global__ void msm_digits_kernel(const uint32_t *planes, size_t stride, const uint32_t *tail_idx,
-                                  size_t m, size_t n, unsigned W, unsigned w0, unsigned G,
-                                  unsigned c, size_t nb, uint32_t *hist)
+                                  size_t m, size_t n, unsigned sets, unsigned W, unsigned w0,
+                                  unsigned G, unsigned c, size_t nb, uint32_t *hist)
 {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
          i += (size_t)gridDim.x * blockDim.x) {
-        const set_win sw = set_windows(tail_idx[i], n, W, w0, G);
+        const set_win sw = sets > 1 ? set_windows(tail_idx[i], n, W, w0, G) : set_win{0, G, w0, 0};
         for (unsigned g = sw.g0; g < sw.g1; g++) {
             const int32_t d = booth_digit(planes, stride, i, sw.wl0 + g - sw.g0, c);
             if (d) {
@@ -289,12 +289,14 @@ __global__ void msm_digits_kernel(const uint32_t *planes, size_t stride, const u
 /* Counting-sort scatter: every nonzero digit of the group puts (base index | sign) into its
  * bucket's range (key = g nb + |d| - 1; the ranges, offs, tell the keys apart later). */
 __global__ void msm_scatter_kernel(const uint32_t *planes, size_t stride, const uint32_t *tail_idx,
-                                   size_t m, size_t n, unsigned W, unsigned w0, unsigned G,
-                                   unsigned c, size_t nb, uint32_t *cursor, uint32_t *vals)
+                                   size_t m, size_t n, unsigned sets, unsigned W, unsigned w0,
+                                   unsigned G, unsigned c, size_t nb, uint32_t *cursor,
+                                   uint32_t *vals)
 {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < m;
          i += (size_t)gridDim.x * blockDim.x) {
-        const set_win sw = set_windows(tail_idx[i], n, W, w0, G);
+        const uint32_t idx = tail_idx[i];
+        const set_win sw = sets > 1 ? set_windows(idx, n, W, w0, G) : set_win{0, G, w0, idx};
         for (unsigned g = sw.g0; g < sw.g1; g++) {
             const int32_t d = booth_digit(planes, stride, i, sw.wl0 + g - sw.g0, c);
             if (!d) {
@@ -1107,7 +1109,7 @@ static cuzk_err sort_group(gpu_dev *d, const msm_mem<F> &m, int p, const tail_t 
     CUDA_TRY(err, cudaMemsetAsync(m.hist[p], 0, tb * 4, st), done);
     CUDA_LAUNCH(err, done, msm_digits_kernel, grid_for(d, t.tail, 256), 256, 0, st,
                 (const uint32_t *)m.planes, m.stride, (const uint32_t *)m.tail_idx, t.tail, t.n,
-                t.W, w0, g, t.c, nb, m.hist[p]);
+                t.V / t.W, t.W, w0, g, t.c, nb, m.hist[p]);
     CZ_TRY(err,
            scan_u32(d, st, m.hist[p], m.offs[p], tb, m.counts + CNT_GROUP + p, m.scan_tmp[p], dg),
            done);
@@ -1115,7 +1117,7 @@ static cuzk_err sort_group(gpu_dev *d, const msm_mem<F> &m, int p, const tail_t 
              done);
     CUDA_LAUNCH(err, done, msm_scatter_kernel, grid_for(d, t.tail, 256), 256, 0, st,
                 (const uint32_t *)m.planes, m.stride, (const uint32_t *)m.tail_idx, t.tail, t.n,
-                t.W, w0, g, t.c, nb, m.cursor[p], m.vals[p]);
+                t.V / t.W, t.W, w0, g, t.c, nb, m.cursor[p], m.vals[p]);
     CUDA_TRY(err, cudaEventRecord(d->msm_ev[EV_SORTED + p], st), done);
 done:
     return err;
