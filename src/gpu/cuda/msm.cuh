@@ -75,7 +75,8 @@ constexpr unsigned SUM_THREADS = 64;
 constexpr unsigned SUM_BLOCKS = 64;   /* per window, first of the two summing launches */
 constexpr unsigned SCAN_ITEMS = 1024; /* per block of 256 threads */
 /* Window groups: the windows of a group are sorted, accumulated and reduced together (one
- * launch per step for the whole group). A group holds at most GROUP_MAX windows, at most
+ * launch per step for the whole group). A group holds at most GROUP_MAX windows per set of the
+ * call (a call of several sets has that many times the windows, few entries each), at most
  * GROUP_ENTRIES sorted entries (8 bytes each) unless one window alone has more, and at most
  * GROUP_BUCKET_BYTES of buckets unless one window alone needs more. */
 constexpr unsigned GROUP_MAX = GPU_MSM_GROUP_MAX;
@@ -834,6 +835,7 @@ template <class F> struct msm_mem {
     unsigned rounds;  /* affine rounds (aff_rounds_for), 0 until the tail is known */
     aff_t<F> *aff[2]; /* their points, even and odd rounds (second scratch area) */
     size_t stride;    /* the planes' */
+    size_t g_max;     /* windows of a group */
     size_t e_cap;     /* sorted entries (vals) */
     size_t b_cap;     /* buckets of a group (hist, offs, cursor, buckets) */
 };
@@ -885,24 +887,25 @@ static size_t msm_layout(char *base, const msm_shape &sh, unsigned c_max, msm_me
 {
     typedef xyzz_t<F> X;
     const size_t nb = (size_t)1 << (c_max - 1), tm = sh.t_max;
-    const size_t e_cap = tm * GROUP_MAX < GROUP_ENTRIES ? tm * GROUP_MAX
-                         : tm > GROUP_ENTRIES           ? tm
-                                                        : GROUP_ENTRIES;
+    const size_t gm = (size_t)GROUP_MAX * sh.sets; /* windows of a group, at most */
+    const size_t e_cap = tm * gm < GROUP_ENTRIES ? tm * gm
+                         : tm > GROUP_ENTRIES    ? tm
+                                                 : GROUP_ENTRIES;
     /* smaller windows have more of them but fewer buckets in all: c_max's total bounds them */
-    const size_t b_all = (size_t)((256 + c_max - 1) / c_max) * nb;
+    const size_t b_all = (size_t)sh.sets * ((256 + c_max - 1) / c_max) * nb;
     const size_t b_grp =
         b_all < GROUP_BUCKET_BYTES / sizeof(X) ? b_all : GROUP_BUCKET_BYTES / sizeof(X);
     const size_t b_cap = nb > b_grp ? nb : b_grp;
     const size_t ones = sh.n * sh.sets, e_rec = e_cap > ones ? e_cap : ones;
     const size_t rec0 = 2 * acc_threads_max(e_rec), rec1 = 2 * host_cdiv(rec0, REC_CHUNK);
-    const size_t nseg = host_cdiv(b_cap, SEG_MIN) + GROUP_MAX;
+    const size_t nseg = host_cdiv(b_cap, SEG_MIN) + gm;
     layout L;
     size_t o_counts = L.add(CNT_LEN * 4), o_tidx = L.add(sh.tail * 4), o_tsc = L.add(sh.tail * 32),
            o_oidx = L.add(ones * 4), o_pack = L.add(sh.sets > 1 ? ones * 4 : 0),
            o_ooff = L.add(GPU_MSM_MAX_SETS * 4), o_bk = L.add(b_cap * sizeof(X)),
            o_rk0 = L.add(rec0 * 4), o_rk1 = L.add(rec1 * 4), o_rp0 = L.add(rec0 * sizeof(X)),
            o_rp1 = L.add(rec1 * sizeof(X)), o_seg = L.add(nseg * sizeof(X)),
-           o_sum = L.add((size_t)GROUP_MAX * SUM_BLOCKS * sizeof(X)),
+           o_sum = L.add(gm * SUM_BLOCKS * sizeof(X)),
            o_win = L.add((size_t)sh.sets * 258 * sizeof(X));
     size_t o_hist[2], o_offs[2], o_cur[2], o_scan[2], o_vals[2];
     for (int p = 0; p < 2; p++) {
@@ -937,6 +940,7 @@ static size_t msm_layout(char *base, const msm_shape &sh, unsigned c_max, msm_me
         m->rounds = 0;
         m->aff[0] = m->aff[1] = NULL;
         m->stride = sh.tail;
+        m->g_max = gm;
         m->e_cap = e_cap;
         m->b_cap = b_cap;
     }
@@ -971,7 +975,7 @@ template <class F>
 static unsigned group_windows(const gpu_dev *d, const msm_mem<F> &m, unsigned W, size_t tail,
                               size_t nb)
 {
-    size_t g = W < GROUP_MAX ? W : GROUP_MAX;
+    size_t g = W < m.g_max ? W : m.g_max;
     if (d->msm_group && g > d->msm_group) {
         g = d->msm_group;
     }
