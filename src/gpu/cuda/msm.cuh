@@ -248,9 +248,9 @@ __global__ void msm_ones_pack_kernel(const uint32_t *one_idx, size_t n, const ui
 }
 
 /* The sets' windows are numbered one set after another (set s has windows [s W, s W + W)), so
- * one sort serves all of them. Of the group's windows [w0, w0 + G), tail scalar i (of set
- * tail_idx[i] / n) has digits in [*g0, *g1) (group-relative), those of its set's windows from
- * *wl0 on; its base is *local. */
+ * one sort serves all of them. Of the group's windows [w0, w0 + G), a tail scalar of virtual
+ * index idx (set idx / n) has digits in [g0, g1) (group-relative), those of its set's windows
+ * from wl0 on; its base is `local`. */
 struct set_win {
     unsigned g0, g1, wl0;
     uint32_t local;
