@@ -170,9 +170,10 @@ static uint64_t lean_work_estimate(const g16_params_t *p, bool own_z)
 }
 
 /* The device scratch of one chunk's MSM: the per-term estimate with its fixed part (buckets
- * and tables), or, when more, what the device's MSM lays out for the chunk's points (chunk_msm:
- * Montgomery or host scalars, copied into the scratch), G1 or G2 whichever asks more: a G2
- * chunk of 1.25M points asks 1.9 GB. */
+ * and tables), or, when more, what the device's MSM lays out for the chunk's points with a
+ * chunk of scalars copied in (the passes read theirs in place: the copy's room is headroom the
+ * prover's calls for several partitions use, prover_gpu.c pass_budget), G1 or G2 whichever
+ * asks more: a G2 chunk of 1.25M points asks 1.9 GB. */
 static uint64_t chunk_scratch(uint64_t chunk, uint64_t margin)
 {
     uint64_t msm = max_u64(gpu_msm_scratch_bytes(chunk / sizeof(g1_aff_t), 1, true),

@@ -244,8 +244,8 @@ CZ_MUST_USE cuzk_err gpu_msm_g1(gpu_dev *dev, struct g1 *out, const gpu_msm_base
                                 size_t first, const struct fr_repr *scalars, size_t n,
                                 const gpu_msm_opts *opts, cz_diag *dg);
 /** The same with the n scalars in device memory at byte offset `off` (a multiple of 32) of
- *  `scalars`: canonical (mont = false, read only) or Montgomery (mont = true, e.g. h from
- *  gpu_quotient_h_buf; converted into scratch, the buffer is not changed). */
+ *  `scalars`: canonical (mont = false) or Montgomery (mont = true, e.g. h from
+ *  gpu_quotient_h_buf; converted as they are read); read only. */
 CZ_MUST_USE cuzk_err gpu_msm_g1_buf(gpu_dev *dev, struct g1 *out, const gpu_msm_bases *bases,
                                     size_t first, const gpu_buf *scalars, size_t off, size_t n,
                                     bool mont, const gpu_msm_opts *opts, cz_diag *dg);
@@ -296,7 +296,7 @@ size_t gpu_msm_sets_scratch_bytes(size_t n, int group, const gpu_msm_set *sets, 
 unsigned gpu_msm_auto_window_bits(size_t m);
 /** The device scratch an MSM of n terms asks for (gpu_msm_g1/_g2 and their _buf forms, the
  *  automatic window; group 1 = G1, 2 = G2), with its scalars copied into the scratch
- *  (`scalars_in_scratch`: host scalars, or Montgomery device scalars) or read in place; for
+ *  (`scalars_in_scratch`: host scalars) or read in place (device scalars, either form); for
  *  planning a capped device (gpu_dev_set_mem_cap). Not included: a G2 MSM's affine-round area
  *  (from 2^24 scalars other than 0 and 1). 0 for n = 0, and without a GPU backend. */
 size_t gpu_msm_scratch_bytes(size_t n, int group, bool scalars_in_scratch);

@@ -85,6 +85,23 @@ CZ_DEV unsigned popc64(uint64_t x)
     return (unsigned)__popc((unsigned)x) + (unsigned)__popc((unsigned)(x >> 32));
 }
 
+/** The class of position p of a vector's classes (gpu.h: three words per block of 64
+ *  positions: not zero, other, others before the block): 0 zero, 1 the unit, 2 an other, whose
+ *  index among a slice's others (the slice's first being the vector's other `base`) goes to *q. */
+CZ_DEV int class_at(const uint64_t *map, size_t p, uint64_t base, size_t *q)
+{
+    const size_t w = p >> 6;
+    const uint64_t bit = (uint64_t)1 << (p & 63);
+    if (!(map[3 * w] & bit)) {
+        return 0;
+    }
+    if (!(map[3 * w + 1] & bit)) {
+        return 1;
+    }
+    *q = (size_t)(map[3 * w + 2] + popc64(map[3 * w + 1] & (bit - 1)) - base);
+    return 2;
+}
+
 /** Offsets of sub-buffers in one scratch allocation, each 256-byte aligned. */
 struct layout {
     size_t off = 0;

@@ -46,18 +46,16 @@ __global__ void expand_kernel(uint4 *out, const uint64_t *map, const uint4 *oth,
 {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < k;
          i += (size_t)gridDim.x * blockDim.x) {
-        const size_t p = i + bit0, w = p >> 6;
-        const uint64_t bit = (uint64_t)1 << (p & 63);
+        size_t q = 0;
+        const int cls = class_at(map, i + bit0, base, &q);
         uint4 lo = {0, 0, 0, 0}, hi = {0, 0, 0, 0};
-        if (map[3 * w] & bit) {
+        if (cls) {
             lo = unit.lo;
             hi = unit.hi;
-            if (map[3 * w + 1] & bit) {
-                const size_t q =
-                    (size_t)(map[3 * w + 2] + popc64(map[3 * w + 1] & (bit - 1)) - base);
-                lo = q < n_oth ? oth[2 * q] : lo; /* a malformed slice reads nothing outside */
-                hi = q < n_oth ? oth[2 * q + 1] : hi;
-            }
+        }
+        if (cls == 2 && q < n_oth) { /* a malformed slice reads nothing outside */
+            lo = oth[2 * q];
+            hi = oth[2 * q + 1];
         }
         out[2 * i] = lo;
         out[2 * i + 1] = hi;

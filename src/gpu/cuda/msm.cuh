@@ -34,9 +34,10 @@
  * owns windows [s W, s W + W)), so one sort, one accumulation and one reduction serve all of
  * them, and their ones lists, packed one after another, are one reduction with a run per set.
  * The bucket chains and launches that dominate a small MSM are paid once for all the sets.
- * Memory: about 40 bytes per term (indices, compacted scalars), 32 more when the scalars are
- * copied in or converted (with sets: 36 bytes per possible tail scalar, n for a dense set and
- * its others for a class slice, and 8 per term of each set for the ones, none copied); twice
+ * Memory: about 40 bytes per term (indices, compacted scalars), 32 more when host scalars are
+ * copied in (device scalars are read in place, Montgomery ones converted as they are
+ * classified; with sets: 36 bytes per possible tail scalar, n for a dense set and its others
+ * for a class slice, and 8 per term of each set for the ones); twice
  * (two sort sets) 4 bytes per sorted entry (at most max(n, 2^26)),
  * records (2 XYZZ points per level-0 thread: at most max(2^18, entries / 32)), and the
  * buckets: 2^(c-1) XYZZ points per window (192 bytes on G1, 384 on G2), at most 256 MiB unless
@@ -142,22 +143,17 @@ CZ_DEV bool src_value(const set_src &src, size_t i, uint32_t w[8])
         lo = src.sc[2 * i];
         hi = src.sc[2 * i + 1];
     } else {
-        const size_t p = i + src.bit0, wd = p >> 6;
-        const uint64_t bit = (uint64_t)1 << (p & 63);
-        if (!(src.map[3 * wd] & bit)) {
+        size_t q = 0;
+        const int cls = class_at(src.map, i + src.bit0, src.base, &q);
+        if (cls == 0 || (cls == 2 && q >= src.n_oth)) {
             return false;
         }
-        if (!(src.map[3 * wd + 1] & bit)) {
+        if (cls == 1) {
             CZ_UNROLL
             for (unsigned j = 0; j < 8; j++) {
                 w[j] = j == 0;
             }
             return true;
-        }
-        const size_t q =
-            (size_t)(src.map[3 * wd + 2] + popc64(src.map[3 * wd + 1] & (bit - 1)) - src.base);
-        if (q >= src.n_oth) {
-            return false;
         }
         lo = src.oth[2 * q];
         hi = src.oth[2 * q + 1];
@@ -761,14 +757,6 @@ __global__ void __launch_bounds__(SUM_THREADS)
     }
 }
 
-__global__ void msm_from_mont_kernel(const fr_e *in, fr_e *out, size_t n)
-{
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        store16(out + i, from_mont(load16(in + i)));
-    }
-}
-
 /* ---- host side ---- */
 
 /* Scratch entries a scan of n values needs for its block sums, all levels. */
@@ -1263,7 +1251,7 @@ done:
 }
 
 /** The scratch bytes of an MSM of n terms with windows of at most c_max bits: the scalars'
- *  copy when they are placed in scratch (host or Montgomery scalars), then the layout. */
+ *  copy when they are placed in scratch (host scalars), then the layout. */
 template <class F> static size_t msm_scratch_total(size_t n, unsigned c_max, bool sc_in_scratch)
 {
     const size_t sc_bytes = sc_in_scratch ? n * 32 : 0;
@@ -1334,7 +1322,7 @@ static cuzk_err msm_call(gpu_dev *dev, void *out, const gpu_msm_bases *bases, si
         return CUZK_OK;
     }
     c_max = opts && opts->window_bits ? opts->window_bits : gpu_msm_auto_window_bits(n);
-    sc_bytes = host_sc || mont ? n * 32 : 0;
+    sc_bytes = host_sc ? n * 32 : 0;
     total = msm_scratch_total<F>(n, c_max, sc_bytes > 0);
     win = (uint64_t *)cz_malloc(258 * sizeof(X));
     if (!win) {
@@ -1345,12 +1333,9 @@ static cuzk_err msm_call(gpu_dev *dev, void *out, const gpu_msm_bases *bases, si
     if (host_sc) {
         CZ_TRY(err, dev_h2d(dev, buf, host_sc, n * 32, dev->s, dg), done);
         src.sc = (const uint4 *)buf;
-    } else if (mont) {
-        CUDA_LAUNCH(err, done, msm_from_mont_kernel, grid_for(dev, n, 256), 256, 0, dev->s,
-                    (const fr_e *)((const char *)dev_sc->ptr + off), (fr_e *)buf, n);
-        src.sc = (const uint4 *)buf;
-    } else {
+    } else { /* read in place; Montgomery values converted as they are classified */
         src.sc = (const uint4 *)((const char *)dev_sc->ptr + off);
+        src.mont = mont ? 1 : 0;
     }
     CZ_TRY(err,
            msm_run<F>(dev, buf + ((sc_bytes + 255) & ~(size_t)255), sh, c_max,
