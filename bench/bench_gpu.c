@@ -897,6 +897,13 @@ static void run_sets(void *vctx)
     TRY(gpu_msm_g1_sets(dev, c->out, c->bases, 0, c->n, c->sets, c->nsets, DG));
 }
 
+/* The names of a sets case: one call, and one MSM per set. */
+static void sets_names(char name[2][64], const char *what)
+{
+    snprintf(name[0], 64, "gpu_msm_g1_sets_%s", what);
+    snprintf(name[1], 64, "gpu_msm_g1_sets_%s_single", what);
+}
+
 /* gpu_msm_g1_sets_{01_x10,dense_x3} (and _single): a chunk of --sets-points G1 points (the
  * 24 GiB group plan's 65 MB chunk by default) against 10 sets of Montgomery scalars with a
  * 32 GiB PoRep partition's shares of zeros and ones (61.6% / 37.1%), or 3 dense sets (h),
@@ -918,8 +925,7 @@ static void bench_sets(int argc, char **argv, size_t n)
     bool any = false;
 
     for (size_t k = 0; k < ARRAY_LEN(cases); k++) {
-        snprintf(name[0], sizeof(name[0]), "gpu_msm_g1_sets_%s", cases[k].name);
-        snprintf(name[1], sizeof(name[1]), "gpu_msm_g1_sets_%s_single", cases[k].name);
+        sets_names(name, cases[k].name);
         any |= bench_selected(argc, argv, name[0]) || bench_selected(argc, argv, name[1]);
     }
     if (!any) {
@@ -956,8 +962,7 @@ static void bench_sets(int argc, char **argv, size_t n)
             TRY(gpu_buf_upload(sc[s], 0, v, n * sizeof(fr_t), DG));
             c.sets[s] = (gpu_msm_set){.buf = sc[s], .mont = true};
         }
-        snprintf(name[0], sizeof(name[0]), "gpu_msm_g1_sets_%s", cases[k].name);
-        snprintf(name[1], sizeof(name[1]), "gpu_msm_g1_sets_%s_single", cases[k].name);
+        sets_names(name, cases[k].name);
         g1_t single[GPU_MSM_MAX_SETS];
         run_sets_single(&c);
         memcpy(single, c.out, sizeof(single));

@@ -447,6 +447,7 @@ typedef struct pass {
     unsigned sec;
     const pass_src *src;
     size_t nsrc, count, per;
+    size_t budget; /* device scratch for one MSM call (pass_budget) */
     cz_pool *pool;
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -577,7 +578,6 @@ static cuzk_err pass_msms(pass_t *ps, size_t i, size_t first, size_t k, void *ou
     const bool g2 = ps->sec == G16_SEC_B_G2;
     const int group = g2 ? 2 : 1;
     const unsigned b = (unsigned)(i % 2);
-    const size_t budget = pass_budget(ps->g);
     gpu_msm_set sets[G16_GPU_MAX_SHARE];
     g1_t p1[G16_GPU_MAX_SHARE];
     g2_t p2[G16_GPU_MAX_SHARE];
@@ -590,7 +590,7 @@ static cuzk_err pass_msms(pass_t *ps, size_t i, size_t first, size_t k, void *ou
     }
     for (size_t j0 = 0, m = 1; j0 < ps->nsrc; j0 += m, m = 1) {
         while (j0 + m < ps->nsrc &&
-               gpu_msm_sets_scratch_bytes(k, group, sets + j0, (unsigned)m + 1) <= budget) {
+               gpu_msm_sets_scratch_bytes(k, group, sets + j0, (unsigned)m + 1) <= ps->budget) {
             m++;
         }
         if (g2) {
@@ -627,6 +627,7 @@ static cuzk_err msm_pass(gpu_params_impl *g, unsigned sec, void *outs, const pas
     bool started = false, host = false;
 
     ps.per = g->chunk_bytes / sec_elem(sec);
+    ps.budget = pass_budget(g);
     for (size_t j = 0; j < nsrc; j++) {
         host |= src[j].buf == NULL;
         if (g2) {
