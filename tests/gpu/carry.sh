@@ -6,6 +6,9 @@
 # root of the copied tree:
 #   bash BUILD/carry/device.sh tests    GPU tests at full size, memcheck and racecheck at small
 #   bash BUILD/carry/device.sh bench    bench_gpu (NTT, quotient, MSM) and bench_groth16's GPU cases
+#   bash BUILD/carry/device.sh sets     bench_gpu's sets cases: ten 0/1-heavy and three dense scalar
+#                                       sets over one 24 GiB chunk of points, one call against
+#                                       one MSM per set
 #   bash BUILD/carry/device.sh msm27    the G1 MSM at 2^27 (dense, 0/1-heavy) with the automatic
 #                                       settings, accumulation chunks of 64 and 1024, window 22,
 #                                       and bench_gpu_base.gz's build when carried beside
@@ -185,6 +188,12 @@ for step in "${@:-tests}"; do
             > "$OUT/bench_groth16.log" 2>&1
         echo "bench_groth16 rc=$?"
         grep -h -E "^check|_total|_wall" "$OUT/bench_gpu.log" "$OUT/bench_groth16.log"
+        ;;
+    sets)
+        timeout 120 "$W/bench_gpu" gpu_msm_g1_sets_01_x10 gpu_msm_g1_sets_01_x10_single \
+            gpu_msm_g1_sets_dense_x3 gpu_msm_g1_sets_dense_x3_single > "$OUT/bench_sets.log" 2>&1
+        echo "bench_gpu sets rc=$?"
+        grep -E "^#|^gpu_msm|^check|phases" "$OUT/bench_sets.log"
         ;;
     spmv)
         timeout 120 "$W/test_gpu" gpu_spmv_random gpu_spmv_edges gpu_spmv_rejects \
