@@ -431,8 +431,8 @@ bool eng_gpu_host_products_locked(const eng_t *eng, const eng_srs *srs)
         }
         for (const eng_gpu_res *r = eng->gpus[i].res; r; r = r->next) {
             if (r->srs == srs && !r->freeing) {
-                if (r->shape_room) {
-                    return false;
+                if (r->shape_room || !r->shape_planned) {
+                    return false; /* planned before the shape: made again when proved from it */
                 }
                 any = true;
             }
@@ -689,12 +689,12 @@ static bool make_room(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_
     }
 }
 
-/* Whether and how a copy of params goes on g (device thread, without mu): resident whole, or
- * streamed with *sp's plan (sp->mask != 0), its device bytes in *base and headroom in *room.
- * False (logged) when neither fits: the partition goes to the CPU. */
-static bool choose_mode(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
-                        const g16_params_t *params, uint64_t total, uint64_t extra, uint64_t *base,
-                        uint64_t *room, eng_stream_plan *sp)
+/* Whether and how a copy of params goes on g (pure): resident whole, or streamed with *sp's plan
+ * (sp->mask != 0), its device bytes in *base and headroom in *room. False when neither fits
+ * (*base: the bytes it would take). */
+static bool plan_mode(const eng_t *eng, const eng_gpu *g, const g16_params_t *params,
+                      uint64_t total, uint64_t extra, uint64_t *base, uint64_t *room,
+                      eng_stream_plan *sp)
 {
     const uint64_t limit = eng->cfg.gpu_mem_limit_bytes;
     const eng_gpu_stream mode = eng->cfg.gpu_streaming;
@@ -709,8 +709,7 @@ static bool choose_mode(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, en
         if (!eng_gpu_plan_streamed(&eng->cfg, params, total, gpu_ntt_twiddle_bytes(g->dev, lg),
                                    extra, mode == ENG_STREAM_ALWAYS, sp) ||
             (limit && sp->need > limit)) {
-            log_cpu(g, job, k, srs, "too_large", sp->need ? sp->need : *base, *room,
-                    limit && limit < total ? limit : total);
+            *base = sp->need ? sp->need : *base;
             return false;
         }
         if (sp->mask) {
@@ -719,11 +718,106 @@ static bool choose_mode(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, en
         }
         return true;
     }
-    if (!fits) {
-        /* A copy larger than the device (or the limit) never fits: do not disturb the others. */
-        log_cpu(g, job, k, srs, "too_large", *base, *room, limit && limit < total ? limit : total);
+    return fits; /* a copy larger than the device (or the limit) never fits */
+}
+
+/* plan_mode on the device thread; false (logged) when the partition goes to the CPU. */
+static bool choose_mode(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
+                        const g16_params_t *params, uint64_t total, uint64_t extra, uint64_t *base,
+                        uint64_t *room, eng_stream_plan *sp)
+{
+    const uint64_t limit = eng->cfg.gpu_mem_limit_bytes;
+
+    if (plan_mode(eng, g, params, total, extra, base, room, sp)) {
+        return true;
     }
-    return fits;
+    log_cpu(g, job, k, srs, "too_large", *base, *room, limit && limit < total ? limit : total);
+    return false;
+}
+
+/* The options of a copy made with plan sp. */
+static g16_gpu_opts_t copy_opts(const eng_t *eng, const eng_stream_plan *sp, bool with_spare)
+{
+    g16_gpu_opts_t go = {.release_file = true, .spare_assignment = with_spare && !sp->mask};
+
+    if (sp->mask) {
+        go.stream_sections = sp->mask;
+        go.stream_bytes = (size_t)sp->chunk;
+        go.lean_buffers = sp->lean;
+        go.lean_own_z = sp->own_z;
+        go.share_max = sp->share;
+        go.kept_h = eng->cfg.gpu_stream_kept_h;
+    }
+    return go;
+}
+
+/* The page-locked host bytes a copy of srs's parameters made on g now would charge (mu held):
+ * those of a streamed copy (list_copy), 0 when g holds one already, is not usable, would make
+ * it resident or could not make it. */
+static uint64_t copy_host_plan_locked(eng_t *eng, const eng_gpu *g, const eng_srs *srs)
+{
+    const g16_params_t *params = srs->params;
+    eng_stream_plan sp;
+
+    if (!g->usable || srs->tier != ENG_TIER_HOT || !params) {
+        return 0;
+    }
+    for (const eng_gpu_res *r = g->res; r; r = r->next) {
+        if (r->srs == srs && r->params == params && !r->freeing) {
+            return 0;
+        }
+    }
+    uint64_t base = resident_estimate(params), room = scratch_estimate(params);
+    uint64_t extra = eng_shape_device_bytes_locked(eng, srs->id);
+    if (!plan_mode(eng, g, params, g->total_bytes, extra, &base, &room, &sp) || !sp.mask) {
+        return 0;
+    }
+    const g16_gpu_opts_t go = copy_opts(eng, &sp, false);
+    return g16_gpu_params_pinned_plan(params, &go);
+}
+
+eng_reserve eng_gpu_copy_reserve_locked(eng_t *eng, eng_srs *srs, uint64_t *wake_ns, eng_defer *d)
+{
+    *wake_ns = 0;
+    for (unsigned i = 0; i < eng->n_gpus; i++) {
+        eng_gpu *g = &eng->gpus[i];
+        uint64_t want = g->copy_srs == srs ? 0 : copy_host_plan_locked(eng, g, srs);
+        if (!want || g->copy_srs) { /* one reservation a device: another waits for its copy */
+            continue;
+        }
+        eng_reserve r = eng_mem_reserve_locked(eng, want, srs, wake_ns, d);
+        if (r != RESERVE_OK) {
+            return r;
+        }
+        g->copy_srs = srs;
+        g->copy_reserved = want;
+        CZ_LOG(CZ_LOG_INFO, "gpu=%u srs=%s event=copy_reserved host_bytes=%llu", g->ordinal,
+               srs->id, (unsigned long long)want);
+    }
+    return RESERVE_OK;
+}
+
+/* Takes g's reservation for srs off it (mu held): its bytes, still counted in the budget. */
+static uint64_t copy_unreserve_locked(eng_gpu *g, const eng_srs *srs)
+{
+    uint64_t b = 0;
+
+    if (g->copy_srs == srs && srs) {
+        b = g->copy_reserved;
+        g->copy_srs = NULL;
+        g->copy_reserved = 0;
+    }
+    return b;
+}
+
+void eng_gpu_copy_release_locked(eng_t *eng, const eng_srs *srs)
+{
+    for (unsigned i = 0; i < eng->n_gpus; i++) {
+        uint64_t b = copy_unreserve_locked(&eng->gpus[i], srs);
+        if (b) {
+            eng_mem_release_locked(eng, b);
+        }
+    }
 }
 
 /* Makes the copy (device thread, without mu): from the host points for a streamed copy (they
@@ -734,16 +828,10 @@ static cuzk_err make_copy(eng_t *eng, eng_gpu *g, eng_srs *srs, const g16_params
                           const eng_stream_plan *sp, bool with_spare, bool trimmed,
                           g16_gpu_params **gp, const char **from, cz_diag *dg)
 {
-    g16_gpu_opts_t go = {.release_file = true, .spare_assignment = with_spare && !sp->mask};
+    g16_gpu_opts_t go = copy_opts(eng, sp, with_spare);
     cuzk_err err;
 
     if (sp->mask) {
-        go.stream_sections = sp->mask;
-        go.stream_bytes = (size_t)sp->chunk;
-        go.lean_buffers = sp->lean;
-        go.lean_own_z = sp->own_z;
-        go.share_max = sp->share;
-        go.kept_h = eng->cfg.gpu_stream_kept_h;
         err = eng_srs_points_acquire(eng, srs, params, NULL, NULL, NULL, dg);
     } else {
         /* dropped points (or never decoded): decoded from the file straight into the staging */
@@ -781,7 +869,7 @@ static cuzk_err make_copy(eng_t *eng, eng_gpu *g, eng_srs *srs, const g16_params
 /* Lists the new copy gp on g; false (gp freed, logged) when the limit or host memory refuses. */
 static bool list_copy(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
                       const g16_params_t *params, g16_gpu_params *gp, uint64_t extra, uint64_t room,
-                      uint64_t t1, bool shape_room)
+                      uint64_t t1, bool shape_room, bool shape_planned)
 {
     const uint64_t limit = eng->cfg.gpu_mem_limit_bytes;
     uint64_t bytes = g16_gpu_params_device_bytes(gp);
@@ -807,10 +895,17 @@ static bool list_copy(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_
     r->bytes = bytes;
     r->streamed = g16_gpu_params_streamed(gp);
     r->shape_room = shape_room;
+    r->shape_planned = shape_planned;
     r->last_used_ns = t1;
     r->host_bytes = r->streamed ? g16_gpu_params_pinned_bytes(gp) : 0;
     pthread_mutex_lock(&eng->mu);
-    eng_mem_force_locked(eng, r->host_bytes, qid_of(job)); /* partitions then wait for it */
+    /* what run_synth reserved for it, else at once (partitions then wait for it) */
+    uint64_t pre = copy_unreserve_locked(g, srs);
+    if (r->host_bytes > pre) {
+        eng_mem_force_locked(eng, r->host_bytes - pre, qid_of(job));
+    } else if (pre > r->host_bytes) {
+        eng_mem_release_locked(eng, pre - r->host_bytes);
+    }
     r->next = g->res;
     g->res = r;
     g->res_bytes += bytes;
@@ -836,44 +931,20 @@ unsigned eng_gpu_share_locked(const eng_t *eng, const eng_gpu *g, const eng_srs 
     return 1;
 }
 
-g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
-                                 const g16_params_t *params, uint64_t extra, uint64_t *upload_ns)
+/* Makes and lists a copy of params on g (device thread, without mu), for a device of `total`
+ * bytes; NULL (logged) when it cannot. */
+static g16_gpu_params *new_copy(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
+                                const g16_params_t *params, uint64_t extra, uint64_t total,
+                                uint64_t *upload_ns)
 {
     uint64_t base = resident_estimate(params) + extra, room = scratch_estimate(params);
     g16_gpu_params *gp = NULL;
     eng_stream_plan sp;
     const char *from = "host";
-    uint64_t total;
     bool trimmed = false;
     cz_diag dg;
     char buf[600], secs[64];
 
-    *upload_ns = 0;
-    pthread_mutex_lock(&eng->mu);
-    if (!g->usable) {
-        pthread_mutex_unlock(&eng->mu);
-        return NULL;
-    }
-    eng_defer d = {0};
-    for (eng_gpu_res *r = g->res; r; r = r->next) {
-        if (r->srs == srs && r->params == params && !r->freeing) {
-            if (extra && !r->shape_room) {
-                /* planned before the shape was recorded (a, b, c from the host): made again
-                 * with room for it, so that the device computes them from now on */
-                free_copy_locked(eng, g, r, &d, "replanned");
-                break;
-            }
-            r->last_used_ns = eng_now_ns();
-            gp = r->gp;
-            break;
-        }
-    }
-    total = g->total_bytes;
-    pthread_mutex_unlock(&eng->mu);
-    eng_defer_run(eng, &d);
-    if (gp) {
-        return gp;
-    }
     if (!choose_mode(eng, g, job, k, srs, params, total, extra, &base, &room, &sp)) {
         return NULL;
     }
@@ -898,7 +969,7 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
         return NULL;
     }
     if (!list_copy(eng, g, job, k, srs, params, gp, sp.mask && !sp.shape ? 0 : extra, room, t1,
-                   !sp.mask || sp.shape)) {
+                   !sp.mask || sp.shape, extra != 0)) {
         return NULL;
     }
     *upload_ns = t1 - t0;
@@ -914,6 +985,49 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
            g16_gpu_params_pinned_bytes(gp), from, (double)(t1 - t0) / 1e6);
     if (eng->cfg.timing && job) {
         eng_timing_stage(eng, job, k, "gpu_upload", NULL, t0, t1);
+    }
+    return gp;
+}
+
+g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, eng_srs *srs,
+                                 const g16_params_t *params, uint64_t extra, uint64_t *upload_ns)
+{
+    g16_gpu_params *gp = NULL;
+    eng_defer d = {0};
+
+    *upload_ns = 0;
+    pthread_mutex_lock(&eng->mu);
+    if (!g->usable) {
+        pthread_mutex_unlock(&eng->mu);
+        return NULL;
+    }
+    for (eng_gpu_res *r = g->res; r; r = r->next) {
+        if (r->srs == srs && r->params == params && !r->freeing) {
+            if (extra && !r->shape_room && !r->shape_planned) {
+                /* planned before the shape was recorded (a, b, c from the host): made again
+                 * with room for it, so that the device computes them from now on */
+                free_copy_locked(eng, g, r, &d, "replanned");
+                break;
+            }
+            r->last_used_ns = eng_now_ns();
+            gp = r->gp;
+            break;
+        }
+    }
+    uint64_t total = g->total_bytes;
+    pthread_mutex_unlock(&eng->mu);
+    eng_defer_run(eng, &d);
+    if (gp) {
+        return gp;
+    }
+    gp = new_copy(eng, g, job, k, srs, params, extra, total, upload_ns);
+    if (!gp) { /* what was reserved for the copy goes back */
+        pthread_mutex_lock(&eng->mu);
+        uint64_t b = copy_unreserve_locked(g, srs);
+        if (b) {
+            eng_mem_release_locked(eng, b);
+        }
+        pthread_mutex_unlock(&eng->mu);
     }
     return gp;
 }
@@ -1032,6 +1146,10 @@ void eng_gpu_proof_failed(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, 
         if (g->usable && g->errors_in_row >= GPU_MAX_FAILURES_IN_ROW) {
             g->usable = false;
             disabled = true;
+            uint64_t b = copy_unreserve_locked(g, g->copy_srs);
+            if (b) {
+                eng_mem_release_locked(eng, b);
+            }
         }
     }
     in_row = g->errors_in_row;

@@ -387,6 +387,8 @@ typedef struct eng_gpu_res {
     eng_gpu_hold *hold;      /* set by the demotion: release on free */
     unsigned streamed;       /* sections streamed from host memory (g16_gpu_params_streamed) */
     bool shape_room;         /* the recorded shape may join it (planned with the copy) */
+    bool shape_planned;      /* planned knowing the recorded shape's bytes: when false, a
+                                partition proved from the shape (recorded since) replans it */
     struct eng_gpu_res *next;
 } eng_gpu_res;
 
@@ -435,6 +437,12 @@ typedef struct eng_gpu {
      * its next proof; the device thread clears pre_srs and decrements *pre_pending when done. */
     eng_srs *pre_srs;
     unsigned *pre_pending;
+    /* Host memory reserved (in eng->mem_used) for the streamed copy of copy_srs this device is
+     * to make: taken by run_synth before the partitions it admits, so that the copy's pinned
+     * bytes are not forced past the budget when it is made; the copy takes it over (list_copy),
+     * a device that makes none gives it back (eng_gpu_copy_release_locked). */
+    eng_srs *copy_srs;
+    uint64_t copy_reserved;
     pthread_t thread;
     bool started;
 } eng_gpu;
@@ -650,6 +658,14 @@ typedef enum { RESERVE_OK, RESERVE_WAIT, RESERVE_NEVER } eng_reserve;
 eng_reserve eng_mem_reserve_locked(eng_t *eng, uint64_t bytes, const eng_srs *keep,
                                    uint64_t *wake_ns, eng_defer *d);
 void eng_mem_release_locked(eng_t *eng, uint64_t bytes);
+/** Reserves, on each usable device that holds no copy of srs's (hot) parameters and would
+ *  stream them, the page-locked host bytes the copy will take (eng_mem_reserve_locked: WAIT and
+ *  NEVER as there, the devices reserved so far keep theirs). A device reserves for one copy at
+ *  a time. mu held. */
+eng_reserve eng_gpu_copy_reserve_locked(eng_t *eng, eng_srs *srs, uint64_t *wake_ns, eng_defer *d);
+/** Gives back every device's reservation for srs (mu held): its copy was not made (a failure, a
+ *  CPU fallback) or nothing uses srs any more. */
+void eng_gpu_copy_release_locked(eng_t *eng, const eng_srs *srs);
 /** Adds bytes to the budget's use at once, past the budget if need be (then logs
  *  event=over_budget for job): memory already taken, or taken so that work goes on when
  *  nothing in flight would give any back. */

@@ -364,7 +364,13 @@ static bool run_synth(eng_t *eng, eng_job *job, eng_defer *d, uint64_t *wake_ns)
     bool load = srs->tier != ENG_TIER_HOT;
     uint64_t need = part_bytes + (load ? srs->file_bytes : 0);
 
-    eng_reserve r = eng_mem_reserve_locked(eng, need, srs, wake_ns, d);
+    /* a streamed copy's page-locked memory before the partitions it will prove: made when the
+     * first of them is proved, it would otherwise be forced in past what they hold */
+    eng_reserve r = load ? RESERVE_OK : eng_gpu_copy_reserve_locked(eng, srs, wake_ns, d);
+    if (r == RESERVE_WAIT && (eng->mem_parts || eng->loads_running || *wake_ns)) {
+        return false; /* else nothing in flight gives memory back: the copy forces it in */
+    }
+    r = eng_mem_reserve_locked(eng, need, srs, wake_ns, d);
     if (r == RESERVE_NEVER) {
         eng_job_fail_locked(eng, job,
                             "partition needs %llu bytes of memory, more than the budget of "

@@ -406,6 +406,9 @@ void eng_srs_unref_locked(eng_t *eng, eng_srs *s)
     CZ_CHECK(s->refs > 0);
     s->refs--;
     s->last_used_ns = eng_now_ns();
+    if (!s->refs) {
+        eng_gpu_copy_release_locked(eng, s); /* no partition left to make the copy for */
+    }
     pthread_cond_broadcast(&eng->work_cv);
 }
 

@@ -504,6 +504,11 @@ size_t g16_gpu_params_device_bytes(const g16_gpu_params *gp);
 
 /** Bytes of pinned host memory `gp` holds (staging ring and maps). */
 size_t g16_gpu_params_pinned_bytes(const g16_gpu_params *gp);
+/** The pinned host bytes g16_gpu_params_new(p, opts) takes (the staging rings, the density maps
+ *  and a streamed copy's kept h): what a caller charges to host memory before making the copy.
+ *  Equal to the copy's g16_gpu_params_pinned_bytes, or more when the spare's ring was asked for
+ *  and not had; 0 for staging options g16_gpu_params_new refuses. */
+size_t g16_gpu_params_pinned_plan(const g16_params_t *p, const g16_gpu_opts_t *opts);
 /** The sections gp streams (g16_gpu_opts_t.stream_sections as made; 0 = all resident), the
  *  bytes of each of its two chunk buffers (0 when none), and whether the host points it streams
  *  from are page-locked. 0 / false for NULL. */

@@ -1593,13 +1593,54 @@ static void stream_clear(gpu_params_impl *g)
     g->pinned = false;
 }
 
+/* The staging ring's slots for p under opts: the default slot, or less for a small circuit (one
+ * slot holds its largest vector of Fr), rounded up to 256 bytes. False when out of range. */
+static bool stage_slots(const g16_params_t *p, const g16_gpu_opts_t *opts, size_t *slot_bytes,
+                        unsigned *slots)
+{
+    const size_t n = p->h_len + 1;
+    size_t sb = opts && opts->stage_bytes ? opts->stage_bytes : 0;
+
+    *slots = opts && opts->stage_slots ? opts->stage_slots : STAGE_SLOTS_DEFAULT;
+    if (sb == 0) {
+        size_t most = (n > p->vk.ic_len + p->l_len ? n : p->vk.ic_len + p->l_len) * sizeof(fr_t);
+        sb = most < STAGE_BYTES_DEFAULT ? most : STAGE_BYTES_DEFAULT;
+        sb = sb < STAGE_BYTES_MIN ? STAGE_BYTES_MIN : sb;
+    }
+    *slot_bytes = (sb + 255) & ~(size_t)255;
+    return sb >= STAGE_BYTES_MIN && sb <= STAGE_BYTES_MAX && *slots >= 2 &&
+           *slots <= G16_GPU_MAX_SLOTS;
+}
+
+size_t g16_gpu_params_pinned_plan(const g16_params_t *p, const g16_gpu_opts_t *opts)
+{
+    const unsigned mask = opts ? opts->stream_sections & ((1u << G16_SEC_COUNT) - 1) : 0;
+    const size_t nz = p->vk.ic_len + p->l_len;
+    size_t slot_bytes, b;
+    unsigned slots;
+
+    if (!stage_slots(p, opts, &slot_bytes, &slots)) {
+        return 0;
+    }
+    b = slot_bytes * slots + 2 * gpu_compact_map_sizeof(nz);
+    if (mask && opts->share_max >= 2 && (mask & (1u << G16_SEC_H))) {
+        const unsigned kept =
+            opts->kept_h && opts->kept_h < opts->share_max ? opts->kept_h : opts->share_max;
+        b += kept * p->h_len * sizeof(fr_t);
+    }
+    if (opts && opts->spare_assignment && !opts->lean_buffers) {
+        b += slot_bytes * slots;
+    }
+    return b;
+}
+
 cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct gpu_dev *dev,
                             const g16_gpu_opts_t *opts, cz_pool *pool, cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     gpu_params_impl *g = NULL;
-    size_t slot_bytes = opts && opts->stage_bytes ? opts->stage_bytes : 0;
-    unsigned slots = opts && opts->stage_slots ? opts->stage_slots : STAGE_SLOTS_DEFAULT;
+    size_t slot_bytes;
+    unsigned slots;
     size_t n = p->h_len + 1, nz;
     unsigned lg = 0;
     void *ring_mem = NULL;
@@ -1616,17 +1657,9 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
                        "parameters without their points (dropped): restore "
                        "them, or name their file, to make them resident");
     }
-    if (slot_bytes == 0) {
-        /* the default, or less for a small circuit: one slot holds its largest vector of Fr */
-        size_t most = (n > p->vk.ic_len + p->l_len ? n : p->vk.ic_len + p->l_len) * sizeof(fr_t);
-        slot_bytes = most < STAGE_BYTES_DEFAULT ? most : STAGE_BYTES_DEFAULT;
-        slot_bytes = slot_bytes < STAGE_BYTES_MIN ? STAGE_BYTES_MIN : slot_bytes;
-    }
-    if (slot_bytes < STAGE_BYTES_MIN || slot_bytes > STAGE_BYTES_MAX || slots < 2 ||
-        slots > G16_GPU_MAX_SLOTS) {
+    if (!stage_slots(p, opts, &slot_bytes, &slots)) {
         return cz_fail(dg, CUZK_E_INVAL, "GPU staging of %u slots of %zu bytes", slots, slot_bytes);
     }
-    slot_bytes = (slot_bytes + 255) & ~(size_t)255;
     while (lg < 63 && ((size_t)1 << lg) < n) {
         lg++;
     }

@@ -174,6 +174,18 @@ static void resident_sizes(uint64_t *rc, uint64_t *rb)
 }
 
 /* An engine with cfg and every kind, its log captured. */
+/* The pinned bytes of the last streamed copy logged (its event=resident line). */
+static uint64_t last_pinned_bytes(void)
+{
+    const char *pl = NULL;
+    for (const char *q = strstr(etu_log_text(), "mode=streamed"); q;
+         q = strstr(q + 1, "mode=streamed")) {
+        pl = strstr(q, "pinned_bytes=");
+    }
+    CHECK(pl != NULL);
+    return pl ? strtoull(pl + strlen("pinned_bytes="), NULL, 10) : 0;
+}
+
 static eng_t *start_captured(const eng_config_t *cfg)
 {
     etu_capture_start();
@@ -501,13 +513,7 @@ TEST(gpu_streams_parameters_that_do_not_fit)
     CHECK_EQ_U64(gpu0(eng, "cuzk_gpu_memory_cap_bytes"), cap);
     CHECK_EQ_U64(metric(eng, "cuzk_cpu_proofs_total"), 0);
     /* the streamed copy's page-locked host memory is in the budget's use until it goes */
-    const char *pl = NULL; /* the last copy's line (the first may have been replanned) */
-    for (const char *q = strstr(etu_log_text(), "mode=streamed"); q;
-         q = strstr(q + 1, "mode=streamed")) {
-        pl = strstr(q, "pinned_bytes=");
-    }
-    CHECK(pl != NULL);
-    const uint64_t pinned = strtoull(pl + strlen("pinned_bytes="), NULL, 10);
+    const uint64_t pinned = last_pinned_bytes(); /* the first copy may have been replanned */
     const uint64_t used0 = metric(eng, "cuzk_memory_used_bytes");
     bool was_loaded = false;
     uint64_t freed = 0;
@@ -650,9 +656,7 @@ TEST(gpu_partitions_share_a_pass)
         eng_result_copy_t res;
         stream_cfg(&cfg, share);
         cfg.timing = true;
-        /* one synthesis worker: partition 0 records the shape before any other is synthesized,
-         * so the copy is planned with it (a, b, c on the device) whatever the timing */
-        cfg.synth_workers = 1;
+        cfg.synth_workers = 2; /* a partition may be proved before the shape: replanned */
         eng_t *eng = start_captured(&cfg);
         prove(eng, ENG_KIND_POREP, share == 1 ? "alone" : "shared", &c, &res);
         etu_check_proofs(&res, &c);
@@ -741,6 +745,79 @@ TEST(gpu_streamed_copy_never_starves_partitions)
     eng_free(eng);
     cz_log_set_sink(NULL, NULL);
     CHECK_MSG(etu_count_lines("job=tight", "event=over_budget") >= 1, "%s", etu_log_text());
+}
+
+/* A streamed copy's page-locked memory is reserved before the partitions it will prove are
+ * admitted (event=copy_reserved, the copy's exact bytes): under a budget of the file, the copy
+ * and two partitions, three partitions each a third of the copy never take the budget past
+ * its end (without the reservation all three are admitted, then the copy is forced in:
+ * event=over_budget). The copy takes the reservation over: evicting it gives back the same
+ * bytes. */
+TEST(gpu_streamed_copy_reserved_before_partitions)
+{
+    need_gpu();
+    etu_tk();
+    eng_config_t cfg;
+    stream_cfg(&cfg, 3);
+    cfg.synth_workers = 2;
+    eng_t *eng = start_captured(&cfg);
+    tk_req c = etu_req(0, 3, 97);
+    prove_ok(eng, ENG_KIND_POREP, "pin-learn", &c);
+    eng_free(eng);
+    const uint64_t pinned = last_pinned_bytes(), part = pinned / 3;
+    cz_log_set_sink(NULL, NULL);
+    CHECK_MSG(pinned > 3, "pinned %llu", (unsigned long long)pinned);
+
+    const uint64_t file = etu_file_size(tk_params_path(etu_tk(), false));
+    cfg.mem_budget_bytes = file + pinned + 2 * part;
+    eng = start_captured(&cfg);
+    c.mem_bytes = part;
+    prove_ok(eng, ENG_KIND_POREP, "pin-tight", &c);
+    CHECK_EQ_U64(status0(eng).cpu_fallbacks, 0);
+    CHECK(metric(eng, "cuzk_memory_used_peak_bytes") <= cfg.mem_budget_bytes);
+    const uint64_t used0 = metric(eng, "cuzk_memory_used_bytes");
+    bool was_loaded = false;
+    uint64_t freed = 0;
+    CHECK_OK(eng_srs_evict(eng, "test-cubic", &was_loaded, &freed, NULL));
+    CHECK(wait_resident(eng, 0).resident_bytes == 0);
+    CHECK_EQ_U64(used0 - metric(eng, "cuzk_memory_used_bytes"), freed + pinned);
+    eng_free(eng);
+    CHECK_EQ_U64(last_pinned_bytes(), pinned);
+    cz_log_set_sink(NULL, NULL);
+    CHECK_MSG(etu_count_lines("event=over_budget", NULL) == 0, "%s", etu_log_text());
+    char want[64];
+    snprintf(want, sizeof(want), "event=copy_reserved host_bytes=%llu", (unsigned long long)pinned);
+    CHECK_MSG(etu_count_lines("srs=test-cubic", want) ==
+                  etu_count_lines("event=resident mode=streamed", NULL),
+              "%s", etu_log_text());
+}
+
+/* A copy planned before the circuit's shape was recorded (here by a preload) is not kept in the
+ * host-products layout: the job's partitions are synthesized as witnesses once the shape
+ * exists, the copy is made again with room for it (reason=replanned, once) and the device
+ * computes a, b, c; the synthesis workers build the classes of the shared passes. */
+TEST(gpu_copy_before_shape_replanned)
+{
+    need_gpu();
+    etu_tk();
+    eng_config_t cfg;
+    stream_cfg(&cfg, 3);
+    cfg.timing = true;
+    eng_t *eng = start_captured(&cfg);
+    bool already = true;
+    CHECK_OK(etu_preload(eng, "test-cubic", &already));
+    CHECK(!already);
+    tk_req c = etu_req(0, 3, 98);
+    prove_ok(eng, ENG_KIND_POREP, "pre-shape", &c);
+    prove_ok(eng, ENG_KIND_POREP, "post-shape", &c);
+    CHECK_EQ_U64(status0(eng).cpu_fallbacks, 0);
+    eng_free(eng);
+    cz_log_set_sink(NULL, NULL);
+    CHECK_MSG(etu_count_lines("job=preload", "products=host") == 1, "%s", etu_log_text());
+    CHECK_MSG(etu_count_lines("event=resident_freed", "reason=replanned") == 1, "%s",
+              etu_log_text());
+    CHECK_EQ_U64(etu_count_lines("event=resident mode=streamed", "products=device"), 1);
+    CHECK_MSG(etu_count_lines("job=post-shape", "stage=classes") == 3, "%s", etu_log_text());
 }
 
 /* A device copy goes when its parameters leave the hot tier: by EvictSRS, and by the memory

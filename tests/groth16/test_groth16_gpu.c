@@ -402,6 +402,7 @@ static void check_spec(const gc_spec *sp, const g16_gpu_opts_t *gopts, unsigned 
     CHECK(g16_gpu_params_device_bytes(gp) >= bases);
     CHECK_EQ_U64(g16_gpu_params_streamed(gp), gopts ? gopts->stream_sections : 0);
     CHECK(g16_gpu_params_pinned_bytes(gp) > 0);
+    CHECK_EQ_U64(g16_gpu_params_pinned_bytes(gp), g16_gpu_params_pinned_plan(p, gopts));
     printf("  %-14s n=%zu inputs=%zu aux=%zu a=%zu b=%zu device=%zu B\n", sp->name, p->h_len + 1,
            p->vk.ic_len, p->l_len, p->a_len, p->b_g1_len, g16_gpu_params_device_bytes(gp));
     for (unsigned w = 0; w < witnesses; w++) {
@@ -762,6 +763,8 @@ TEST(gpu_prove_group)
             g16_gpu_params *gp = NULL;
             GPU_OK(g16_gpu_params_new(&gp, p, dev, &opts[k], test_pool(), DG));
             CHECK_EQ_U64(g16_gpu_params_share_max(gp), opts[k].share_max);
+            /* the kept h of opts[2] (2 of GROUP_MAX proofs) included */
+            CHECK_EQ_U64(g16_gpu_params_pinned_bytes(gp), g16_gpu_params_pinned_plan(p, &opts[k]));
             check_group(&specs[i], p, gp, dev, opts[k].kept_h, 30 + k, 700 + k);
             g16_gpu_params_free(gp);
         }
@@ -1237,6 +1240,9 @@ TEST(gpu_stage_beside_a_proof)
     GPU_OK(g16_gpu_params_new(&gp, p, dev, &go, test_pool(), DG));
     GPU_OK(g16_gpu_params_new(&plain, p, dev, &SMALL_RING, test_pool(), DG));
     CHECK(g16_gpu_can_stage(gp) && !g16_gpu_can_stage(plain) && !g16_gpu_can_stage(NULL));
+    /* the spare's ring is a second staging ring */
+    CHECK_EQ_U64(g16_gpu_params_pinned_bytes(gp), g16_gpu_params_pinned_plan(p, &go));
+    CHECK_EQ_U64(g16_gpu_params_pinned_bytes(gp) - g16_gpu_params_pinned_bytes(plain), 1024 * 3);
     CHECK(g16_gpu_params_device_bytes(gp) >=
           g16_gpu_params_device_bytes(plain) + (p->vk.ic_len + p->l_len) * sizeof(fr_t));
     fixed_rs(&r, &s, 17);
