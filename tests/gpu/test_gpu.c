@@ -1399,6 +1399,107 @@ TEST(gpu_msm_sets)
     cz_free_aligned(s);
 }
 
+/* gpu_msm_acc: three sums whose terms come in chunks (a last partial one), added one set per
+ * call (sum 0) and two per call (sums 1 and 2, from s0 = 1), each chunk's sets in a different
+ * form; windows of 4, 9 and 13 bits, in window groups of 1, 5 and automatic: every sum equals
+ * the CPU MSM of all its terms; finishing twice gives the same, a cleared accumulator the
+ * identity; G2 likewise; bad sizes and sums refused; the scratch figure exact. */
+TEST(gpu_msm_acc)
+{
+    gpu_dev *dev = gtu_need_dev();
+    enum { SUMS = 3, CHUNKS = 3 };
+    const size_t N = MSM_MID_N, first = 5, len[CHUNKS] = {700, 650, 151}, T = 1501;
+    const unsigned cs[] = {4, 9, 13}, groups[] = {1, 5, 0};
+    const int kinds[SUMS] = {SC_RANDOM, SC_01, SC_EDGE};
+    g1_aff_t *p = xmalloc(N * sizeof(g1_aff_t));
+    g2_aff_t *q = xmalloc(T * sizeof(g2_aff_t));
+    fr_repr_t *s = xmalloc(SUMS * T * sizeof(fr_repr_t));
+    gpu_buf *buf[SUMS][CHUNKS] = {{0}};
+    gpu_msm_set st[SUMS][CHUNKS];
+    g1_t got[SUMS], again[SUMS], want[SUMS];
+    g2_t got2[2], want2;
+    gpu_msm_bases *b = g1_bases_with_identities(dev, p, N), *b2 = NULL;
+    gpu_msm_acc *acc = NULL, *acc2 = NULL;
+
+    for (unsigned j = 0; j < SUMS; j++) {
+        fill_scalars(s + j * T, T, kinds[j]);
+        g1_cpu_msm(&want[j], p + first, s + j * T, T);
+        for (size_t k = 0, at = 0; k < CHUNKS; at += len[k], k++) {
+            set_upload(dev, &buf[j][k], &st[j][k], s + j * T + at, len[k], (int)((j + k) % 3));
+        }
+    }
+    for (size_t ci = 0; ci < ARRAY_LEN(cs); ci++) {
+        GPU_OK(gpu_msm_acc_new(&acc, dev, 1, SUMS, cs[ci], DG));
+        GPU_OK(gpu_debug_msm_group(dev, groups[ci], DG));
+        for (size_t k = 0, at = 0; k < CHUNKS; at += len[k], k++) {
+            gpu_msm_set two[2] = {st[1][k], st[2][k]};
+            GPU_OK(gpu_msm_acc_add(acc, b, first + at, len[k], &st[0][k], 1, 0, DG));
+            GPU_OK(gpu_msm_acc_add(acc, b, first + at, len[k], two, 2, 1, DG));
+        }
+        GPU_OK(gpu_msm_acc_finish(acc, got, DG));
+        GPU_OK(gpu_msm_acc_finish(acc, again, DG));
+        for (unsigned j = 0; j < SUMS; j++) {
+            CHECK_MSG(g1_eq(&got[j], &want[j]) && g1_eq(&again[j], &want[j]),
+                      "%u-bit windows, groups of %u: sum %u (%s)", cs[ci], groups[ci], j,
+                      SC_NAMES[kinds[j]]);
+        }
+        GPU_OK(gpu_msm_acc_clear(acc, DG));
+        GPU_OK(gpu_msm_acc_finish(acc, got, DG));
+        CHECK(g1_is_identity(&got[0]) && g1_is_identity(&got[SUMS - 1]));
+        gpu_msm_acc_free(acc);
+    }
+    GPU_OK(gpu_debug_msm_group(dev, 0, DG));
+    CHECK_EQ_U64(gpu_msm_acc_bytes(1, 2, 16), (2 * 16 * 32768 + 2) * 192);
+    CHECK_EQ_U64(gpu_msm_acc_bytes(1, GPU_MSM_MAX_SETS + 1, 16), 0);
+    CHECK_ERR(gpu_msm_acc_new(&acc, dev, 1, 2, 0, NULL), CUZK_E_INVAL);
+    CHECK_ERR(gpu_msm_acc_new(&acc, dev, 3, 2, 8, NULL), CUZK_E_INVAL);
+    GPU_OK(gpu_msm_acc_new(&acc, dev, 1, 2, 8, DG));
+    CHECK_ERR(gpu_msm_acc_add(acc, b, first, len[0], &st[0][0], 2, 1, NULL), CUZK_E_INVAL);
+    CHECK_ERR(gpu_msm_acc_add(acc, b, N - 10, len[0], &st[0][0], 1, 0, NULL), CUZK_E_INVAL);
+    /* the scratch figure: one byte short fails, the figure runs */
+    {
+        const size_t need = gpu_msm_acc_scratch_bytes(len[0], 1, &st[0][0], 1, 8);
+        gpu_dev_info info;
+        GPU_OK(gpu_dev_trim(dev, DG));
+        GPU_OK(gpu_dev_get_info(dev, &info, DG));
+        gpu_dev_set_mem_cap(dev, info.used_mem + need - 1);
+        CHECK_ERR(gpu_msm_acc_add(acc, b, first, len[0], &st[0][0], 1, 0, NULL), CUZK_E_NOMEM);
+        gpu_dev_set_mem_cap(dev, info.used_mem + need);
+        GPU_OK(gpu_msm_acc_clear(acc, DG));
+        GPU_OK(gpu_msm_acc_add(acc, b, first, len[0], &st[0][0], 1, 0, DG));
+        gpu_dev_set_mem_cap(dev, 0);
+        GPU_OK(gpu_msm_acc_finish(acc, got, DG));
+        g1_cpu_msm(&want[0], p + first, s, len[0]);
+        CHECK(g1_eq(&got[0], &want[0]) && g1_is_identity(&got[1]));
+    }
+    gpu_msm_acc_free(acc);
+    /* G2: two sums over the three chunks */
+    g2_random_points(q, NULL, T);
+    GPU_OK(gpu_msm_bases_new_g2(&b2, dev, T, DG));
+    GPU_OK(gpu_msm_bases_upload_g2(b2, 0, q, T, DG));
+    GPU_OK(gpu_msm_acc_new(&acc2, dev, 2, 2, 7, DG));
+    for (size_t k = 0, at = 0; k < CHUNKS; at += len[k], k++) {
+        gpu_msm_set two[2] = {st[0][k], st[1][k]};
+        GPU_OK(gpu_msm_acc_add(acc2, b2, at, len[k], two, 2, 0, DG));
+    }
+    GPU_OK(gpu_msm_acc_finish(acc2, got2, DG));
+    for (unsigned j = 0; j < 2; j++) {
+        g2_cpu_msm(&want2, q, s + j * T, T);
+        CHECK_MSG(g2_eq(&got2[j], &want2), "G2 sum %u", j);
+    }
+    gpu_msm_acc_free(acc2);
+    for (unsigned j = 0; j < SUMS; j++) {
+        for (unsigned k = 0; k < CHUNKS; k++) {
+            gpu_buf_free(buf[j][k]);
+        }
+    }
+    gpu_msm_bases_free(b);
+    gpu_msm_bases_free(b2);
+    cz_free_aligned(p);
+    cz_free_aligned(q);
+    cz_free_aligned(s);
+}
+
 /* Bases that collide within a bucket: P, -P, P, the identity, ... (with equal or small scalars
  * the affine rounds meet doublings, cancellations and identities at every level). */
 static void g1_colliding_points(g1_aff_t *p, size_t n)
