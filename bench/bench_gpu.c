@@ -29,9 +29,6 @@
  * gpu_msm_g1_sets_01_x10 / _dense_x3 (and _single): --sets-points G1 points (678576 by
  * default: the 24 GiB group plan's chunk) against 10 sets with a PoRep partition's shares of
  * zeros and ones, or 3 dense sets, in one gpu_msm_g1_sets call or one MSM per set; checked equal.
- * gpu_msm_g1_acc_dense_x3_c15 / _c16 / _c17 (and _c16_1, a set per call): the 3 dense sets
- * added into an accumulator of that window (a streamed pass's cost per chunk); its reduction,
- * once per pass, printed apart; checked equal to the sets.
  * gpu_classes_build (host, runs without a GPU; --classes-n N values, 130169893 by default: a
  * 32 GiB PoRep partition's aux): gpu_fr_classes_build of z, L, A and B in one call on a pool of
  * every core, the values drawn with the partition's measured shares (61.6% zero, 37.1% one,
@@ -900,57 +897,6 @@ static void run_sets(void *vctx)
     TRY(gpu_msm_g1_sets(dev, c->out, c->bases, 0, c->n, c->sets, c->nsets, DG));
 }
 
-/* gpu_msm_g1_acc_*: the chunk's sets added into persistent buckets (a pass's per-chunk cost; the
- * reduction is once per pass), all sets in one call or (per_call 1) one set per call. */
-struct acc_ctx {
-    struct sets_ctx *c;
-    gpu_msm_acc *acc;
-    unsigned per_call;
-};
-
-static void run_acc(void *vctx)
-{
-    struct acc_ctx *a = vctx;
-    for (unsigned s = 0; s < a->c->nsets; s += a->per_call) {
-        TRY(gpu_msm_acc_add(a->acc, a->c->bases, 0, a->c->n, a->c->sets + s, a->per_call, s, DG));
-    }
-}
-
-/* The dense sets of c added into accumulators of 15, 16 and 17-bit windows: timed per chunk,
- * the reduction timed apart, the sums checked against want. */
-static void bench_acc(int argc, char **argv, struct sets_ctx *c, const g1_t *want)
-{
-    static const struct {
-        unsigned bits, per_call;
-    } cases[] = {{15, 3}, {16, 3}, {17, 3}, {16, 1}};
-
-    for (size_t k = 0; k < ARRAY_LEN(cases); k++) {
-        char name[64];
-        struct acc_ctx a = {c, NULL, cases[k].per_call};
-        snprintf(name, sizeof(name), "gpu_msm_g1_acc_dense_x%u_c%u%s", c->nsets, cases[k].bits,
-                 cases[k].per_call == 1 ? "_1" : "");
-        if (!bench_selected(argc, argv, name)) {
-            continue;
-        }
-        TRY(gpu_msm_acc_new(&a.acc, dev, 1, c->nsets, cases[k].bits, DG));
-        bench_case(name, c->n * c->nsets, 5, 1, BENCH_MS, run_acc, &a);
-        print_profile(name);
-        TRY(gpu_msm_acc_clear(a.acc, DG));
-        run_acc(&a);
-        g1_t got[GPU_MSM_MAX_SETS];
-        const double t0 = bench_now();
-        TRY(gpu_msm_acc_finish(a.acc, got, DG));
-        const double ms = (bench_now() - t0) * 1e3;
-        bool ok = true;
-        for (unsigned s = 0; s < c->nsets; s++) {
-            ok &= g1_eq(&got[s], &want[s]);
-        }
-        printf("check %s: %s; finish (once per pass) %.2f ms; %zu bytes of buckets\n", name,
-               ok ? "ok" : "FAIL", ms, gpu_msm_acc_bytes(1, c->nsets, cases[k].bits));
-        gpu_msm_acc_free(a.acc);
-    }
-}
-
 /* The names of a sets case: one call, and one MSM per set. */
 static void sets_names(char name[2][64], const char *what)
 {
@@ -982,10 +928,6 @@ static void bench_sets(int argc, char **argv, size_t n)
         sets_names(name, cases[k].name);
         any |= bench_selected(argc, argv, name[0]) || bench_selected(argc, argv, name[1]);
     }
-    any |= bench_selected(argc, argv, "gpu_msm_g1_acc_dense_x3_c15") ||
-           bench_selected(argc, argv, "gpu_msm_g1_acc_dense_x3_c16") ||
-           bench_selected(argc, argv, "gpu_msm_g1_acc_dense_x3_c17") ||
-           bench_selected(argc, argv, "gpu_msm_g1_acc_dense_x3_c16_1");
     if (!any) {
         return;
     }
@@ -1038,9 +980,6 @@ static void bench_sets(int argc, char **argv, size_t n)
         }
         printf("check %s (%u sets of %zu) vs one MSM per set: %s\n", name[0], c.nsets, n,
                ok ? "ok" : "FAIL");
-        if (!cases[k].zero_one) {
-            bench_acc(argc, argv, &c, single);
-        }
     }
     for (unsigned s = 0; s < GPU_MSM_MAX_SETS; s++) {
         gpu_buf_free(sc[s]);

@@ -184,15 +184,6 @@ static uint64_t chunk_scratch(uint64_t chunk, uint64_t margin)
     return max_u64(msm, est);
 }
 
-/* Device bytes a streamed copy takes whatever stays resident: its two chunk buffers, the shared
- * passes' scalar buffers and h's accumulator (counted even when h ends resident: a little
- * headroom then). */
-static uint64_t stream_fixed(const eng_config_t *cfg, unsigned share, uint64_t chunk)
-{
-    return 2 * chunk + g16_gpu_share_bytes(share, (size_t)chunk) +
-           g16_gpu_h_acc_bytes(share, cfg->gpu_stream_kept_h, (size_t)chunk);
-}
-
 /* The plan for work buffers of `work` bytes and twiddles of `tw` on a device of `avail`
  * bytes (plan_streamed). An automatic chunk shrinks (by quarters, down to CHUNK_MIN) before
  * the partitions sharing a pass do. */
@@ -217,14 +208,15 @@ static bool plan_with(const eng_config_t *cfg, const g16_params_t *p, uint64_t a
     chunk = max_u64(chunk, sizeof(g2_aff_t));
     scratch = chunk_scratch(chunk, margin);
     while (!cfg->gpu_stream_bytes && chunk > CHUNK_MIN &&
-           stream_fixed(cfg, sp->share, chunk) + scratch > left) {
+           2 * chunk + g16_gpu_share_bytes(sp->share, (size_t)chunk) + scratch > left) {
         chunk = max_u64(chunk / 4 * 3, CHUNK_MIN) & ~UINT64_C(255);
         scratch = chunk_scratch(chunk, margin);
     }
-    while (sp->share > 1 && stream_fixed(cfg, sp->share, chunk) + scratch > left) {
+    while (sp->share > 1 &&
+           2 * chunk + g16_gpu_share_bytes(sp->share, (size_t)chunk) + scratch > left) {
         sp->share--;
     }
-    const uint64_t fixed = stream_fixed(cfg, sp->share, chunk);
+    const uint64_t fixed = 2 * chunk + g16_gpu_share_bytes(sp->share, (size_t)chunk);
     if (fixed + scratch > left) {
         return false;
     }

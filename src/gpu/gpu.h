@@ -292,40 +292,6 @@ CZ_MUST_USE cuzk_err gpu_msm_g2_sets(gpu_dev *dev, struct g2 *outs, const gpu_ms
  *  (0 for n = 0, and without a GPU backend). */
 size_t gpu_msm_sets_scratch_bytes(size_t n, int group, const gpu_msm_set *sets, unsigned nsets);
 
-/* ---- an MSM summed over several calls ---- */
-
-/** The buckets of `sets` MSMs whose terms come in several calls over different bases (a pass
- *  over chunks of streamed bases), windows of c bits, kept in device memory between the calls:
- *  a call only sorts and accumulates its terms into them, and the buckets are reduced once, by
- *  gpu_msm_acc_finish. Against one gpu_msm_*_sets call per chunk (each with its own windows,
- *  the automatic ones of a chunk, and its own reduction) it pays when a call's terms are many
- *  per bucket (n well above 2^(c-1)): the chunks then take the windows of the whole length. */
-typedef struct gpu_msm_acc gpu_msm_acc;
-
-/** Device bytes of an accumulator: sets x ceil(256 / c) windows of 2^(c-1) XYZZ buckets (192
- *  bytes on G1, 384 on G2) and a sum per set; 0 outside 1..GPU_MSM_MAX_SETS sets, 1..
- *  GPU_MSM_MAX_WINDOW_BITS bits. */
-size_t gpu_msm_acc_bytes(int group, unsigned sets, unsigned c);
-/** A zeroed accumulator of `sets` sums of group 1 or 2 on dev (device memory counted against
- *  its cap). CUZK_E_INVAL for a size gpu_msm_acc_bytes refuses, CUZK_E_NOMEM. */
-CZ_MUST_USE cuzk_err gpu_msm_acc_new(gpu_msm_acc **out, gpu_dev *dev, int group, unsigned sets,
-                                     unsigned c, cz_diag *dg);
-void gpu_msm_acc_free(gpu_msm_acc *acc);
-/** Every sum back to zero (after a failed call the sums are unspecified until then). */
-CZ_MUST_USE cuzk_err gpu_msm_acc_clear(gpu_msm_acc *acc, cz_diag *dg);
-/** Adds sum_{i<n} [set s's scalar i] bases[first + i] to the accumulator's sum s0 + s, for
- *  s < nsets (sets as gpu_msm_g1_sets; the bases of its group). CUZK_E_INVAL as there, or for
- *  sums past the accumulator's. */
-CZ_MUST_USE cuzk_err gpu_msm_acc_add(gpu_msm_acc *acc, const gpu_msm_bases *bases, size_t first,
-                                     size_t n, const gpu_msm_set *sets, unsigned nsets, unsigned s0,
-                                     cz_diag *dg);
-/** The device scratch a gpu_msm_acc_add of these sets at windows of c bits asks for. */
-size_t gpu_msm_acc_scratch_bytes(size_t n, int group, const gpu_msm_set *sets, unsigned nsets,
-                                 unsigned c);
-/** outs[s] (struct g1 or struct g2, as the group) = sum s, for every sum; the sums stay (clear
- *  them to start again). */
-CZ_MUST_USE cuzk_err gpu_msm_acc_finish(gpu_msm_acc *acc, void *outs, cz_diag *dg);
-
 /** Window the automatic choice takes for a tail of m terms (for benchmarks and tests). */
 unsigned gpu_msm_auto_window_bits(size_t m);
 /** The device scratch an MSM of n terms asks for (gpu_msm_g1/_g2 and their _buf forms, the

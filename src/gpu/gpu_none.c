@@ -296,39 +296,6 @@ size_t gpu_msm_sets_scratch_bytes(size_t n, int group, const gpu_msm_set *sets, 
     return 0;
 }
 
-cuzk_err gpu_msm_acc_new(gpu_msm_acc **out, gpu_dev *dev, int group, unsigned sets, unsigned c,
-                         cz_diag *dg)
-{
-    *out = NULL;
-    return no_gpu(dg);
-}
-
-void gpu_msm_acc_free(gpu_msm_acc *acc)
-{
-}
-
-cuzk_err gpu_msm_acc_clear(gpu_msm_acc *acc, cz_diag *dg)
-{
-    return no_gpu(dg);
-}
-
-cuzk_err gpu_msm_acc_add(gpu_msm_acc *acc, const gpu_msm_bases *bases, size_t first, size_t n,
-                         const gpu_msm_set *sets, unsigned nsets, unsigned s0, cz_diag *dg)
-{
-    return no_gpu(dg);
-}
-
-size_t gpu_msm_acc_scratch_bytes(size_t n, int group, const gpu_msm_set *sets, unsigned nsets,
-                                 unsigned c)
-{
-    return 0;
-}
-
-cuzk_err gpu_msm_acc_finish(gpu_msm_acc *acc, void *outs, cz_diag *dg)
-{
-    return no_gpu(dg);
-}
-
 cuzk_err gpu_fr_compact_buf(gpu_dev *dev, gpu_buf *out, size_t out_off, const gpu_buf *in,
                             size_t in_off, const gpu_buf *map, size_t map_off, size_t n,
                             size_t count, cz_diag *dg)

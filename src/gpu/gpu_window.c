@@ -1,6 +1,5 @@
-/* gpu_window.c - the automatic Pippenger window of the GPU MSM and the size of an MSM
- * accumulator (built with and without CUDA, so that benchmarks, tests and the engine's plans
- * get the same figures anywhere).
+/* gpu_window.c - the automatic Pippenger window of the GPU MSM (built with and without CUDA, so
+ * that benchmarks and tests can print it anywhere).
  * Model: Booth digits need W = ceil(256 / c) windows; each window costs one mixed addition per
  * term plus the equivalent of eight per bucket (2^(c-1) buckets: the running-sum reduction does
  * two full additions per bucket, dearer and far less parallel than the accumulation). The weight
@@ -23,15 +22,4 @@ unsigned gpu_msm_auto_window_bits(size_t m)
         }
     }
     return best;
-}
-
-size_t gpu_msm_acc_bytes(int group, unsigned sets, unsigned c)
-{
-    const size_t xyzz = group == 2 ? 384 : 192; /* 4 coordinates of Fp or Fp2 */
-
-    if ((group != 1 && group != 2) || sets < 1 || sets > GPU_MSM_MAX_SETS || c < 1 ||
-        c > GPU_MSM_MAX_WINDOW_BITS) {
-        return 0;
-    }
-    return ((size_t)sets * ((256 + c - 1) / c) * ((size_t)1 << (c - 1)) + sets) * xyzz;
 }

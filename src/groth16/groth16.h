@@ -440,10 +440,6 @@ typedef struct g16_gpu_opts {
  *  two scalar chunks per proof (a chunk's dense scalars or its classes; a chunk's MSM reads
  *  the classes as they are); 0 when share_max < 2. */
 size_t g16_gpu_share_bytes(unsigned share_max, size_t chunk_bytes);
-/** Device bytes of the buckets a copy streaming h keeps for its passes over h (made with
- *  share_max, kept_h and chunks of chunk_bytes): each chunk's terms are summed into them and
- *  they are reduced once per pass. */
-size_t g16_gpu_h_acc_bytes(unsigned share_max, unsigned kept_h, size_t chunk_bytes);
 
 #define G16_GPU_STREAM_ALL           0x1fu
 #define G16_GPU_STREAM_BYTES_DEFAULT ((size_t)256 << 20)

@@ -203,9 +203,6 @@ typedef struct gpu_params_impl {
     gpu_event *sev[2];
     fr_t *kept; /* pinned: kept_h x kept_values(), the h of a group's proofs (kept_sc) waiting
                    for their pass */
-    /* h streamed: the buckets its passes' chunks are summed into (a sum per proof of a pass,
-     * h_acc_sums; windows of h_acc_bits), reduced once per pass */
-    gpu_msm_acc *hacc;
     /* lean_buffers: da, db and (lean_own_z) dz instead of four buffers; without lean_own_z dz is
      * db; dc is NULL */
     bool lean, lean_z;
@@ -408,27 +405,6 @@ static size_t share_chunk_bytes(size_t chunk_bytes)
     const size_t per = chunk_bytes / sizeof(g1_aff_t);
 
     return per * sizeof(fr_t) + (gpu_fr_classes_words(per + 64) * sizeof(uint64_t) + 31) / 32 * 32;
-}
-
-/* The window of h's accumulator for chunks of chunk_bytes: two bits more than a chunk's own MSM
- * takes (a pass's chunks fill the buckets many times over), at most H_ACC_BITS_MAX. */
-#define H_ACC_BITS_MAX 17
-static unsigned h_acc_bits(size_t chunk_bytes)
-{
-    const unsigned c = gpu_msm_auto_window_bits(chunk_bytes / sizeof(g1_aff_t)) + 2;
-
-    return c > H_ACC_BITS_MAX ? H_ACC_BITS_MAX : c;
-}
-
-/* The sums of h's accumulator: a pass's proofs (kept_h of a group, or one). */
-static unsigned h_acc_sums(unsigned share_max, unsigned kept_h)
-{
-    return share_max < 2 ? 1 : kept_h && kept_h < share_max ? kept_h : share_max;
-}
-
-size_t g16_gpu_h_acc_bytes(unsigned share_max, unsigned kept_h, size_t chunk_bytes)
-{
-    return gpu_msm_acc_bytes(1, h_acc_sums(share_max, kept_h), h_acc_bits(chunk_bytes));
 }
 
 size_t g16_gpu_share_bytes(unsigned share_max, size_t chunk_bytes)
@@ -635,32 +611,6 @@ done:
     return err;
 }
 
-/* The nsrc sets of h's chunk i (k points from `first`) added into the accumulator's sums (as
- * many per call as the planned scratch holds, at least one). */
-static cuzk_err pass_acc(pass_t *ps, size_t i, size_t first, size_t k, cz_diag *dg)
-{
-    const unsigned b = (unsigned)(i % 2), c = h_acc_bits(ps->g->chunk_bytes);
-    gpu_msm_set sets[G16_GPU_MAX_SHARE];
-    gpu_msm_bases *v = NULL;
-    cuzk_err err = CUZK_OK;
-
-    CZ_TRY(err, gpu_msm_bases_view(&v, ps->g->chunk[b], 0, 1, k, dg), done);
-    for (size_t j = 0; j < ps->nsrc; j++) {
-        sets[j] = pass_set(ps, j, b, first, k);
-    }
-    for (size_t j0 = 0, m = 1; j0 < ps->nsrc; j0 += m, m = 1) {
-        while (j0 + m < ps->nsrc &&
-               gpu_msm_acc_scratch_bytes(k, 1, sets + j0, (unsigned)m + 1, c) <= ps->budget) {
-            m++;
-        }
-        CZ_TRY(err, gpu_msm_acc_add(ps->g->hacc, v, 0, k, sets + j0, (unsigned)m, (unsigned)j0, dg),
-               done);
-    }
-done:
-    gpu_msm_bases_free(v);
-    return err;
-}
-
 /* outs[j] (g1_t or g2_t) = the MSM of the count points of streamed section sec and the scalars
  * of src[j], for j < nsrc, in one pass over the points: each chunk of chunk_bytes crosses once
  * and serves every proof, the uploads of chunk i + 1 overlapping the MSMs of chunk i; the chunks'
@@ -676,11 +626,8 @@ static cuzk_err msm_pass(gpu_params_impl *g, unsigned sec, void *outs, const pas
     pthread_t th;
     bool started = false, host = false;
 
-    /* h's chunks summed into the accumulator's buckets, reduced once at the end */
-    const bool acc = sec == G16_SEC_H && g->hacc;
     ps.per = g->chunk_bytes / sec_elem(sec);
     ps.budget = pass_budget(g);
-    CZ_CHECK(!acc || nsrc <= h_acc_sums(g->share_max, g->kept_h));
     for (size_t j = 0; j < nsrc; j++) {
         host |= src[j].buf == NULL;
         if (g2) {
@@ -698,27 +645,15 @@ static cuzk_err msm_pass(gpu_params_impl *g, unsigned sec, void *outs, const pas
         goto done;
     }
     started = count > 0;
-    if (acc) {
-        CZ_TRY(err, gpu_msm_acc_clear(g->hacc, dg), done);
-    }
     for (size_t first = 0, i = 0; first < count; first += ps.per, i++) {
         const size_t k = count - first < ps.per ? count - first : ps.per;
         CZ_TRY(err, pass_wait(&ps, i, host, dg), done);
-        if (acc) {
-            CZ_TRY(err, pass_acc(&ps, i, first, k, dg), done);
-        } else {
-            CZ_TRY(err, pass_msms(&ps, i, first, k, outs, dg), done);
-        }
+        CZ_TRY(err, pass_msms(&ps, i, first, k, outs, dg), done);
         pthread_mutex_lock(&ps.mu);
         ps.consumed = i + 1;
         pthread_cond_broadcast(&ps.cv);
         pthread_mutex_unlock(&ps.mu);
         CZ_TRY(err, g16_stage_check(opts, dg), done);
-    }
-    if (acc && count) {
-        g1_t sums[G16_GPU_MAX_SHARE];
-        CZ_TRY(err, gpu_msm_acc_finish(g->hacc, sums, dg), done);
-        memcpy(outs, sums, nsrc * sizeof(g1_t));
     }
 done:
     if (started) {
@@ -1633,30 +1568,8 @@ done:
     return err;
 }
 
-/* h streamed: its passes' accumulator (h_acc_sums sums at h_acc_bits). */
-static cuzk_err hacc_new(gpu_params_impl *g, cz_diag *dg)
-{
-    const unsigned sums = h_acc_sums(g->share_max, g->kept_h);
-    cuzk_err err;
-
-    if (!(g->stream_mask & (1u << G16_SEC_H))) {
-        return CUZK_OK;
-    }
-    err = gpu_msm_acc_new(&g->hacc, g->dev, 1, sums, h_acc_bits(g->chunk_bytes), dg);
-    if (err == CUZK_E_NOMEM) {
-        return cz_fail(dg, err, "device memory for h's buckets (%zu bytes)",
-                       gpu_msm_acc_bytes(1, sums, h_acc_bits(g->chunk_bytes)));
-    }
-    if (err == CUZK_OK) {
-        g->dev_bytes += gpu_msm_acc_bytes(1, sums, h_acc_bits(g->chunk_bytes));
-    }
-    return err;
-}
-
 static void share_clear(gpu_params_impl *g)
 {
-    gpu_msm_acc_free(g->hacc);
-    g->hacc = NULL;
     for (int b = 0; b < 2; b++) {
         gpu_event_free(g->sev[b]);
         for (unsigned j = 0; j < G16_GPU_MAX_SHARE; j++) {
@@ -1847,7 +1760,6 @@ cuzk_err g16_gpu_params_new(g16_gpu_params **out, const g16_params_t *p, struct 
     if (g->stream_mask) {
         CZ_TRY(err, stream_new(g, opts->stream_bytes, dg), done);
         CZ_TRY(err, share_new(g, opts->share_max, opts->kept_h, dg), done);
-        CZ_TRY(err, hacc_new(g, dg), done);
     }
     if (opts && opts->spare_assignment && !g->lean) {
         CZ_TRY(err, spare_new(g, slot_bytes, slots, dg), done);

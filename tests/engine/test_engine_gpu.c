@@ -484,8 +484,8 @@ TEST(gpu_streams_parameters_that_do_not_fit)
     const uint64_t pass = big_bases_bytes();
 
     /* the copy and a proof's scratch (its fixed part alone is more than 2 MiB) do not fit; the
-     * work buffers, two chunks, h's accumulator and a chunk's MSM (about 1.1 MiB of buckets) do */
-    const uint64_t cap = rb + (UINT64_C(2) << 20) + g16_gpu_h_acc_bytes(1, 0, 4096);
+     * work buffers, two chunks and a chunk's MSM (about 1.1 MiB of buckets) do */
+    const uint64_t cap = rb + (UINT64_C(2) << 20);
     eng_config_t cfg;
     dev0_cfg(&cfg, 0);
     cfg.gpu_device_memory_bytes = cap;

@@ -191,8 +191,7 @@ for step in "${@:-tests}"; do
         ;;
     sets)
         timeout 120 "$W/bench_gpu" gpu_msm_g1_sets_01_x10 gpu_msm_g1_sets_01_x10_single \
-            gpu_msm_g1_sets_dense_x3 gpu_msm_g1_sets_dense_x3_single gpu_msm_g1_acc_dense_x3 \
-            > "$OUT/bench_sets.log" 2>&1
+            gpu_msm_g1_sets_dense_x3 gpu_msm_g1_sets_dense_x3_single > "$OUT/bench_sets.log" 2>&1
         echo "bench_gpu sets rc=$?"
         grep -E "^#|^gpu_msm|^check|phases" "$OUT/bench_sets.log"
         ;;

@@ -99,15 +99,6 @@ struct gpu_msm_bases {
     bool view; /* gpu_msm_bases_view: ptr belongs to a gpu_buf */
 };
 
-/* gpu.h's gpu_msm_acc: an MSM's buckets kept between calls (msm.cuh). */
-struct gpu_msm_acc {
-    gpu_dev *dev;
-    int group; /* 1 or 2 */
-    unsigned sets, c, W;
-    void *ptr; /* sets W windows of 2^(c-1) XYZZ buckets, then one ones sum per set */
-    size_t bytes;
-};
-
 namespace czg
 {
 

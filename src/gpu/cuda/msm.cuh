@@ -34,10 +34,6 @@
  * owns windows [s W, s W + W)), so one sort, one accumulation and one reduction serve all of
  * them, and their ones lists, packed one after another, are one reduction with a run per set.
  * The bucket chains and launches that dominate a small MSM are paid once for all the sets.
- * Accumulators (gpu_msm_acc): a call adds its sets' terms into buckets that outlive it (set s of
- * the call is the accumulator's sum s0 + s): no bucket area of its own, no zeroing, each run
- * added to what its bucket holds (acc_flush with P), no reduction; gpu_msm_acc_finish reduces
- * all the windows once. A streamed pass so takes the window of its whole length, not a chunk's.
  * Memory: about 40 bytes per term (indices, compacted scalars), 32 more when host scalars are
  * copied in (device scalars are read in place, Montgomery ones converted as they are
  * classified; with sets: 36 bytes per possible tail scalar, n for a dense set and its others
@@ -367,20 +363,13 @@ template <class F> struct acc_out {
 };
 
 /** Stores a finished run: directly when it is interior to the chunk (or on the final level),
- *  else as this thread's first or last record. P (persistent buckets: gpu_msm_acc): the run is
- *  added to what its bucket holds from earlier calls (each bucket is still written once). */
-template <class F, bool P>
+ *  else as this thread's first or last record. */
+template <class F>
 CZ_DEV void acc_flush(const acc_out<F> &o, size_t t, uint32_t key, const xyzz_t<F> &acc, bool first,
                       bool last)
 {
     if (o.final_level || (!first && !last)) {
-        if constexpr (P) {
-            xyzz_t<F> b = load16(o.buckets + key);
-            xyzz_add_call(b, acc);
-            store16(o.buckets + key, b);
-        } else {
-            store16(o.buckets + key, acc);
-        }
+        store16(o.buckets + key, acc);
     } else {
         const size_t slot = first ? 2 * t : 2 * t + 1;
         o.rk[slot] = key;
@@ -448,7 +437,7 @@ template <> struct acc_prefetch<fp_e> {
 
 /* Level 0: sorted entries whose buckets start at offs[0 .. nk), `chunk` per thread; offs ==
  * NULL means one bucket, key 0. */
-template <class F, bool P>
+template <class F>
 __global__ void __launch_bounds__(ACC_THREADS)
     msm_acc0_kernel(entries_t<F> src, const uint32_t *offs, uint32_t nk, const uint32_t *cnt_ptr,
                     size_t nthreads, unsigned chunk, acc_out<F> o)
@@ -483,7 +472,7 @@ __global__ void __launch_bounds__(ACC_THREADS)
             q = entry_load(src, i);
         }
         if (i == next) { /* the next nonempty bucket */
-            acc_flush<F, P>(o, t, cur, acc, first, false);
+            acc_flush(o, t, cur, acc, first, false);
             first = false;
             acc = xyzz_inf<F>();
             do {
@@ -495,14 +484,14 @@ __global__ void __launch_bounds__(ACC_THREADS)
             xyzz_add_aff(acc, q);
         }
     }
-    acc_flush<F, P>(o, t, cur, acc, first, true);
+    acc_flush(o, t, cur, acc, first, true);
     if (!o.final_level && first) {
         o.rk[2 * t + 1] = KEY_NONE;
     }
 }
 
 /* Level >= 1: records (key or KEY_NONE, XYZZ partial sum) in key order, REC_CHUNK per thread. */
-template <class F, bool P>
+template <class F>
 __global__ void __launch_bounds__(ACC_THREADS)
     msm_acc1_kernel(const uint32_t *ik, const xyzz_t<F> *ip, size_t cnt, size_t nthreads,
                     acc_out<F> o)
@@ -522,7 +511,7 @@ __global__ void __launch_bounds__(ACC_THREADS)
             continue;
         }
         if (cur != KEY_NONE && key != cur) {
-            acc_flush<F, P>(o, t, cur, acc, first, false);
+            acc_flush(o, t, cur, acc, first, false);
             first = false;
             acc = xyzz_inf<F>();
         }
@@ -536,7 +525,7 @@ __global__ void __launch_bounds__(ACC_THREADS)
         }
         return;
     }
-    acc_flush<F, P>(o, t, cur, acc, first, true);
+    acc_flush(o, t, cur, acc, first, true);
     if (!o.final_level && first) {
         o.rk[2 * t + 1] = KEY_NONE;
     }
@@ -813,15 +802,6 @@ struct msm_shape {
     size_t n;
     unsigned sets;
     size_t tail, t_max;
-    bool acc; /* into persistent buckets (acc_ref): no bucket area of its own */
-};
-
-/* Where an MSM call adds its sums when they persist between calls (gpu_msm_acc): set s of the
- * call is the accumulator's sum s0 + s, its window v's buckets at buckets + ((s0 + s) W + v) nb
- * (so the call's windows [0, sets W) are contiguous from s0 W), its ones sum at ones[s0 + s]. */
-template <class F> struct acc_ref {
-    xyzz_t<F> *buckets, *ones;
-    unsigned c, W, s0;
 };
 
 /** Device scratch of one MSM call, laid out for a shape and windows up to c_max bits. The
@@ -910,7 +890,7 @@ static size_t msm_layout(char *base, const msm_shape &sh, unsigned c_max, msm_me
     layout L;
     size_t o_counts = L.add(CNT_LEN * 4), o_tidx = L.add(sh.tail * 4), o_tsc = L.add(sh.tail * 32),
            o_oidx = L.add(ones * 4), o_pack = L.add(sh.sets > 1 ? ones * 4 : 0),
-           o_ooff = L.add(GPU_MSM_MAX_SETS * 4), o_bk = L.add(sh.acc ? 0 : b_cap * sizeof(X)),
+           o_ooff = L.add(GPU_MSM_MAX_SETS * 4), o_bk = L.add(b_cap * sizeof(X)),
            o_rk0 = L.add(rec0 * 4), o_rk1 = L.add(rec1 * 4), o_rp0 = L.add(rec0 * sizeof(X)),
            o_rp1 = L.add(rec1 * sizeof(X)), o_seg = L.add(nseg * sizeof(X)),
            o_sum = L.add(gm * SUM_BLOCKS * sizeof(X)),
@@ -1004,11 +984,10 @@ template <class F> struct runs_t {
     size_t nk, cnt_max;
 };
 
-/** Sums the runs into their buckets (chunked, level by level); P: added to what the buckets
- *  hold (acc_flush). */
-template <class F, bool P>
-static cuzk_err reduce_runs_p(gpu_dev *d, const msm_mem<F> &m, const runs_t<F> &r,
-                              xyzz_t<F> *buckets, cz_diag *dg)
+/** Sums the runs into their buckets (chunked, level by level). */
+template <class F>
+static cuzk_err reduce_runs(gpu_dev *d, const msm_mem<F> &m, const runs_t<F> &r, xyzz_t<F> *buckets,
+                            cz_diag *dg)
 {
     cuzk_err err = CUZK_OK;
     const size_t cnt_max = r.cnt_max;
@@ -1016,8 +995,6 @@ static cuzk_err reduce_runs_p(gpu_dev *d, const msm_mem<F> &m, const runs_t<F> &
     size_t T, cnt;
     int in = 0;
     acc_out<F> o;
-    const auto acc0 = msm_acc0_kernel<F, P>; /* one name each for the launch macro */
-    const auto acc1 = msm_acc1_kernel<F, P>;
 
     if (cnt_max == 0) {
         return CUZK_OK;
@@ -1027,29 +1004,21 @@ static cuzk_err reduce_runs_p(gpu_dev *d, const msm_mem<F> &m, const runs_t<F> &
     T = o.final_level ? 1 : acc_threads(d, cnt_max);
     o.rk = m.rk[0];
     o.rp = m.rp[0];
-    CUDA_LAUNCH(err, done, acc0, (unsigned)host_cdiv(T, ACC_THREADS), ACC_THREADS, 0, d->s, r.e,
-                r.offs, (uint32_t)r.nk, r.cnt, T, chunk, o);
+    CUDA_LAUNCH(err, done, msm_acc0_kernel<F>, (unsigned)host_cdiv(T, ACC_THREADS), ACC_THREADS, 0,
+                d->s, r.e, r.offs, (uint32_t)r.nk, r.cnt, T, chunk, o);
     cnt = 2 * T;
     while (!o.final_level) {
         o.final_level = cnt <= REC_CHUNK;
         T = o.final_level ? 1 : host_cdiv(cnt, REC_CHUNK);
         o.rk = m.rk[1 - in];
         o.rp = m.rp[1 - in];
-        CUDA_LAUNCH(err, done, acc1, (unsigned)host_cdiv(T, ACC_THREADS), ACC_THREADS, 0, d->s,
-                    (const uint32_t *)m.rk[in], (const xyzz_t<F> *)m.rp[in], cnt, T, o);
+        CUDA_LAUNCH(err, done, msm_acc1_kernel<F>, (unsigned)host_cdiv(T, ACC_THREADS), ACC_THREADS,
+                    0, d->s, (const uint32_t *)m.rk[in], (const xyzz_t<F> *)m.rp[in], cnt, T, o);
         cnt = 2 * T;
         in = 1 - in;
     }
 done:
     return err;
-}
-
-template <class F>
-static cuzk_err reduce_runs(gpu_dev *d, const msm_mem<F> &m, const runs_t<F> &r, xyzz_t<F> *buckets,
-                            bool persist, cz_diag *dg)
-{
-    return persist ? reduce_runs_p<F, true>(d, m, r, buckets, dg)
-                   : reduce_runs_p<F, false>(d, m, r, buckets, dg);
 }
 
 /** out[r] = sum of the n XYZZ points in[r n ..] for each of `rows` rows (two launches). */
@@ -1154,7 +1123,7 @@ done:
  *  s_sort launch is ordered after the work already on s, and s waits for the last sort. */
 template <class F>
 static cuzk_err msm_groups(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *bases, const tail_t &t,
-                           const acc_ref<F> *acc, cz_diag *dg)
+                           cz_diag *dg)
 {
     typedef xyzz_t<F> X;
     cuzk_err err = CUZK_OK;
@@ -1173,11 +1142,8 @@ static cuzk_err msm_groups(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *base
         const size_t tb = g * nb;
         const unsigned seg = seg_size(tb);
         const size_t nseg = host_cdiv(nb, seg);
-        X *bk = acc ? acc->buckets + ((size_t)acc->s0 * t.W + w0) * nb : m.buckets;
         CUDA_TRY(err, cudaStreamWaitEvent(d->s, d->msm_ev[EV_SORTED + p], 0), done);
-        if (!acc) {
-            CUDA_TRY(err, cudaMemsetAsync(m.buckets, 0, tb * sizeof(X), d->s), done);
-        }
+        CUDA_TRY(err, cudaMemsetAsync(m.buckets, 0, tb * sizeof(X), d->s), done);
         prof_mark(d, 1);
         if (k + 1 < groups) {
             CUDA_TRY(err, cudaEventRecord(d->msm_ev[EV_ACC_START], d->s), done);
@@ -1187,11 +1153,8 @@ static cuzk_err msm_groups(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *base
         }
         runs_t<F> runs = {{bases, m.vals[p]}, m.offs[p], m.counts + CNT_GROUP + p, tb, g * t.t_max};
         CZ_TRY(err, aff_rounds<F>(d, m, p, &runs, dg), done);
-        CZ_TRY(err, reduce_runs<F>(d, m, runs, bk, acc != NULL, dg), done);
+        CZ_TRY(err, reduce_runs<F>(d, m, runs, m.buckets, dg), done);
         prof_mark(d, 2);
-        if (acc) {
-            continue; /* reduced once, by gpu_msm_acc_finish */
-        }
         CUDA_LAUNCH(err, done, msm_bucket_seg_kernel<F>, (unsigned)host_cdiv(g * nseg, ACC_THREADS),
                     ACC_THREADS, 0, d->s, (const X *)m.buckets, nb, seg, nseg, g * nseg, m.seg);
         CZ_TRY(err, sum_points<F>(d, m, m.seg, nseg, g, m.win + w0, dg), done);
@@ -1211,7 +1174,7 @@ static cuzk_err msm_ones(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *bases,
 
     if (sh.sets == 1) {
         const runs_t<F> r = {{bases, m.one_idx}, NULL, m.counts + CNT_ONES, 1, ones};
-        return reduce_runs<F>(d, m, r, out, sh.acc, dg);
+        return reduce_runs<F>(d, m, r, out, dg);
     }
     if (!ones) {
         return CUZK_OK;
@@ -1222,7 +1185,7 @@ static cuzk_err msm_ones(gpu_dev *d, const msm_mem<F> &m, const aff_t<F> *bases,
     {
         const runs_t<F> r = {
             {bases, m.one_pack}, m.one_offs, m.counts + CNT_ONES_ALL, sh.sets, ones};
-        CZ_TRY(err, reduce_runs<F>(d, m, r, out, sh.acc, dg), done);
+        CZ_TRY(err, reduce_runs<F>(d, m, r, out, dg), done);
     }
 done:
     return err;
@@ -1230,14 +1193,11 @@ done:
 
 /** The MSM of each of the sh.sets sets (srcs) against bases[0 .. sh.n). Writes to `win_host`
  *  the V = sets W window sums (set s's from s W) and then each set's ones sum (V + sets XYZZ
- *  points), and W, c; with acc (sh.acc), adds the sets' terms into its buckets and ones sums
- *  instead, with its windows (win_host unused). `base` is scratch laid out by msm_layout(sh,
- *  c_max). */
+ *  points), and W, c. `base` is scratch laid out by msm_layout(sh, c_max). */
 template <class F>
 static cuzk_err msm_run(gpu_dev *d, char *base, const msm_shape &sh, unsigned c_max,
                         const aff_t<F> *bases, const set_src *srcs, const gpu_msm_opts *opts,
-                        const acc_ref<F> *acc, uint64_t *win_host, unsigned *w_out, unsigned *c_out,
-                        cz_diag *dg)
+                        uint64_t *win_host, unsigned *w_out, unsigned *c_out, cz_diag *dg)
 {
     typedef xyzz_t<F> X;
     cuzk_err err = CUZK_OK;
@@ -1266,9 +1226,7 @@ static cuzk_err msm_run(gpu_dev *d, char *base, const msm_shape &sh, unsigned c_
         t.t_max = counts[CNT_SET_TAIL + s] > t.t_max ? counts[CNT_SET_TAIL + s] : t.t_max;
         ones += counts[CNT_ONES + s];
     }
-    t.c = acc                         ? acc->c
-          : opts && opts->window_bits ? opts->window_bits
-                                      : gpu_msm_auto_window_bits(t.t_max);
+    t.c = opts && opts->window_bits ? opts->window_bits : gpu_msm_auto_window_bits(t.t_max);
     t.c = t.c > c_max ? c_max : t.c;
     t.W = (256 + t.c - 1) / t.c;
     t.V = S * t.W;
@@ -1276,17 +1234,13 @@ static cuzk_err msm_run(gpu_dev *d, char *base, const msm_shape &sh, unsigned c_
     t.G = group_windows(d, m, t.V, t.t_max, nb);
     CZ_TRY(err, aff_scratch<F>(d, &m, t.t_max, t.G, nb, dg), done);
     CUDA_TRY(err, cudaMemsetAsync(m.win, 0, (t.V + S) * sizeof(X), d->s), done);
-    CZ_TRY(err, msm_groups<F>(d, m, bases, t, acc, dg), done);
+    CZ_TRY(err, msm_groups<F>(d, m, bases, t, dg), done);
     prof_mark(d, 1);
-    CZ_TRY(err, msm_ones<F>(d, m, bases, sh, ones, acc ? acc->ones + acc->s0 : m.win + t.V, dg),
-           done);
+    CZ_TRY(err, msm_ones<F>(d, m, bases, sh, ones, m.win + t.V, dg), done);
     prof_mark(d, 4);
-    if (!acc) {
-        CUDA_TRY(
-            err,
-            cudaMemcpyAsync(win_host, m.win, (t.V + S) * sizeof(X), cudaMemcpyDeviceToHost, d->s),
-            done);
-    }
+    CUDA_TRY(err,
+             cudaMemcpyAsync(win_host, m.win, (t.V + S) * sizeof(X), cudaMemcpyDeviceToHost, d->s),
+             done);
     prof_mark(d, 5);
     CUDA_TRY(err, cudaStreamSynchronize(d->s), done);
     prof_end(d);
@@ -1301,7 +1255,7 @@ done:
 template <class F> static size_t msm_scratch_total(size_t n, unsigned c_max, bool sc_in_scratch)
 {
     const size_t sc_bytes = sc_in_scratch ? n * 32 : 0;
-    const msm_shape sh = {n, 1, n, n, false};
+    const msm_shape sh = {n, 1, n, n};
     return ((sc_bytes + 255) & ~(size_t)255) + msm_layout<F>(NULL, sh, c_max, NULL);
 }
 
@@ -1352,7 +1306,7 @@ static cuzk_err msm_call(gpu_dev *dev, void *out, const gpu_msm_bases *bases, si
     char *buf = NULL;
     set_src src = {NULL, NULL, NULL, 0, 0, 0, 0};
     uint64_t *win = NULL;
-    const msm_shape sh = {n, 1, n, n, false};
+    const msm_shape sh = {n, 1, n, n};
 
     CZ_TRY(err, check_bases(dev, bases, first, n, group, dg), done);
     if (opts && opts->window_bits > GPU_MSM_MAX_WINDOW_BITS) {
@@ -1385,7 +1339,7 @@ static cuzk_err msm_call(gpu_dev *dev, void *out, const gpu_msm_bases *bases, si
     }
     CZ_TRY(err,
            msm_run<F>(dev, buf + ((sc_bytes + 255) & ~(size_t)255), sh, c_max,
-                      (const aff_t<F> *)bases->ptr + first, &src, opts, NULL, win, &W, &c, dg),
+                      (const aff_t<F> *)bases->ptr + first, &src, opts, win, &W, &c, dg),
            done);
     msm_finish(group, out, 0, win, W, c, win + (size_t)W * (sizeof(X) / 8));
 done:
@@ -1397,7 +1351,7 @@ done:
  *  others). */
 static msm_shape sets_shape(size_t n, const gpu_msm_set *sets, unsigned nsets)
 {
-    msm_shape sh = {n, nsets, 0, 0, false};
+    msm_shape sh = {n, nsets, 0, 0};
     for (unsigned s = 0; s < nsets; s++) {
         const size_t t = sets[s].nw ? sets[s].n_oth : n;
         sh.tail += t;
@@ -1485,121 +1439,13 @@ static cuzk_err msm_sets_call(gpu_dev *dev, void *outs, const gpu_msm_bases *bas
         CZ_TRY(err, dev_enter(dev, dg), done);
         CZ_TRY(err, dev_scratch(dev, msm_layout<F>(NULL, sh, c_max, NULL), &buf, dg), done);
         CZ_TRY(err,
-               msm_run<F>(dev, buf, sh, c_max, (const aff_t<F> *)bases->ptr + first, src, NULL,
-                          NULL, win, &W, &c, dg),
+               msm_run<F>(dev, buf, sh, c_max, (const aff_t<F> *)bases->ptr + first, src, NULL, win,
+                          &W, &c, dg),
                done);
     }
     for (unsigned s = 0; s < nsets; s++) {
         msm_finish(group, outs, s, win + (size_t)s * W * limbs, W, c,
                    win + ((size_t)nsets * W + s) * limbs);
-    }
-done:
-    cz_free(win);
-    return err;
-}
-
-/* ---- an MSM summed over several calls (gpu_msm_acc) ---- */
-
-static_assert(sizeof(xyzz_t<fp_e>) == 192 && sizeof(xyzz_t<fp2_e>) == 384,
-              "gpu_msm_acc_bytes (gpu_window.c) counts XYZZ points of these sizes");
-
-template <class F> static acc_ref<F> acc_of(const gpu_msm_acc *a, unsigned s0)
-{
-    xyzz_t<F> *bk = (xyzz_t<F> *)a->ptr;
-    const size_t nb = (size_t)1 << (a->c - 1);
-    return acc_ref<F>{bk, bk + (size_t)a->sets * a->W * nb, a->c, a->W, s0};
-}
-
-/** The scratch msm_acc_add asks for these sets (windows of c bits). */
-template <class F>
-static size_t msm_acc_scratch(size_t n, const gpu_msm_set *sets, unsigned nsets, unsigned c)
-{
-    msm_shape sh = sets_shape(n, sets, nsets);
-    sh.acc = true;
-    return n ? msm_layout<F>(NULL, sh, c, NULL) : 0;
-}
-
-/** Adds the terms of the nsets sets over bases [first, first + n) into a's sums s0 ... */
-template <class F>
-static cuzk_err msm_acc_add(gpu_msm_acc *a, const gpu_msm_bases *bases, size_t first, size_t n,
-                            const gpu_msm_set *sets, unsigned nsets, unsigned s0, cz_diag *dg)
-{
-    cuzk_err err = CUZK_OK;
-    set_src src[GPU_MSM_MAX_SETS];
-    unsigned W = 0, c = 0;
-    char *buf = NULL;
-
-    CZ_TRY(err, check_bases(a->dev, bases, first, n, a->group, dg), done);
-    if (nsets < 1 || nsets > GPU_MSM_MAX_SETS || s0 > a->sets || nsets > a->sets - s0 ||
-        (size_t)nsets * n >= GPU_MSM_MAX_BASES) {
-        return cz_fail(dg, CUZK_E_INVAL,
-                       "%u sets of %zu scalars into sums %u.. of an accumulator of %u (below "
-                       "2^31 terms)",
-                       nsets, n, s0, a->sets);
-    }
-    for (unsigned s = 0; s < nsets; s++) {
-        CZ_TRY(err, set_check(a->dev, &sets[s], n, &src[s], dg), done);
-    }
-    if (n) {
-        msm_shape sh = sets_shape(n, sets, nsets);
-        sh.acc = true;
-        const acc_ref<F> r = acc_of<F>(a, s0);
-        CZ_TRY(err, dev_enter(a->dev, dg), done);
-        CZ_TRY(err, dev_scratch(a->dev, msm_layout<F>(NULL, sh, a->c, NULL), &buf, dg), done);
-        CZ_TRY(err,
-               msm_run<F>(a->dev, buf, sh, a->c, (const aff_t<F> *)bases->ptr + first, src, NULL,
-                          &r, NULL, &W, &c, dg),
-               done);
-    }
-done:
-    return err;
-}
-
-/** outs[s] = a's sum s for every s (its buckets reduced: all windows in one launch and a sum
- *  per window); the sums stay. */
-template <class F> static cuzk_err msm_acc_finish(gpu_msm_acc *a, void *outs, cz_diag *dg)
-{
-    typedef xyzz_t<F> X;
-    const size_t limbs = sizeof(X) / 8, nb = (size_t)1 << (a->c - 1);
-    const unsigned V = a->sets * a->W;
-    const unsigned seg = seg_size((size_t)V * nb);
-    const size_t nseg = host_cdiv(nb, seg);
-    const acc_ref<F> r = acc_of<F>(a, 0);
-    gpu_dev *d = a->dev;
-    cuzk_err err = CUZK_OK;
-    uint64_t *win = NULL;
-    char *buf = NULL;
-    msm_mem<F> m;
-    layout L;
-    const size_t o_seg = L.add((size_t)V * nseg * sizeof(X)),
-                 o_sum = L.add((size_t)V * SUM_BLOCKS * sizeof(X)),
-                 o_win = L.add(((size_t)V + a->sets) * sizeof(X));
-
-    memset(&m, 0, sizeof(m));
-    win = (uint64_t *)cz_malloc(((size_t)V + a->sets) * sizeof(X));
-    if (!win) {
-        return cz_fail(dg, CUZK_E_NOMEM, "MSM window sums");
-    }
-    CZ_TRY(err, dev_enter(d, dg), done);
-    CZ_TRY(err, dev_scratch(d, L.off, &buf, dg), done);
-    m.seg = (X *)(buf + o_seg);
-    m.sum_tmp = (X *)(buf + o_sum);
-    m.win = (X *)(buf + o_win);
-    CUDA_LAUNCH(err, done, msm_bucket_seg_kernel<F>, (unsigned)host_cdiv(V * nseg, ACC_THREADS),
-                ACC_THREADS, 0, d->s, (const X *)r.buckets, nb, seg, nseg, V * nseg, m.seg);
-    CZ_TRY(err, sum_points<F>(d, m, m.seg, nseg, V, m.win, dg), done);
-    CUDA_TRY(
-        err,
-        cudaMemcpyAsync(m.win + V, r.ones, a->sets * sizeof(X), cudaMemcpyDeviceToDevice, d->s),
-        done);
-    CUDA_TRY(err,
-             cudaMemcpyAsync(win, m.win, ((size_t)V + a->sets) * sizeof(X), cudaMemcpyDeviceToHost,
-                             d->s),
-             done);
-    CUDA_TRY(err, cudaStreamSynchronize(d->s), done);
-    for (unsigned s = 0; s < a->sets; s++) {
-        msm_finish(a->group, outs, s, win + (size_t)s * a->W * limbs, a->W, a->c,
-                   win + ((size_t)V + s) * limbs);
     }
 done:
     cz_free(win);

@@ -51,17 +51,6 @@ done:
     return err;
 }
 
-static cuzk_err acc_clear(gpu_msm_acc *a, cz_diag *dg)
-{
-    cuzk_err err = CUZK_OK;
-
-    CZ_TRY(err, dev_enter(a->dev, dg), done);
-    CUDA_TRY(err, cudaMemsetAsync(a->ptr, 0, a->bytes, a->dev->s), done);
-    CUDA_TRY(err, cudaStreamSynchronize(a->dev->s), done);
-done:
-    return err;
-}
-
 } // namespace czg
 
 using namespace czg;
@@ -159,73 +148,6 @@ size_t gpu_msm_sets_scratch_bytes(size_t n, int group, const gpu_msm_set *sets, 
     }
     return group == 2 ? msm_sets_scratch<fp2_e>(n, sets, nsets)
                       : msm_sets_scratch<fp_e>(n, sets, nsets);
-}
-
-cuzk_err gpu_msm_acc_new(gpu_msm_acc **out, gpu_dev *dev, int group, unsigned sets, unsigned c,
-                         cz_diag *dg)
-{
-    cuzk_err err = CUZK_OK;
-    gpu_msm_acc *a = NULL;
-
-    *out = NULL;
-    if ((group != 1 && group != 2) || !gpu_msm_acc_bytes(group, sets, c)) {
-        return cz_fail(dg, CUZK_E_INVAL, "an MSM accumulator of %u G%d sums at %u-bit windows",
-                       sets, group, c);
-    }
-    a = (gpu_msm_acc *)cz_calloc(1, sizeof(*a));
-    if (!a) {
-        return cz_fail(dg, CUZK_E_NOMEM, "gpu_msm_acc");
-    }
-    *a = gpu_msm_acc{
-        dev, group, sets, c, (256 + c - 1) / c, NULL, gpu_msm_acc_bytes(group, sets, c)};
-    CZ_TRY(err, dev_enter(dev, dg), done);
-    CZ_TRY(err, dev_malloc(dev, &a->ptr, a->bytes, dg), done);
-    CZ_TRY(err, acc_clear(a, dg), done);
-    *out = a;
-    a = NULL;
-done:
-    gpu_msm_acc_free(a);
-    return err;
-}
-
-void gpu_msm_acc_free(gpu_msm_acc *a)
-{
-    if (!a) {
-        return;
-    }
-    if (a->ptr && cudaSetDevice(a->dev->index) == cudaSuccess) {
-        (void)cudaStreamSynchronize(a->dev->s);
-        dev_free(a->dev, a->ptr, a->bytes);
-    }
-    (void)cudaGetLastError();
-    cz_free(a);
-}
-
-cuzk_err gpu_msm_acc_clear(gpu_msm_acc *a, cz_diag *dg)
-{
-    return acc_clear(a, dg);
-}
-
-cuzk_err gpu_msm_acc_add(gpu_msm_acc *a, const gpu_msm_bases *bases, size_t first, size_t n,
-                         const gpu_msm_set *sets, unsigned nsets, unsigned s0, cz_diag *dg)
-{
-    return a->group == 2 ? msm_acc_add<fp2_e>(a, bases, first, n, sets, nsets, s0, dg)
-                         : msm_acc_add<fp_e>(a, bases, first, n, sets, nsets, s0, dg);
-}
-
-size_t gpu_msm_acc_scratch_bytes(size_t n, int group, const gpu_msm_set *sets, unsigned nsets,
-                                 unsigned c)
-{
-    if (nsets < 1 || nsets > GPU_MSM_MAX_SETS || c < 1 || c > GPU_MSM_MAX_WINDOW_BITS) {
-        return 0;
-    }
-    return group == 2 ? msm_acc_scratch<fp2_e>(n, sets, nsets, c)
-                      : msm_acc_scratch<fp_e>(n, sets, nsets, c);
-}
-
-cuzk_err gpu_msm_acc_finish(gpu_msm_acc *a, void *outs, cz_diag *dg)
-{
-    return a->group == 2 ? msm_acc_finish<fp2_e>(a, outs, dg) : msm_acc_finish<fp_e>(a, outs, dg);
 }
 
 size_t gpu_msm_scratch_bytes(size_t n, int group, bool scalars_in_scratch)
