@@ -781,8 +781,9 @@ eng_reserve eng_gpu_copy_reserve_locked(eng_t *eng, eng_srs *srs, uint64_t *wake
     *wake_ns = 0;
     for (unsigned i = 0; i < eng->n_gpus; i++) {
         eng_gpu *g = &eng->gpus[i];
-        uint64_t want = g->copy_srs == srs ? 0 : copy_host_plan_locked(eng, g, srs);
-        if (!want || g->copy_srs) { /* one reservation a device: another waits for its copy */
+        /* one reservation a device: another waits for its copy */
+        uint64_t want = g->copy_srs ? 0 : copy_host_plan_locked(eng, g, srs);
+        if (!want) {
             continue;
         }
         eng_reserve r = eng_mem_reserve_locked(eng, want, srs, wake_ns, d);
@@ -810,13 +811,19 @@ static uint64_t copy_unreserve_locked(eng_gpu *g, const eng_srs *srs)
     return b;
 }
 
+/* Gives g's reservation for srs back to the budget (mu held). */
+static void copy_release_locked(eng_t *eng, eng_gpu *g, const eng_srs *srs)
+{
+    uint64_t b = copy_unreserve_locked(g, srs);
+    if (b) {
+        eng_mem_release_locked(eng, b);
+    }
+}
+
 void eng_gpu_copy_release_locked(eng_t *eng, const eng_srs *srs)
 {
     for (unsigned i = 0; i < eng->n_gpus; i++) {
-        uint64_t b = copy_unreserve_locked(&eng->gpus[i], srs);
-        if (b) {
-            eng_mem_release_locked(eng, b);
-        }
+        copy_release_locked(eng, &eng->gpus[i], srs);
     }
 }
 
@@ -1023,10 +1030,7 @@ g16_gpu_params *eng_gpu_resident(eng_t *eng, eng_gpu *g, const eng_job *job, siz
     gp = new_copy(eng, g, job, k, srs, params, extra, total, upload_ns);
     if (!gp) { /* what was reserved for the copy goes back */
         pthread_mutex_lock(&eng->mu);
-        uint64_t b = copy_unreserve_locked(g, srs);
-        if (b) {
-            eng_mem_release_locked(eng, b);
-        }
+        copy_release_locked(eng, g, srs);
         pthread_mutex_unlock(&eng->mu);
     }
     return gp;
@@ -1146,10 +1150,7 @@ void eng_gpu_proof_failed(eng_t *eng, eng_gpu *g, const eng_job *job, size_t k, 
         if (g->usable && g->errors_in_row >= GPU_MAX_FAILURES_IN_ROW) {
             g->usable = false;
             disabled = true;
-            uint64_t b = copy_unreserve_locked(g, g->copy_srs);
-            if (b) {
-                eng_mem_release_locked(eng, b);
-            }
+            copy_release_locked(eng, g, g->copy_srs);
         }
     }
     in_row = g->errors_in_row;

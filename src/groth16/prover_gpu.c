@@ -1535,6 +1535,12 @@ done:
     return err;
 }
 
+/* The proofs whose h the kept area holds (g16_gpu_opts_t.kept_h: 0 or more = share_max). */
+static unsigned kept_proofs(unsigned share_max, unsigned kept_h)
+{
+    return kept_h && kept_h < share_max ? kept_h : share_max;
+}
+
 /* With share_max > 1: the scalar chunk buffers of the group's passes, their events and the
  * pinned area of the kept scalars. */
 static cuzk_err share_new(gpu_params_impl *g, unsigned share_max, unsigned kept_h, cz_diag *dg)
@@ -1550,7 +1556,7 @@ static cuzk_err share_new(gpu_params_impl *g, unsigned share_max, unsigned kept_
         return CUZK_OK;
     }
     g->share_max = share_max;
-    g->kept_h = kept_h && kept_h < share_max ? kept_h : share_max;
+    g->kept_h = kept_proofs(share_max, kept_h);
     g->head.share_max = share_max;
     for (int b = 0; b < 2; b++) {
         CZ_TRY(err, gpu_event_new(&g->sev[b], g->dev, dg), done);
@@ -1624,9 +1630,7 @@ size_t g16_gpu_params_pinned_plan(const g16_params_t *p, const g16_gpu_opts_t *o
     }
     b = slot_bytes * slots + 2 * gpu_compact_map_sizeof(nz);
     if (mask && opts->share_max >= 2 && (mask & (1u << G16_SEC_H))) {
-        const unsigned kept =
-            opts->kept_h && opts->kept_h < opts->share_max ? opts->kept_h : opts->share_max;
-        b += kept * p->h_len * sizeof(fr_t);
+        b += kept_proofs(opts->share_max, opts->kept_h) * p->h_len * sizeof(fr_t);
     }
     if (opts && opts->spare_assignment && !opts->lean_buffers) {
         b += slot_bytes * slots;
